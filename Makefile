@@ -1,0 +1,43 @@
+# The two commands a fresh machine needs:  `make lab` (the course in JupyterLab)  and  `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+LAB_PORT ?= 8888
+
+.PHONY: install lab test lint format generate check clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## The course in JupyterLab, rooted at release/, with nbgrader's extension.
+lab: $(STAMP)
+	$(BIN)/python -m jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --ServerApp.root_dir=release
+
+## Lint, format check and the whole test suite.
+test: $(STAMP)
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/python -m ruff check .
+
+format: $(STAMP)
+	$(BIN)/python -m ruff format .
+
+## Regenerate release/ from source/ through nbgrader (instructors).
+generate: $(STAMP)
+	$(BIN)/python -m autograder generate
+
+## Self-check one notebook with the hidden tests: make check NB=release/01_tensors/01_tensors.ipynb
+check: $(STAMP)
+	$(BIN)/python -m autograder check $(NB)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

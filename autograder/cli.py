@@ -1,0 +1,91 @@
+"""``python -m autograder``: a thin command line over the functions in this package."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from autograder.errors import AutograderError
+
+
+def _course_root(path: str | None) -> Path:
+    from autograder.course import find_course_root, is_course_root
+
+    if path is not None:
+        root = Path(path)
+        if not is_course_root(root):
+            raise AutograderError(f"{root} is not a course folder (it needs source/ and nbgrader_config.py)")
+        return root.resolve()
+    root = find_course_root()
+    if root is None:
+        raise AutograderError("no course folder found here or above (one with source/ and nbgrader_config.py)")
+    return root
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Course tools: generate student notebooks and grade notebooks with the hidden tests."""
+
+
+@cli.command()
+@click.argument("assignments", nargs=-1)
+@click.option("--course", "course", type=click.Path(file_okay=False), help="Course folder (default: found from here).")
+def generate(assignments: tuple[str, ...], course: str | None) -> None:
+    """Regenerate release/ from source/ through nbgrader.
+
+    \b
+    Example:
+      python -m autograder generate            # every assignment
+      python -m autograder generate 01_tensors
+    """
+    from autograder.generate import generate as run_generate
+
+    root = _course_root(course)
+    for folder in run_generate(course_root=root, assignments=list(assignments) or None):
+        click.echo(f"generated {folder.relative_to(root)}")
+
+
+@cli.command()
+@click.argument("notebook", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@click.option("--assignment", help="Assignment id, when the file or folder name does not tell it.")
+@click.option(
+    "--course", "course", type=click.Path(file_okay=False), help="Course folder with source/ (default: found)."
+)
+def check(notebook: str, as_json: bool, assignment: str | None, course: str | None) -> None:
+    """Grade one notebook and print a per-question table ending in `score X / Y`.
+
+    Uses the hidden tests when the course's source/ is found, else the visible tests alone (and says so).
+    Hidden test code is never printed, only the messages.
+
+    \b
+    Example:
+      python -m autograder check release/01_tensors/01_tensors.ipynb
+      python -m autograder check my_copy.ipynb --assignment 01_tensors --json
+    """
+    from autograder.check import check_notebook, format_table
+
+    root = _course_root(course) if course else None
+    result = check_notebook(Path(notebook), course_root=root, assignment=assignment)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        click.echo(format_table(result))
+
+
+def main() -> None:
+    """Entry point: domain errors become one line on stderr and exit status 2."""
+    try:
+        cli.main(standalone_mode=False, prog_name="python -m autograder")
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except AutograderError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)

@@ -1,0 +1,34 @@
+"""Generate ``release/`` from ``source/`` with nbgrader, without leaving nbgrader's files in the repo."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from autograder import course as course_mod
+from autograder import nbgrader_api
+
+
+def generate(*, course_root: Path, assignments: list[str] | None = None, out: Path | None = None) -> list[Path]:
+    """Run ``nbgrader generate_assignment`` for each assignment and replace ``<out>/<id>/``.
+
+    ``out`` defaults to the course's ``release/``. Returns the release folders written. Each assignment is generated in a temporary course, so no
+    gradebook or log lands in the repository.
+    """
+    ids = assignments or course_mod.assignments(course_root)
+    for assignment in ids:
+        course_mod.source_notebook(course_root, assignment)  # unknown ids fail before any work
+    written = []
+    for assignment in ids:
+        with tempfile.TemporaryDirectory(prefix="autograder-generate-") as tmp:
+            course = nbgrader_api.make_course(Path(tmp), course_root, assignment)
+            with nbgrader_api.quiet_stderr():
+                result = nbgrader_api.api(course).generate_assignment(assignment, force=True, create=True)
+            nbgrader_api.run(result, f"generate {assignment}")
+            target = (out or course_root / "release") / assignment
+            if target.exists():
+                shutil.rmtree(target)
+            shutil.copytree(course / "release" / assignment, target)
+            written.append(target)
+    return written

@@ -1,0 +1,86 @@
+"""A thin door into nbgrader's own API, working whatever is on PATH.
+
+nbgrader runs the ``alembic`` command from PATH when it creates a gradebook, so a venv's Python called by
+its full path (``.venv/bin/python -m autograder``) would fail on a fresh course. We put the running
+interpreter's ``bin/`` first on PATH before nbgrader is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+from autograder.errors import AutograderError
+
+
+def ensure_tools_on_path() -> None:
+    """Put this interpreter's scripts folder (``alembic``, ``jupyter``) first on PATH."""
+    bin_dir = str(Path(sys.executable).parent)
+    parts = os.environ.get("PATH", "").split(os.pathsep)
+    if parts[:1] != [bin_dir]:
+        os.environ["PATH"] = os.pathsep.join([bin_dir, *[p for p in parts if p != bin_dir]])
+
+
+def make_course(tmp: Path, course_root: Path, assignment: str) -> Path:
+    """A throw-away nbgrader course under ``tmp`` with the course's config and one source assignment."""
+    course = tmp / "course"
+    (course / "source").mkdir(parents=True)
+    shutil.copy2(course_root / "nbgrader_config.py", course / "nbgrader_config.py")
+    shutil.copytree(
+        course_root / "source" / assignment,
+        course / "source" / assignment,
+        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
+    )
+    return course
+
+
+def api(course: Path):  # -> nbgrader.apps.NbGraderAPI (imported lazily: nbgrader is slow to import)
+    """nbgrader's API over ``course``, configured by that folder's ``nbgrader_config.py``."""
+    ensure_tools_on_path()
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config.CourseDirectory.root = str(course)
+    config.CourseDirectory.db_url = f"sqlite:///{course / 'gradebook.db'}"
+    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+
+
+def run(result: dict, what: str) -> str:
+    """Raise a one-line error when an API call failed; return its log otherwise."""
+    if not result.get("success"):
+        lines = [ln for ln in (result.get("error") or result.get("log") or "").splitlines() if ln.strip()]
+        detail = lines[-1].strip() if lines else "no detail"
+        raise AutograderError(f"nbgrader could not {what}: {detail}")
+    return result.get("log", "")
+
+
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Hide the chatter nbgrader, SQLAlchemy and kernels write to stderr (fd 2) while grading.
+
+    nbgrader's API already captures its own log into the result it returns; what is left on fd 2 is
+    kernel start-up noise. It is kept in a temporary file and shown only if the block raises.
+    """
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+b") as sink, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved, 2)
+            sink.seek(0)
+            sys.stderr.write(sink.read().decode("utf-8", "replace")[-4000:])
+            raise
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)

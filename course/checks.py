@@ -1,0 +1,504 @@
+"""Strict tensor comparisons whose failures name the learner's mistake.
+
+Every check raises :class:`CheckError` (an ``AssertionError``) with a message in Chinese that keeps the
+English term, e.g. ``形状 (shape) 不对：期望 (3, 4)，得到 (4, 3)``. Checks never broadcast the learner's
+output to the expected shape, and they write nothing to stderr when they pass: nbgrader scores a test
+cell that prints to stderr as 0.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+import torch
+
+__all__ = [
+    "Case",
+    "CheckError",
+    "check_close",
+    "check_contiguous",
+    "check_function",
+    "check_grad",
+    "check_grad_fn",
+    "check_shares_storage",
+    "check_tensor",
+    "describe",
+    "make_cases",
+    "passed",
+]
+
+
+class CheckError(AssertionError):
+    """A test failed; the message says what is wrong and the likely reason."""
+
+
+def fail(message: str) -> NoReturn:
+    """Raise a :class:`CheckError` with ``message``."""
+    raise CheckError(message)
+
+
+def describe(x: Any, name: str | None = None) -> None:
+    """Print shape, dtype, device and requires_grad of ``x`` on one line (the notes' debug print)."""
+    label = f"{name}: " if name else ""
+    if isinstance(x, torch.Tensor):
+        print(f"{label}shape={tuple(x.shape)} dtype={x.dtype} device={x.device} requires_grad={x.requires_grad}")
+    else:
+        print(f"{label}{type(x).__name__} (not a torch.Tensor): {x!r}")
+
+
+def passed(what: str) -> None:
+    """Print the honest success line of a test cell (visible tests only; hidden ones run at grading)."""
+    print(f"✔ {what}：可见测试 (visible tests) 通过。隐藏测试 (hidden tests) 在评分时运行。")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Single tensors
+
+
+def _shape(t: torch.Tensor) -> tuple[int, ...]:
+    return tuple(t.shape)
+
+
+def _shape_hint(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
+    n_act, n_exp = math.prod(actual), math.prod(expected)
+    if len(actual) < len(expected) and [d for d in expected if d != 1] == [d for d in actual if d != 1]:
+        return "少了大小为 1 的维度：是不是用了不带 dim 的 squeeze()，把 batch 维也删掉了？请写 squeeze(dim)。"
+    if len(actual) > len(expected) and [d for d in expected if d != 1] == [d for d in actual if d != 1]:
+        return "多了大小为 1 的维度：检查 unsqueeze() / keepdim=True，或该用 squeeze(dim)。"
+    if (
+        len(actual) == 2
+        and actual[0] == actual[1]
+        and len(expected) in (1, 2)
+        and expected[0] == actual[0]
+        and math.prod(expected) == expected[0]
+    ):
+        return "得到了 (N, N)：广播 (broadcasting) 把 (N, 1) 和 (N,) 组合成了 (N, N)？先把两者变成同一形状。"
+    if n_act == n_exp and sorted(actual) == sorted(expected):
+        return "元素个数相同但维度顺序不同：检查 permute() / transpose() 的维度顺序。"
+    if n_act == n_exp:
+        return "元素个数相同：reshape / view / flatten 的目标形状不对？"
+    return "元素个数也不同：检查求和 / 索引 / 广播是否作用在了正确的维度 (dim) 上。"
+
+
+def _dtype_hint(actual: torch.dtype, expected: torch.dtype) -> str:
+    if expected == torch.bool:
+        return "掩码 (mask) 应是 torch.bool：比较运算 (x > 0) 直接得到 bool，不要再 .float() / .int()。"
+    if expected == torch.long and actual.is_floating_point:
+        return "分类标签 (labels) 应是 torch.long（CrossEntropyLoss 需要 Long），用 .long()；不要依赖隐式类型转换。"
+    if expected == torch.long:
+        return "标签或索引应是 torch.long (int64)：int32 / uint8 在很多 API 里不被接受，用 .long()。"
+    if expected.is_floating_point and not actual.is_floating_point:
+        return (
+            "得到整数 / bool 张量：模型输入要用浮点数，创建时写 dtype=torch.float32 或调用 .float()；"
+            "整数张量上 mean() 会报错。"
+        )
+    if expected == torch.float32 and actual == torch.float64:
+        return (
+            "得到 float64 (double)：它与 float32 的模型混用会报 'mat1 and mat2 must have the same dtype'。"
+            "torch.tensor(numpy 数组) / torch.from_numpy 会保留 float64，请指定 dtype=torch.float32。"
+        )
+    return "不要依赖隐式类型转换：显式指定 dtype。"
+
+
+def _index(flat_index: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    index = []
+    for size in reversed(shape):
+        index.append(flat_index % size)
+        flat_index //= size
+    return tuple(reversed(index))
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return repr(value)
+
+
+def check_tensor(
+    actual: Any,
+    expected: torch.Tensor,
+    *,
+    name: str = "返回值",
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    check_dtype: bool = True,
+    check_device: bool = True,
+    check_requires_grad: bool = True,
+    equal_nan: bool = False,
+) -> None:
+    """Compare ``actual`` with ``expected``: type, shape, dtype, device, values, requires_grad.
+
+    Values use ``|actual - expected| <= atol + rtol * |expected|`` for floating types and exact equality
+    otherwise. Shapes must match exactly: nothing is broadcast.
+    """
+    if not isinstance(actual, torch.Tensor):
+        fail(
+            f"{name} 应该是 torch.Tensor，得到的是 {type(actual).__name__}。"
+            "是不是返回了 list / numpy 数组 / Python 数字，或者忘了 return？"
+        )
+    if _shape(actual) != _shape(expected):
+        fail(
+            f"{name} 的形状 (shape) 不对：期望 {_shape(expected)}，得到 {_shape(actual)}。"
+            + _shape_hint(_shape(actual), _shape(expected))
+        )
+    if check_dtype and actual.dtype != expected.dtype:
+        fail(
+            f"{name} 的 dtype 不对：期望 {expected.dtype}，得到 {actual.dtype}。"
+            + _dtype_hint(actual.dtype, expected.dtype)
+        )
+    if check_device and actual.device != expected.device:
+        fail(
+            f"{name} 的设备 (device) 不对：期望 {expected.device}，得到 {actual.device}。"
+            "参与同一次运算的张量必须在同一设备上：用 .to(device)，或按输入的 x.device 创建新张量。"
+        )
+    if actual.device.type != "meta":
+        _check_values(actual, expected, name=name, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    if check_requires_grad and actual.requires_grad != expected.requires_grad:
+        if expected.requires_grad:
+            fail(
+                f"{name} 的 requires_grad 应为 True，得到 False：它已脱离计算图。"
+                "是不是用了 detach()、.item()、torch.no_grad() 或 inference_mode()？"
+            )
+        fail(
+            f"{name} 的 requires_grad 应为 False，得到 True：它还连着计算图。"
+            "需要脱离计算图时用 detach()，或在 torch.no_grad() / inference_mode() 里计算。"
+        )
+
+
+def _check_values(
+    actual: torch.Tensor, expected: torch.Tensor, *, name: str, rtol: float, atol: float, equal_nan: bool
+) -> None:
+    a = actual.detach().to("cpu")
+    e = expected.detach().to("cpu")
+    if a.numel() == 0:
+        return
+    floating = e.is_floating_point() or e.is_complex() or a.is_floating_point()
+    if floating:
+        a64, e64 = a.to(torch.float64), e.to(torch.float64)
+        ok = torch.isclose(a64, e64, rtol=rtol, atol=atol, equal_nan=equal_nan)
+        tolerance = f"（容差 rtol={rtol:g}, atol={atol:g}）"
+    else:
+        ok = a.to(e.dtype) == e if a.dtype != e.dtype else a == e
+        tolerance = "（要求完全相等）"
+    if bool(ok.all()):
+        return
+    bad = (~ok).reshape(-1)
+    n_bad = int(bad.sum())
+    first = int(bad.nonzero()[0, 0])
+    idx = _index(first, _shape(e))
+    got, want = a.reshape(-1)[first].item(), e.reshape(-1)[first].item()
+    where = f"索引 {idx}" if idx else "这个 0-d 张量"
+    message = (
+        f"{name} 的数值 (values) 不对{tolerance}：{n_bad} / {e.numel()} 个元素不符；"
+        f"第一个错在{where}：期望 {_fmt(want)}，得到 {_fmt(got)}。"
+    )
+    if floating and not bool(torch.isfinite(a64).all()) and bool(torch.isfinite(e64).all()):
+        message += "结果里有 nan / inf：检查除以 0、log(0) 或溢出。"
+    fail(message)
+
+
+def check_close(actual: Any, expected: float, *, name: str = "返回值", rtol: float = 1e-5, atol: float = 1e-6) -> None:
+    """Compare a Python number (for example the result of ``.item()``) with ``expected``."""
+    if isinstance(actual, torch.Tensor):
+        fail(
+            f"{name} 应该是 Python 数字 (float)，得到的是 torch.Tensor {describe_str(actual)}。"
+            "用 .item() 把单元素张量转成 Python 数字。"
+        )
+    if isinstance(actual, bool) or not isinstance(actual, (int, float)):
+        fail(f"{name} 应该是 Python 数字 (float)，得到的是 {type(actual).__name__}。")
+    if not math.isclose(float(actual), float(expected), rel_tol=rtol, abs_tol=atol):
+        fail(
+            f"{name} 的数值不对（容差 rtol={rtol:g}, atol={atol:g}）：期望 {_fmt(float(expected))}，得到 {_fmt(float(actual))}。"
+        )
+
+
+def describe_str(x: Any) -> str:
+    """The one-line description that :func:`describe` prints, as a string."""
+    if isinstance(x, torch.Tensor):
+        return f"(shape={tuple(x.shape)}, dtype={x.dtype}, device={x.device}, requires_grad={x.requires_grad})"
+    return f"({type(x).__name__})"
+
+
+def check_grad_fn(t: torch.Tensor, *, expect_none: bool, name: str = "张量") -> None:
+    """Check whether ``t`` has a ``grad_fn``: ``expect_none=True`` means a leaf / detached tensor."""
+    if not isinstance(t, torch.Tensor):
+        fail(f"{name} 应该是 torch.Tensor，得到的是 {type(t).__name__}。")
+    if expect_none and t.grad_fn is not None:
+        fail(
+            f"{name} 应该没有 grad_fn（叶子张量 (leaf) 或已脱离计算图），但它有 grad_fn={type(t.grad_fn).__name__}。"
+            "例如 torch.randn(..., requires_grad=True) / k 得到的是非叶子张量，它的 .grad 会一直是 None；"
+            "应先算好数值，再 requires_grad_(True)。要脱离计算图用 detach()。"
+        )
+    if not expect_none and t.grad_fn is None:
+        fail(
+            f"{name} 应该在计算图里（有 grad_fn），但 grad_fn 是 None："
+            "detach()、.item()、torch.no_grad() 或 inference_mode() 截断了梯度路径？"
+        )
+
+
+def check_contiguous(t: torch.Tensor, *, expected: bool, name: str = "张量") -> None:
+    """Check ``t.is_contiguous()``."""
+    if t.is_contiguous() != expected:
+        if expected:
+            fail(
+                f"{name} 应该是连续的 (contiguous)，但 is_contiguous() 为 False："
+                "permute() / t() / transpose() 只改 stride 不搬数据；需要连续内存时调用 .contiguous()（会复制）。"
+            )
+        fail(
+            f"{name} 不应该是连续张量：这里要的是 permute / transpose 得到的视图 (view)，"
+            "不需要 .contiguous() 或 clone() 复制数据。"
+        )
+
+
+def _storage_ptr(t: torch.Tensor) -> int:
+    return t.untyped_storage().data_ptr()
+
+
+def check_shares_storage(actual: torch.Tensor, base: torch.Tensor, *, expected: bool, name: str = "返回值") -> None:
+    """Check whether ``actual`` shares its storage with ``base`` (a view) or owns a copy."""
+    if not isinstance(actual, torch.Tensor):
+        fail(f"{name} 应该是 torch.Tensor，得到的是 {type(actual).__name__}。")
+    shares = _storage_ptr(actual) == _storage_ptr(base)
+    if expected and not shares:
+        fail(
+            f"{name} 应该是输入的视图 (view，共享存储)，但它是一份复制："
+            "reshape() 在布局不兼容时、contiguous()、clone() 都会复制数据。"
+        )
+    if not expected and shares:
+        fail(
+            f"{name} 应该是独立的复制，但它与输入共享存储 (shares storage)："
+            "修改一个会改变另一个。需要独立数据时用 clone()。"
+        )
+
+
+def check_grad(param: torch.Tensor, expected: torch.Tensor | None, *, name: str = "参数", **tol: float) -> None:
+    """Check ``param.grad``: ``None`` versus zeros matter (``zero_grad(set_to_none=True)``)."""
+    grad = param.grad
+    if expected is None:
+        if grad is not None:
+            zeros = bool((grad == 0).all())
+            fail(
+                f"{name}.grad 应该是 None，得到的是 {'全零张量' if zeros else '一个梯度张量'}。"
+                "zero_grad(set_to_none=True) 会把 .grad 设为 None，而 zero_()/set_to_none=False 留下全零："
+                "优化器会跳过 None 梯度，但对全零梯度仍会执行 momentum / weight decay。"
+            )
+        return
+    if grad is None:
+        fail(
+            f"{name}.grad 是 None：没有对包含它的 loss 调用 backward()？或者它不是叶子张量 (leaf)、"
+            "不在 loss 的计算路径上（被 detach() / no_grad() 截断），或在 zero_grad(set_to_none=True) 之后没有反向传播。"
+        )
+    g = grad.detach().to(torch.float64).cpu()
+    e = expected.detach().to(torch.float64).cpu()
+    if g.shape == e.shape and bool((e != 0).any()):
+        ratio = (g[e != 0] / e[e != 0]).reshape(-1)
+        k = float(ratio[0])
+        if abs(k - round(k)) < 1e-6 and round(k) >= 2 and bool(torch.allclose(ratio, torch.full_like(ratio, k))):
+            fail(
+                f"{name}.grad 是期望值的 {round(k)} 倍：梯度默认累积 (accumulate) 到 .grad，"
+                "忘了在每次 backward() 前调用 optimizer.zero_grad()？"
+            )
+    check_tensor(grad, expected, name=f"{name}.grad", check_requires_grad=False, **tol)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Functions on generated inputs
+
+
+@dataclass
+class Case:
+    """One call of the learner's function: positional ``args`` and a readable ``label``."""
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+    def describe(self) -> str:
+        if self.label:
+            return self.label
+        parts = []
+        for a in self.args:
+            if isinstance(a, torch.Tensor):
+                layout = "" if a.is_contiguous() else ", 非连续 (non-contiguous)"
+                parts.append(f"Tensor(shape={tuple(a.shape)}, dtype={a.dtype}{layout})")
+            else:
+                parts.append(repr(a))
+        parts += [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return ", ".join(parts)
+
+
+STANDARD_SHAPES: tuple[tuple[int, ...], ...] = ((), (1,), (5,), (1, 1), (1, 4), (3, 1), (2, 3), (4, 3, 2), (1, 3, 2))
+
+
+def make_cases(
+    seed: int,
+    shapes: Iterable[tuple[int, ...]] = STANDARD_SHAPES,
+    *,
+    dtype: torch.dtype = torch.float32,
+    kind: str = "randn",
+    low: int = 0,
+    high: int = 10,
+    non_contiguous: bool = True,
+) -> list[Case]:
+    """One-tensor cases from a seeded generator, plus non-contiguous twins of every 2-d+ shape.
+
+    ``kind`` is ``"randn"`` (standard normal), ``"rand"`` ([0, 1) uniform) or ``"int"`` (integers in
+    ``[low, high)``). A non-contiguous twin has the same shape and values layout changed by ``transpose``.
+    """
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(shape: tuple[int, ...]) -> torch.Tensor:
+        if kind == "randn":
+            return torch.randn(shape, generator=g).to(dtype)
+        if kind == "rand":
+            return torch.rand(shape, generator=g).to(dtype)
+        if kind == "int":
+            return torch.randint(low, high, shape, generator=g).to(dtype)
+        raise ValueError(f"unknown kind {kind!r}")
+
+    cases = [Case((draw(shape),)) for shape in shapes]
+    if non_contiguous:
+        for shape in shapes:
+            if len(shape) >= 2 and shape[-1] > 1 and shape[-2] > 1:
+                swapped = (*shape[:-2], shape[-1], shape[-2])
+                cases.append(Case((draw(swapped).transpose(-1, -2),)))
+    return cases
+
+
+_ERROR_HINTS: tuple[tuple[str, str], ...] = (
+    (
+        "view size is not compatible",
+        "view() 需要兼容的内存布局：permute() / t() 之后请用 reshape()，或先 contiguous()。",
+    ),
+    ("expected scalar type Long", "CrossEntropyLoss 的标签要 torch.long，用 .long()。"),
+    ("same device", "参与同一次运算的张量必须在同一设备上：用 .to(device)。"),
+    ("must have the same dtype", "dtype 不一致（float64 与 float32 混用？）：显式转换 dtype。"),
+    ("mean(): could not infer output dtype", "整数张量不能直接 mean()：先转成浮点数 .float()。"),
+    ("shapes cannot be multiplied", "矩阵乘法的形状不匹配：检查 flatten / 全连接层的输入大小。"),
+    ("out of bounds", "索引或标签越界：类别标签应在 0 .. C-1 之间。"),
+    (
+        "only be implicitly created for scalar outputs",
+        "对非标量调用 backward() 需要传入同形状的上游梯度，或先 .sum() / .mean() 成标量。",
+    ),
+    ("does not require grad", "张量不需要梯度：detach() / no_grad() 截断了梯度路径？"),
+    ("backward through the graph a second time", "同一张图反向传播了两次：每次迭代要重新做前向计算。"),
+    ("Inference tensors cannot be saved for backward", "inference_mode() 里创建的张量不能再进入 autograd。"),
+    ("leaf Variable that requires grad", "对 requires_grad 的叶子张量做 in-place 修改要放进 torch.no_grad()。"),
+    ("must match the size of tensor", "形状不能广播 (broadcast)：从尾部维度比较，两者相等或其中一个为 1 才行。"),
+)
+
+
+def _explain_exception(exc: BaseException) -> str:
+    if isinstance(exc, NotImplementedError):
+        return "还没有实现：删掉 raise NotImplementedError()，写出你的答案。"
+    text = str(exc)
+    for needle, hint in _ERROR_HINTS:
+        if needle in text:
+            return hint
+    return ""
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.clone()  # preserve_format keeps a transposed layout non-contiguous
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_clone(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    return value
+
+
+def _same_inputs(before: Any, after: Any) -> bool:
+    if isinstance(before, torch.Tensor):
+        return before.shape == after.shape and bool(torch.equal(before, after.detach()) or before.numel() == 0)
+    if isinstance(before, (list, tuple)):
+        return len(before) == len(after) and all(_same_inputs(b, a) for b, a in zip(before, after))
+    if isinstance(before, dict):
+        return all(_same_inputs(before[k], after[k]) for k in before)
+    return True
+
+
+def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str) -> Any:
+    """Call ``fn`` on copies of ``case``'s inputs; errors and warnings become one CheckError message."""
+    args, kwargs = _clone(case.args), _clone(case.kwargs)
+    snapshot = (_clone(case.args), _clone(case.kwargs))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = fn(*args, **kwargs)
+        except CheckError:
+            raise
+        except Exception as exc:  # the learner's code failed: say where and, if we can, why
+            hint = _explain_exception(exc)
+            fail(
+                f"输入 {case.describe()} 时，{fn_name} 抛出 {type(exc).__name__}: {str(exc).strip()[:300].rstrip('。.')}"
+                + (f"。{hint}" if hint else "")
+            )
+    if not _same_inputs(snapshot, (args, kwargs)):
+        fail(
+            f"输入 {case.describe()} 时，{fn_name} 修改了输入张量（in-place 操作，例如 x += 1、x.add_()）："
+            "不要修改调用者传入的数据，返回一个新张量。"
+        )
+    if caught:
+        case.warnings = [str(w.message) for w in caught]  # type: ignore[attr-defined]
+    return result
+
+
+def _compare(actual: Any, expected: Any, *, name: str, **options: Any) -> None:
+    if isinstance(expected, torch.Tensor):
+        check_tensor(actual, expected, name=name, **options)
+    elif isinstance(expected, (tuple, list)) and not isinstance(expected, torch.Size):
+        if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
+            fail(f"{name} 应该是长度为 {len(expected)} 的 {type(expected).__name__}，得到 {actual!r:.200}。")
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            _compare(a, e, name=f"{name}[{i}]", **options)
+    elif isinstance(expected, float) and not isinstance(expected, bool):
+        check_close(actual, expected, name=name, rtol=options.get("rtol", 1e-5), atol=options.get("atol", 1e-6))
+    else:
+        if isinstance(expected, torch.Size):
+            actual_cmp = tuple(actual) if isinstance(actual, (tuple, list, torch.Size)) else actual
+            expected_cmp: Any = tuple(expected)
+        else:
+            actual_cmp, expected_cmp = actual, expected
+        if type(actual_cmp) is not type(expected_cmp) and not (
+            isinstance(actual_cmp, tuple) and isinstance(expected_cmp, tuple)
+        ):
+            fail(
+                f"{name} 应该是 {type(expected_cmp).__name__}，得到的是 {type(actual_cmp).__name__}: {actual_cmp!r:.200}。"
+            )
+        if actual_cmp != expected_cmp:
+            fail(f"{name} 不对：期望 {expected_cmp!r}，得到 {actual_cmp!r}。")
+
+
+def check_function(
+    fn: Callable[..., Any],
+    reference: Callable[..., Any],
+    cases: Sequence[Case] | Iterable[Case],
+    *,
+    name: str | None = None,
+    **options: Any,
+) -> None:
+    """Run ``fn`` and ``reference`` on every case and compare strictly (see :func:`check_tensor`).
+
+    ``fn`` gets copies of the inputs, so in-place changes are caught and never reach ``reference``.
+    The first failing case is reported with its input shapes and the first wrong index.
+    """
+    fn_name = name or getattr(fn, "__name__", "你的函数")
+    if not callable(fn):
+        fail(f"{fn_name} 应该是一个函数，得到的是 {type(fn).__name__}。")
+    for case in cases:
+        expected = reference(*_clone(case.args), **_clone(case.kwargs))
+        actual = call_learner(fn, case, fn_name=fn_name)
+        try:
+            _compare(actual, expected, name=f"{fn_name} 的返回值", **options)
+        except CheckError as err:
+            extra = ""
+            if getattr(case, "warnings", None):
+                extra = f"（运行时还有警告 (warning)：{case.warnings[0][:200]}）"  # type: ignore[attr-defined]
+            raise CheckError(f"输入 {case.describe()} 时：{err}{extra}") from None

@@ -1,0 +1,236 @@
+"""Each course.checks message fires on the mistake it names, and passing checks stay silent."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+from course import checks
+from course.checks import Case, CheckError
+
+
+def fails(fn, *args, **kwargs) -> str:
+    with pytest.raises(CheckError) as info:
+        fn(*args, **kwargs)
+    return str(info.value)
+
+
+def test_check_tensor_accepts_an_equal_tensor_silently(capfd):
+    checks.check_tensor(torch.ones(2, 3), torch.ones(2, 3))
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_non_tensor_result_names_the_type():
+    assert "list" in fails(checks.check_tensor, [1.0, 2.0], torch.tensor([1.0, 2.0]))
+
+
+def test_transposed_shape_points_at_permute():
+    msg = fails(checks.check_tensor, torch.zeros(4, 3), torch.zeros(3, 4))
+    assert "期望 (3, 4)，得到 (4, 3)" in msg and "permute" in msg
+
+
+def test_dropped_batch_dimension_points_at_bare_squeeze():
+    msg = fails(checks.check_tensor, torch.zeros(5), torch.zeros(1, 5))
+    assert "squeeze(dim)" in msg
+
+
+def test_extra_size_one_dimension_points_at_unsqueeze():
+    assert "unsqueeze" in fails(checks.check_tensor, torch.zeros(1, 5), torch.zeros(5))
+
+
+def test_n_by_n_result_points_at_broadcasting():
+    assert "(N, N)" in fails(checks.check_tensor, torch.zeros(4, 4), torch.zeros(4))
+
+
+def test_same_numel_other_shape_points_at_reshape():
+    assert "reshape" in fails(checks.check_tensor, torch.zeros(2, 6), torch.zeros(3, 4))
+
+
+def test_check_never_broadcasts_a_result_that_would_broadcast():
+    msg = fails(checks.check_tensor, torch.ones(1, 3), torch.ones(2, 3))
+    assert "形状 (shape)" in msg
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected", "needle"),
+    [
+        (torch.tensor([1, 2]), torch.tensor([1.0, 2.0]), ".float()"),
+        (torch.tensor([1.0, 2.0], dtype=torch.float64), torch.tensor([1.0, 2.0]), "float64"),
+        (torch.tensor([0.0, 1.0]), torch.tensor([0, 1]), "CrossEntropyLoss"),
+        (torch.tensor([0, 1], dtype=torch.int32), torch.tensor([0, 1]), "torch.long"),
+        (torch.tensor([0.0, 1.0]), torch.tensor([False, True]), "torch.bool"),
+    ],
+)
+def test_dtype_mistakes_get_their_own_hint(actual, expected, needle):
+    msg = fails(checks.check_tensor, actual, expected)
+    assert "dtype" in msg and needle in msg
+
+
+def test_device_mismatch_names_both_devices():
+    msg = fails(checks.check_tensor, torch.zeros(2, device="meta"), torch.zeros(2))
+    assert "device" in msg and "meta" in msg and "cpu" in msg
+
+
+def test_wrong_values_report_count_and_first_wrong_index():
+    expected = torch.zeros(2, 3)
+    actual = expected.clone()
+    actual[1, 2] = 5.0
+    actual[1, 0] = 4.0
+    msg = fails(checks.check_tensor, actual, expected)
+    assert "2 / 6" in msg and "索引 (1, 0)" in msg and "rtol" in msg
+
+
+def test_values_within_stated_tolerance_pass():
+    checks.check_tensor(torch.tensor([1.0 + 1e-7]), torch.tensor([1.0]))
+    msg = fails(checks.check_tensor, torch.tensor([1.001]), torch.tensor([1.0]), rtol=1e-5, atol=1e-6)
+    assert "rtol=1e-05" in msg
+
+
+def test_nan_in_result_is_called_out():
+    assert "nan" in fails(checks.check_tensor, torch.tensor([float("nan")]), torch.tensor([1.0]))
+
+
+def test_requires_grad_lost_points_at_detach():
+    x = torch.ones(2, requires_grad=True)
+    msg = fails(checks.check_tensor, x.detach() * 2, x * 2)
+    assert "requires_grad" in msg and "detach()" in msg
+
+
+def test_requires_grad_kept_when_it_should_not_be():
+    x = torch.ones(2, requires_grad=True)
+    assert "requires_grad 应为 False" in fails(checks.check_tensor, x * 2, (x * 2).detach())
+
+
+def test_grad_fn_checks_leaf_and_graph():
+    x = torch.ones(2, requires_grad=True)
+    assert "非叶子" in fails(checks.check_grad_fn, x / 2, expect_none=True)
+    assert "grad_fn 是 None" in fails(checks.check_grad_fn, x.detach(), expect_none=False)
+    checks.check_grad_fn(x, expect_none=True)
+    checks.check_grad_fn(x * 2, expect_none=False)
+
+
+def test_contiguity_both_ways():
+    t = torch.zeros(2, 3).t()
+    assert ".contiguous()" in fails(checks.check_contiguous, t, expected=True)
+    assert "视图" in fails(checks.check_contiguous, t.contiguous(), expected=False)
+
+
+def test_shared_storage_both_ways():
+    x = torch.arange(6.0)
+    assert "复制" in fails(checks.check_shares_storage, x.clone(), x, expected=True)
+    assert "clone()" in fails(checks.check_shares_storage, x.view(2, 3), x, expected=False)
+    checks.check_shares_storage(x.view(2, 3), x, expected=True)
+
+
+def test_grad_none_versus_zeros():
+    p = torch.nn.Parameter(torch.ones(3))
+    assert "backward()" in fails(checks.check_grad, p, torch.ones(3))
+    p.grad = torch.zeros(3)
+    msg = fails(checks.check_grad, p, None)
+    assert "全零" in msg and "set_to_none=True" in msg
+
+
+def test_doubled_gradient_points_at_missing_zero_grad():
+    p = torch.nn.Parameter(torch.ones(3))
+    p.grad = torch.tensor([2.0, 4.0, 6.0])
+    msg = fails(checks.check_grad, p, torch.tensor([1.0, 2.0, 3.0]))
+    assert "2 倍" in msg and "zero_grad" in msg
+
+
+def test_check_close_wants_a_python_number():
+    assert ".item()" in fails(checks.check_close, torch.tensor(1.0), 1.0)
+    checks.check_close(1.0 + 1e-9, 1.0)
+
+
+def test_make_cases_covers_scalars_size_one_and_non_contiguous_inputs():
+    cases = checks.make_cases(0)
+    shapes = [tuple(c.args[0].shape) for c in cases]
+    assert () in shapes and (1,) in shapes and (1, 4) in shapes
+    assert any(not c.args[0].is_contiguous() for c in cases)
+    again = checks.make_cases(0)
+    assert all(torch.equal(a.args[0], b.args[0]) for a, b in zip(cases, again))
+
+
+def test_function_checker_reports_the_failing_input_shape_and_index():
+    def almost(x):
+        y = x.clone()
+        if y.dim() == 2 and y.shape == (2, 3):
+            y[1, 1] += 1
+        return y
+
+    msg = fails(checks.check_function, almost, lambda x: x.clone(), checks.make_cases(1))
+    assert "shape=(2, 3)" in msg and "索引 (1, 1)" in msg
+
+
+def test_function_checker_explains_view_on_non_contiguous_input():
+    msg = fails(checks.check_function, lambda x: x.view(-1), lambda x: x.reshape(-1), checks.make_cases(2))
+    assert "非连续" in msg and "reshape()" in msg
+
+
+def test_function_checker_turns_the_stub_into_a_message():
+    def stub(x):
+        raise NotImplementedError()
+
+    assert "还没有实现" in fails(checks.check_function, stub, lambda x: x, [Case((torch.ones(1),))])
+
+
+def test_function_checker_catches_in_place_changes_to_inputs():
+    def bump(x):
+        x += 1
+        return x
+
+    assert "in-place" in fails(checks.check_function, bump, lambda x: x + 1, [Case((torch.ones(2),))])
+
+
+def test_function_checker_does_not_let_the_learner_change_the_reference_input():
+    seen = []
+
+    def reference(x):
+        seen.append(x.clone())
+        return x * 2
+
+    def sneaky(x):
+        x.mul_(0)
+        return x
+
+    with pytest.raises(CheckError):
+        checks.check_function(sneaky, reference, [Case((torch.ones(2),))])
+    assert torch.equal(seen[0], torch.ones(2))
+
+
+def test_function_checker_compares_tuples_and_python_values():
+    checks.check_function(lambda a, b: (a + b, 3), lambda a, b: (a + b, 3), [Case((torch.ones(2), torch.ones(2)))])
+    msg = fails(checks.check_function, lambda s: tuple(s), lambda s: (1, 2), [Case(((1, 3),))])
+    assert "返回值[1]" in msg and "期望 2，得到 3" in msg
+
+
+def test_warnings_from_learner_code_never_reach_stderr_on_a_pass(capfd):
+    def noisy(x):
+        warnings.warn("a torch-style UserWarning", UserWarning, stacklevel=1)
+        return x * 2
+
+    checks.check_function(noisy, lambda x: x * 2, checks.make_cases(3))
+    out, err = capfd.readouterr()
+    assert err == ""
+
+
+def test_warnings_from_learner_code_are_shown_in_the_failure_message():
+    def noisy(x):
+        warnings.warn("To copy construct from a tensor, use clone()", UserWarning, stacklevel=1)
+        return x * 3
+
+    assert "copy construct" in fails(checks.check_function, noisy, lambda x: x * 2, [Case((torch.ones(2),))])
+
+
+def test_describe_prints_shape_dtype_device_requires_grad_on_one_line(capsys):
+    checks.describe(torch.zeros(2, 3, requires_grad=True), "w")
+    out = capsys.readouterr().out
+    assert out == "w: shape=(2, 3) dtype=torch.float32 device=cpu requires_grad=True\n"
+
+
+def test_passed_is_honest_about_hidden_tests(capsys):
+    checks.passed("f")
+    assert "hidden tests" in capsys.readouterr().out

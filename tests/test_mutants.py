@@ -1,0 +1,47 @@
+"""Every graded exercise rejects the wrong answers learners write, with a message that names the mistake."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+
+from tests import notebooks as nbs
+
+ALL_MUTANTS = [m for a in nbs.assignments() for m in nbs.mutants(a)]
+
+
+@functools.cache
+def _namespace(assignment: str) -> dict[str, Any]:
+    return nbs.run_cells(nbs.read(nbs.source_path(assignment)))
+
+
+@pytest.mark.parametrize("mutant", ALL_MUTANTS, ids=str)
+def test_mutant_fails_its_test_cell_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
+    nb = nbs.read(nbs.source_path(mutant.assignment))
+    test_source = nbs.test_cell_source(nb, mutant.grade_id)
+    namespace = dict(_namespace(mutant.assignment))
+    exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), namespace)
+    with pytest.raises(AssertionError) as info:
+        exec(compile(test_source, f"<test {mutant.grade_id}>", "exec"), namespace)
+    assert mutant.expect in str(info.value), f"message does not name the mistake: {info.value}"
+
+
+@pytest.mark.parametrize("assignment", nbs.assignments())
+def test_every_graded_exercise_has_at_least_three_mutants(assignment: str) -> None:
+    nb = nbs.read(nbs.source_path(assignment))
+    counts = {nbs.meta(c)["grade_id"]: 0 for c in nbs.grade_cells(nb)}
+    for m in nbs.mutants(assignment):
+        assert m.grade_id in counts, f"mutant {m} names an unknown test cell"
+        counts[m.grade_id] += 1
+    assert counts, f"{assignment} has no graded test cells"
+    assert all(n >= 3 for n in counts.values()), counts
+
+
+@pytest.mark.parametrize("assignment", nbs.assignments())
+def test_solutions_pass_every_test_cell_in_process(assignment: str) -> None:
+    nb = nbs.read(nbs.source_path(assignment))
+    namespace = dict(_namespace(assignment))  # all cells ran without raising
+    for cell in nbs.grade_cells(nb):
+        exec(compile(cell.source, "<test>", "exec"), dict(namespace))

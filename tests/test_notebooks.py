@@ -1,0 +1,91 @@
+"""Source and release notebooks: well-formed, stripped, current, and graded as intended by nbgrader."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from autograder.check import check_notebook
+from autograder.generate import generate
+from tests import notebooks as nbs
+
+ASSIGNMENTS = nbs.assignments()
+
+
+def _stored(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _without_ids(nb: dict) -> dict:
+    nb = json.loads(json.dumps(nb))
+    for cell in nb["cells"]:
+        cell.pop("id", None)
+    return nb
+
+
+def test_the_course_has_its_first_assignment():
+    assert "01_tensors" in ASSIGNMENTS
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_notebooks_are_stored_without_outputs(assignment):
+    for path in (nbs.source_path(assignment), nbs.release_path(assignment)):
+        for cell in _stored(path)["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, path
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_grade_ids_are_unique_and_test_cells_carry_points(assignment):
+    nb = nbs.read(nbs.source_path(assignment))
+    ids = [nbs.meta(c)["grade_id"] for c in nb.cells if "grade_id" in nbs.meta(c)]
+    assert len(ids) == len(set(ids)), ids
+    graded = nbs.grade_cells(nb)
+    assert len(graded) >= 3
+    for cell in graded:
+        assert nbs.meta(cell)["points"] > 0 and nbs.meta(cell)["locked"]
+        assert "### BEGIN HIDDEN TESTS" in cell.source, nbs.meta(cell)["grade_id"]
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_notebooks_use_no_magics_or_shell_escapes(assignment):
+    nb = nbs.read(nbs.source_path(assignment))
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert not any(line.lstrip().startswith(("%", "!")) for line in cell.source.splitlines())
+
+
+def test_release_is_a_fresh_generation_of_source(tmp_path):
+    generate(course_root=nbs.ROOT, assignments=ASSIGNMENTS, out=tmp_path)
+    generated = sorted(p.name for p in tmp_path.iterdir())
+    committed = sorted(p.name for p in nbs.RELEASE.iterdir() if p.is_dir())
+    assert committed == generated, "release/ has other assignments than source/: run `make generate`"
+    for assignment in ASSIGNMENTS:
+        fresh = _stored(tmp_path / assignment / f"{assignment}.ipynb")
+        stored = _stored(nbs.release_path(assignment))
+        assert _without_ids(stored) == _without_ids(fresh), f"release/{assignment} is stale: run `make generate`"
+
+
+def test_release_hides_solutions_and_hidden_tests():
+    for assignment in ASSIGNMENTS:
+        text = nbs.release_path(assignment).read_text(encoding="utf-8")
+        assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text and "_ref_" not in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_source_notebook_scores_full_marks_through_nbgrader(assignment):
+    result = check_notebook(nbs.source_path(assignment))
+    assert result.hidden_tests
+    failed = {q.grade_id: q.message for q in result.questions if not q.passed}
+    assert not failed and result.score == result.max_score > 0, failed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_untouched_release_notebook_scores_zero_on_every_graded_cell(assignment):
+    result = check_notebook(nbs.release_path(assignment))
+    assert result.questions and all(q.points == 0 for q in result.questions), result.questions
+    assert all(q.message for q in result.questions)
