@@ -45,7 +45,7 @@ def generate(assignments: tuple[str, ...], course: str | None) -> None:
 
     root = _course_root(course)
     for folder in run_generate(course_root=root, assignments=list(assignments) or None):
-        click.echo(f"generated {folder.relative_to(root)}")
+        click.echo(f"generated {folder.relative_to(root) if folder.is_relative_to(root) else folder}")
 
 
 @cli.command()
@@ -74,6 +74,67 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         click.echo(format_table(result))
+
+
+@cli.command()
+@click.argument("submissions", type=click.Path(file_okay=False))
+@click.option(
+    "--out", required=True, type=click.Path(file_okay=False), help="Folder for grades.csv, questions.csv, feedback/."
+)
+@click.option(
+    "--assignment", "assignments", multiple=True, help="Assignment id to grade (repeatable; default: all found)."
+)
+@click.option("--jobs", type=click.IntRange(min=1), help="Submissions graded at once (default: the machine's cores).")
+@click.option(
+    "--timeout", type=click.FloatRange(min=1), help="Seconds per cell (default: nbgrader_config's Execute.timeout)."
+)
+@click.option(
+    "--notebook-timeout", type=click.FloatRange(min=1), default=900, show_default=True, help="Seconds per notebook."
+)
+@click.option("--memory", default="4G", show_default=True, help="Memory a submission may allocate.")
+@click.option(
+    "--sandbox", "sandbox_mode", type=click.Choice(["auto", "bwrap", "none"]), default="auto", show_default=True
+)
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in the same --out: grade only what is left.")
+@click.option(
+    "--course", "course", type=click.Path(file_okay=False), help="Course folder with source/ (default: found)."
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def grade(
+    submissions, out, assignments, jobs, timeout, notebook_timeout, memory, sandbox_mode, resume, course, quiet
+) -> None:
+    """Grade a class in parallel and in a sandbox; every student and assignment gets its rows.
+
+    SUBMISSIONS is nbgrader's layout: SUBMISSIONS/<student_id>/<assignment>/<assignment>.ipynb.
+    Writes OUT/grades.csv, OUT/questions.csv, OUT/feedback/<student>/<assignment>/<assignment>.html and an
+    nbgrader gradebook in OUT/nbgrader/ (nbgrader's export and formgrader work on it).
+
+    \b
+    Example:
+      python -m autograder grade submitted/ --out grades/ --jobs 2
+      python -m autograder grade submitted/ --out grades/ --resume      # after an interruption
+    """
+    from autograder.grade import grade as run_grade
+
+    records = run_grade(
+        Path(submissions),
+        Path(out),
+        course_root=_course_root(course),
+        assignments=list(assignments) or None,
+        jobs=jobs,
+        cell_timeout=timeout,
+        notebook_timeout=notebook_timeout,
+        memory=memory,
+        sandbox_mode=sandbox_mode,
+        resume=resume,
+        progress=not quiet,
+        warn=lambda text: click.echo(text, err=True),
+    )
+    counts: dict[str, int] = {}
+    for record in records.values():
+        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    click.echo(f"graded {len(records)} submissions ({summary}); results in {out}")
 
 
 def main() -> None:

@@ -13,8 +13,9 @@ from autograder import nbgrader_api
 def generate(*, course_root: Path, assignments: list[str] | None = None, out: Path | None = None) -> list[Path]:
     """Run ``nbgrader generate_assignment`` for each assignment and replace ``<out>/<id>/``.
 
-    ``out`` defaults to the course's ``release/``. Returns the release folders written. Each assignment is generated in a temporary course, so no
-    gradebook or log lands in the repository.
+    ``out`` defaults to the course's ``release/``. The course home page ``source/README.md`` is copied
+    beside the assignments. Returns the release paths written. Each assignment is generated in a
+    temporary course, so no gradebook or log lands in the repository.
     """
     ids = assignments or course_mod.assignments(course_root)
     for assignment in ids:
@@ -31,4 +32,10 @@ def generate(*, course_root: Path, assignments: list[str] | None = None, out: Pa
                 shutil.rmtree(target)
             shutil.copytree(course / "release" / assignment, target)
             written.append(target)
+    home = course_root / "source" / "README.md"
+    if home.is_file():
+        target = (out or course_root / "release") / home.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(home, target)
+        written.append(target)
     return written

@@ -60,12 +60,14 @@ def test_notebooks_use_no_magics_or_shell_escapes(assignment):
 def test_release_is_a_fresh_generation_of_source(tmp_path):
     generate(course_root=nbs.ROOT, assignments=ASSIGNMENTS, out=tmp_path)
     generated = sorted(p.name for p in tmp_path.iterdir())
-    committed = sorted(p.name for p in nbs.RELEASE.iterdir() if p.is_dir())
+    committed = sorted(p.name for p in nbs.RELEASE.iterdir() if not p.name.startswith("."))
     assert committed == generated, "release/ has other assignments than source/: run `make generate`"
     for assignment in ASSIGNMENTS:
         fresh = _stored(tmp_path / assignment / f"{assignment}.ipynb")
         stored = _stored(nbs.release_path(assignment))
         assert _without_ids(stored) == _without_ids(fresh), f"release/{assignment} is stale: run `make generate`"
+    for page in tmp_path.glob("*.md"):
+        assert (nbs.RELEASE / page.name).read_text(encoding="utf-8") == page.read_text(encoding="utf-8")
 
 
 def test_release_hides_solutions_and_hidden_tests():
