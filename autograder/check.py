@@ -70,7 +70,7 @@ def read_notebook(path: Path) -> Any:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise AutograderError(f"{path} is not valid notebook JSON (line {exc.lineno}: {exc.msg})") from None
-    if not isinstance(raw, dict) or "cells" not in raw:
+    if not isinstance(raw, dict) or not ("cells" in raw or "worksheets" in raw):  # nbformat 4 / 3
         raise AutograderError(f"{path} is JSON but not a notebook (no 'cells')")
     try:
         nb = nbformat.reads(text, as_version=4)

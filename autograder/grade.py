@@ -582,8 +582,12 @@ def _graded_record(course, task, nb, results, done, settings) -> dict[str, Any]:
             {"grade_id": gid, "points": points, "max_points": max_points, "status": q_status, "message": message}
         )
     notes = [task.note] if task.note else []
-    if status != "ok":
-        notes.append(missing if not task.crash_notes else "; ".join(sorted(set(task.crash_notes.values()))))
+    if task.crash_notes:
+        notes.append("; ".join(sorted(set(task.crash_notes.values()))))
+    elif done["timed_out"]:
+        notes.append(missing)
+    elif status == "timeout":
+        notes.append(f"有单元运行超过 {settings.cell_timeout:g} 秒被停止 (cell timeout)，记 0 分；其余单元照常评分")
     return _record(task, status, questions, "; ".join(notes))
 
 

@@ -164,7 +164,7 @@ def _run_child(state: dict[str, Any], request: dict[str, Any], rundir: Path, uid
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    _limit(request)
+    _limit(request, own_uid=uid is not None)
     seed = int(request["seed"])
     random.seed(seed)
     state["numpy"].random.seed(seed % 2**32)
@@ -237,7 +237,9 @@ def _run_child(state: dict[str, Any], request: dict[str, Any], rundir: Path, uid
     os._exit(0)
 
 
-def _limit(request: dict[str, Any]) -> None:
+def _limit(request: dict[str, Any], *, own_uid: bool) -> None:
+    """Memory (address space), CPU seconds, file size, open files; processes only under a uid of its own
+    (RLIMIT_NPROC counts every process of the user, so without one it would cap the grader's user)."""
     vm = 0
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmSize:"):
@@ -247,7 +249,7 @@ def _limit(request: dict[str, Any]) -> None:
     for limit, value in (
         (resource.RLIMIT_AS, vm + memory),
         (resource.RLIMIT_CPU, cpu),
-        (resource.RLIMIT_NPROC, 512),
+        (resource.RLIMIT_NPROC, 128 if own_uid else resource.RLIM_INFINITY),
         (resource.RLIMIT_FSIZE, 64 * 2**20),
         (resource.RLIMIT_NOFILE, 256),
         (resource.RLIMIT_CORE, 0),

@@ -19,6 +19,7 @@ import torch
 __all__ = [
     "Case",
     "CheckError",
+    "call_learner",
     "check_close",
     "check_contiguous",
     "check_function",

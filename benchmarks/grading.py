@@ -1,0 +1,168 @@
+"""Grading throughput: `autograder grade` against plain `nbgrader autograde`, same class, same machine.
+
+Usage: .venv/bin/python benchmarks/grading.py [--students 24] [--assignment ID ...] [--jobs N]
+       [--timeout 60] [--keep DIR]
+
+Builds a synthetic class (students x assignments): a third right answers (the source solutions), a
+third wrong (a mutant from tests/mutants replaces one solution), a third broken (malformed JSON, the
+untouched release notebook, a `sys.exit()` in the first answer cell). Identical copies are graded by
+`nbgrader autograde` (one call per assignment, serial, as nbgrader works) and by `autograder grade`.
+Prints both times, seconds per notebook, the ratio, and how many (student, assignment) scores agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import runpy
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from autograder.course import assignments as course_assignments  # noqa: E402
+
+
+def _mutants(assignment: str) -> list[dict]:
+    path = ROOT / "tests" / "mutants" / f"{assignment}.py"
+    return runpy.run_path(str(path))["MUTANTS"] if path.exists() else []
+
+
+def _wrong(nb: nbformat.NotebookNode, mutant: dict) -> nbformat.NotebookNode:
+    names = set(re.findall(r"^def (\w+)", mutant["code"], re.M))
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution") and names & set(re.findall(r"^def (\w+)", cell.source, re.M)):
+            cell.source = mutant["code"]
+            return nb
+    return nb
+
+
+def build_class(root: Path, assignments: list[str], students: int) -> Path:
+    subs = root / "submitted"
+    for i in range(students):
+        student = f"student{i:03d}"
+        for assignment in assignments:
+            folder = subs / student / assignment
+            folder.mkdir(parents=True)
+            target = folder / f"{assignment}.ipynb"
+            source = nbformat.read(ROOT / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+            kind = i % 3
+            if kind == 0:
+                nbformat.write(source, target)
+            elif kind == 1:
+                mutants = _mutants(assignment)
+                nbformat.write(_wrong(source, mutants[i % len(mutants)]) if mutants else source, target)
+            elif i % 9 == 2:
+                target.write_text("{ this is not a notebook", encoding="utf-8")
+            elif i % 9 == 5:
+                shutil.copy2(ROOT / "release" / assignment / f"{assignment}.ipynb", target)
+            else:
+                for cell in source.cells:
+                    if cell.metadata.get("nbgrader", {}).get("solution"):
+                        cell.source = "import sys\nsys.exit(1)\n" + cell.source
+                        break
+                nbformat.write(source, target)
+    return subs
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    return env
+
+
+def run_nbgrader(work: Path, subs: Path, assignments: list[str], timeout: float) -> float:
+    course = work / "nbgrader"
+    (course / "source").mkdir(parents=True)
+    shutil.copy2(ROOT / "nbgrader_config.py", course)
+    for assignment in assignments:
+        shutil.copytree(ROOT / "source" / assignment, course / "source" / assignment)
+    common = [f"--CourseDirectory.root={course}", f"--Execute.timeout={int(timeout)}", "--log-level=ERROR"]
+    for assignment in assignments:  # preparation, not timed
+        subprocess.run(
+            [sys.executable, "-m", "nbgrader", "generate_assignment", assignment, "--force", *common],
+            cwd=course,
+            env=_env(),
+            check=True,
+            capture_output=True,
+        )
+    shutil.copytree(subs, course / "submitted")
+    start = time.perf_counter()
+    for assignment in assignments:
+        subprocess.run(
+            [sys.executable, "-m", "nbgrader", "autograde", assignment, "--force", *common],
+            cwd=course,
+            env=_env(),
+            capture_output=True,
+        )
+    return time.perf_counter() - start
+
+
+def run_ours(work: Path, subs: Path, assignments: list[str], jobs: int, timeout: float) -> float:
+    args = [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(work / "ours"), "--quiet"]
+    args += ["--jobs", str(jobs), "--timeout", str(timeout), "--course", str(ROOT)]
+    for assignment in assignments:
+        args += ["--assignment", assignment]
+    start = time.perf_counter()
+    done = subprocess.run(args, env=_env(), capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"autograder grade failed: {done.stderr.strip().splitlines()[-1:]}")
+    return elapsed
+
+
+def agreement(work: Path) -> tuple[int, int]:
+    import csv
+
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with open(work / "ours" / "grades.csv", encoding="utf-8") as fh:
+        ours = {(r["student_id"], r["assignment"]): float(r["score"]) for r in csv.DictReader(fh)}
+    same = 0
+    with Gradebook(f"sqlite:///{work / 'nbgrader' / 'gradebook.db'}") as gb:
+        for (student, assignment), score in ours.items():
+            try:
+                theirs = gb.find_submission(assignment, student).score
+            except MissingEntry:  # nbgrader leaves no row when the kernel dies or the file is broken
+                theirs = None
+            same += theirs is not None and abs(theirs - score) < 1e-9
+    return same, len(ours)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=24)
+    parser.add_argument("--assignment", action="append", dest="assignments")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=float, default=120, help="seconds per cell, for both tools")
+    parser.add_argument("--keep", type=Path, help="keep the class and results in this folder")
+    args = parser.parse_args()
+    assignments = args.assignments or course_assignments(ROOT)
+    work = args.keep or Path(tempfile.mkdtemp(prefix="grading-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    subs = build_class(work, assignments, args.students)
+    n = args.students * len(assignments)
+    print(f"class: {args.students} students x {len(assignments)} assignments = {n} notebooks; jobs={args.jobs}")
+    theirs = run_nbgrader(work, subs, assignments, args.timeout)
+    ours = run_ours(work, subs, assignments, args.jobs, args.timeout)
+    same, total = agreement(work)
+    print(f"{'tool':<26} {'seconds':>9} {'s / notebook':>13}")
+    print(f"{'nbgrader autograde':<26} {theirs:>9.1f} {theirs / n:>13.2f}")
+    print(f"{'autograder grade':<26} {ours:>9.1f} {ours / n:>13.2f}")
+    print(f"ratio (nbgrader / ours): {theirs / ours:.2f}x")
+    print(f"scores that agree: {same} / {total} (nbgrader records no score where its kernel died)")
+    if args.keep is None:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,471 @@
+"""`autograder grade`: every submission gets its rows; attacks and bad input never raise a score;
+learner code is isolated; grading is deterministic and resumable.
+
+One small course (assignment 99_probe: two exercises, 2 + 1 points) keeps these tests fast. One class
+of ~30 submissions, each a right answer, a wrong one, an attack or a bad file, is graded once per module.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from autograder.errors import AutograderError
+from autograder.grade import grade, parse_size
+from autograder.sandbox import bwrap_problem
+from tests.notebooks import ROOT
+
+HAS_BWRAP = not bwrap_problem()
+needs_bwrap = pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap is not usable here (.ci/run installs it)")
+ID = "99_probe"
+RIGHT_ANSWER = "def answer():\n    return torch.tensor([1.0, 2.0])\n"
+RIGHT_OTHER = "def other():\n    return 3\n"
+
+
+def _cell(source: str, **nbgrader) -> nbformat.NotebookNode:
+    cell = new_code_cell(source)
+    if nbgrader:
+        cell.metadata["nbgrader"] = {"schema_version": 3, "task": False, **nbgrader}
+    return cell
+
+
+def source_notebook() -> nbformat.NotebookNode:
+    cells = [
+        _cell("import torch\nfrom course import checks"),
+        _cell(
+            "def answer():\n    ### BEGIN SOLUTION\n    return torch.tensor([1.0, 2.0])\n    ### END SOLUTION",
+            grade=False,
+            solution=True,
+            locked=False,
+            grade_id="answer",
+        ),
+        _cell(
+            "checks.check_tensor(answer(), torch.tensor([1.0, 2.0]))\n"
+            "assert torch.equal(answer(), torch.tensor([1.0, 2.0]))\n"
+            "### BEGIN HIDDEN TESTS\nassert torch.allclose(answer(), torch.tensor([1.0, 2.0]))\n### END HIDDEN TESTS",
+            grade=True,
+            solution=False,
+            locked=True,
+            grade_id="test_answer",
+            points=2,
+        ),
+        _cell(
+            "def other():\n    ### BEGIN SOLUTION\n    return 3\n    ### END SOLUTION",
+            grade=False,
+            solution=True,
+            locked=False,
+            grade_id="other",
+        ),
+        _cell(
+            'assert other() == 3, "other() 应该返回 3"',
+            grade=True,
+            solution=False,
+            locked=True,
+            grade_id="test_other",
+            points=1,
+        ),
+    ]
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
+
+
+def submission(answer: str = RIGHT_ANSWER, other: str = RIGHT_OTHER, edit=None) -> nbformat.NotebookNode:
+    nb = source_notebook()
+    nb.cells[1].source, nb.cells[3].source = answer, other
+    if edit is not None:
+        edit(nb)
+    return nb
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy2(ROOT / "nbgrader_config.py", root)
+    (root / "source" / ID).mkdir(parents=True)
+    nbformat.write(source_notebook(), root / "source" / ID / f"{ID}.ipynb")
+    return root
+
+
+def _probe(name: str, code: str) -> str:
+    """An answer cell that tries something and prints LEAK:name when it works, BLOCKED:name when not."""
+    body = "\n".join("    " + line for line in code.strip().splitlines())
+    return (
+        f"try:\n{body}\n    print('LEAK:{name}')\nexcept BaseException as exc:\n    print('BLOCKED:{name}', type(exc).__name__)\n"
+        + RIGHT_ANSWER
+    )
+
+
+def _delete_test(nb):
+    del nb.cells[2]
+
+
+def _edit_test(nb):
+    nb.cells[2].source = "pass"
+
+
+def _points(nb):
+    nb.cells[2].metadata["nbgrader"]["points"] = 100
+    nb.cells[4].metadata["nbgrader"]["grade"] = False
+
+
+def _foreign_kernel(nb):
+    nb.metadata["kernelspec"] = {"name": "ir", "display_name": "R", "language": "R"}
+
+
+WRONG = "def answer():\n    return torch.zeros(2)\n"
+
+NOTEBOOKS = {
+    "right": submission(),
+    "wrong": submission(WRONG),
+    "stub": submission(
+        "def answer():\n    raise NotImplementedError()\n", "def other():\n    raise NotImplementedError()\n"
+    ),
+    # attacks: the answer is wrong; only the attack could make it pass
+    "attack_torch": submission("torch.equal = lambda *a, **k: True\ntorch.allclose = lambda *a, **k: True\n" + WRONG),
+    "attack_checks": submission(
+        "import course.checks\ncourse.checks.check_tensor = lambda *a, **k: None\nchecks.check_tensor = lambda *a, **k: None\n"
+        "torch.equal = lambda *a, **k: True\ntorch.allclose = lambda *a, **k: True\n" + WRONG
+    ),
+    "attack_traceback": submission(
+        "import sys\nget_ipython().showtraceback = lambda *a, **k: None\nsys.excepthook = lambda *a: None\n"
+        "get_ipython().display_pub.publish = lambda *a, **k: None\n" + WRONG
+    ),
+    "attack_run_cell": submission(
+        "from IPython.core.interactiveshell import InteractiveShell, ExecutionResult\n"
+        "def _ok(self, raw_cell, *a, **k):\n    return ExecutionResult(None)\n"
+        "InteractiveShell.run_cell = _ok\nget_ipython().run_cell = lambda *a, **k: ExecutionResult(None)\n" + WRONG
+    ),
+    "attack_during_test": submission(
+        "def answer():\n    import course.checks as c\n    c.check_tensor = lambda *a, **k: None\n"
+        "    torch.equal = lambda *a, **k: True\n    torch.allclose = lambda *a, **k: True\n    return torch.zeros(2)\n"
+    ),
+    "attack_builtins": submission(
+        "import builtins\nbuiltins.isinstance = lambda *a: True\nbuiltins.bool = lambda *a: True\n" + WRONG
+    ),
+    "attack_edit_test": submission(WRONG, edit=_edit_test),
+    "attack_delete_test": submission(WRONG, edit=_delete_test),
+    "attack_points": submission(WRONG, edit=_points),
+    # crashes, timeouts and limits
+    "sys_exit": submission("import sys\nsys.exit(1)\n"),
+    "os_exit": submission("import os\nos._exit(0)\n"),
+    "segfault": submission("import ctypes\nctypes.string_at(0)\n"),
+    "infinite_loop": submission("while True:\n    pass\n"),
+    "unstoppable_loop": submission(
+        "import time\nwhile True:\n    try:\n        time.sleep(0.2)\n    except BaseException:\n        pass\n"
+    ),
+    "huge_allocation": submission("x = bytearray(64 * 2**30)\n" + RIGHT_ANSWER),
+    "output_flood": submission("for _ in range(100):\n    print('x' * 1_000_000)\n" + RIGHT_ANSWER),
+    "foreign_kernel": submission(edit=_foreign_kernel),
+    # isolation probes (answers right, so the score tells nothing; the printed verdicts do)
+    "probe_network": submission(
+        _probe("network", "import socket\nsocket.create_connection(('127.0.0.1', PORT), timeout=3)")
+    ),
+    "probe_source": submission(_probe("source", "open(SOURCE).read()")),
+    "probe_other_student": submission(_probe("other_student", "open(OTHER).read()")),
+    "probe_gradebook": submission(_probe("gradebook", "open(GRADEBOOK, 'rb').read()")),
+    "probe_write": submission(_probe("write", "open(OTHER, 'a').write('x')")),
+    "probe_processes": submission(
+        _probe("processes", "import subprocess\nps = [subprocess.Popen(['sleep', '5']) for _ in range(300)]")
+    ),
+}
+BAD_FILES = {
+    "malformed": b"{ not json",
+    "empty": b"",
+    "non_utf8": b"\xff\xfe\x00\x01",
+}
+
+
+def _write_class(root: Path, placeholders: dict[str, str]) -> None:
+    for student, nb in NOTEBOOKS.items():
+        folder = root / student / ID
+        folder.mkdir(parents=True)
+        text = nbformat.writes(nb)
+        for key, value in placeholders.items():
+            text = text.replace(key, repr(value))  # a Python literal inside the JSON string
+        (folder / f"{ID}.ipynb").write_text(text, encoding="utf-8")
+    for student, data in BAD_FILES.items():
+        folder = root / student / ID
+        folder.mkdir(parents=True)
+        (folder / f"{ID}.ipynb").write_bytes(data)
+    old = root / "old_nbformat" / ID
+    old.mkdir(parents=True)
+    (old / f"{ID}.ipynb").write_text(nbformat.writes(nbformat.convert(submission(), 3), version=3), encoding="utf-8")
+    renamed = root / "renamed" / ID
+    renamed.mkdir(parents=True)
+    nbformat.write(submission(), renamed / f"{ID} (1).ipynb")
+    (root / "missing" / ID).mkdir(parents=True)
+    (root / "no_folder").mkdir()
+
+
+@pytest.fixture(scope="module")
+def listener():
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    yield server.getsockname()[1]
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def graded(course, tmp_path_factory, listener):
+    work = tmp_path_factory.mktemp("class")
+    subs, out = work / "submitted", work / "out"
+    _write_class(
+        subs,
+        {
+            "PORT": listener,
+            "SOURCE": str(course / "source" / ID / f"{ID}.ipynb"),
+            "OTHER": str(subs / "right" / ID / f"{ID}.ipynb"),
+            "GRADEBOOK": str(out / "nbgrader" / "gradebook.db"),
+        },
+    )
+    before = {p: p.read_bytes() for p in subs.rglob("*") if p.is_file()}
+    records = grade(
+        subs,
+        out,
+        course_root=course,
+        jobs=2,
+        cell_timeout=3,
+        notebook_timeout=25,
+        memory="3G",
+        sandbox_mode="bwrap" if HAS_BWRAP else "none",
+        progress=False,
+    )
+    return {"records": records, "out": out, "subs": subs, "before": before}
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def record(graded, student) -> dict:
+    return graded["records"][f"{student}/{ID}"]
+
+
+def outputs(graded, student) -> str:
+    path = graded["out"] / "nbgrader" / "autograded" / student / ID / f"{ID}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    return "\n".join(
+        o.get("text", "") + o.get("evalue", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
+    )
+
+
+def test_every_student_gets_one_grades_row_and_a_row_per_question(graded):
+    students = sorted(list(NOTEBOOKS) + list(BAD_FILES) + ["old_nbformat", "renamed", "missing", "no_folder"])
+    grades = rows(graded["out"] / "grades.csv")
+    assert [r["student_id"] for r in grades] == students
+    assert list(grades[0]) == ["student_id", "assignment", "score", "max_score", "status"]
+    questions = rows(graded["out"] / "questions.csv")
+    assert list(questions[0]) == ["student_id", "assignment", "grade_id", "points", "max_points", "status", "message"]
+    assert len(questions) == 2 * len(students)
+    assert all(r["max_score"] == "3" for r in grades)
+
+
+def test_right_answers_score_full_and_wrong_or_blank_ones_do_not(graded):
+    assert record(graded, "right")["score"] == 3 and record(graded, "right")["status"] == "ok"
+    assert record(graded, "wrong")["score"] == 1
+    assert "期望 1" in record(graded, "wrong")["questions"][0]["message"]
+    assert record(graded, "stub")["score"] == 0
+
+
+@pytest.mark.parametrize("attack", [s for s in NOTEBOOKS if s.startswith("attack_")])
+def test_no_attack_from_inside_the_kernel_raises_the_score(graded, attack):
+    result = record(graded, attack)
+    answer = result["questions"][0]
+    assert answer["points"] == 0, answer
+    assert result["max_score"] == 3
+
+
+def test_tampering_is_named_in_the_feedback(graded):
+    for attack in ("attack_torch", "attack_checks", "attack_during_test"):
+        assert "评分环境被修改" in record(graded, attack)["questions"][0]["message"], attack
+
+
+def test_a_deleted_test_cell_scores_zero_with_a_message(graded):
+    assert "被删除" in record(graded, "attack_delete_test")["questions"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("student", "status"),
+    [
+        ("malformed", "invalid"),
+        ("empty", "invalid"),
+        ("non_utf8", "invalid"),
+        ("missing", "missing"),
+        ("no_folder", "missing"),
+        ("os_exit", "crashed"),
+        ("segfault", "crashed"),
+        ("infinite_loop", "timeout"),
+        ("unstoppable_loop", "timeout"),
+        ("sys_exit", "ok"),
+        ("huge_allocation", "ok"),
+        ("output_flood", "ok"),
+        ("old_nbformat", "ok"),
+        ("foreign_kernel", "ok"),
+        ("renamed", "ok"),
+    ],
+)
+def test_bad_input_gets_a_row_a_status_and_a_message(graded, student, status):
+    result = record(graded, student)
+    assert result["status"] == status, result
+    if status != "ok":
+        assert result["message"] and all(q["message"] for q in result["questions"] if q["points"] == 0)
+        assert result["score"] <= 1
+
+
+def test_a_crashing_or_looping_cell_scores_zero_and_the_rest_is_still_graded(graded):
+    for student in ("sys_exit", "os_exit", "segfault", "infinite_loop", "huge_allocation"):
+        answer, other = record(graded, student)["questions"]
+        assert answer["points"] == 0 and other["points"] == 1, (student, answer, other)
+
+
+def test_an_unstoppable_loop_is_ended_by_the_notebook_timeout(graded):
+    result = record(graded, "unstoppable_loop")
+    assert "超过 25 秒" in result["message"]
+    assert result["score"] == 0
+
+
+def test_huge_output_is_capped_and_still_graded(graded):
+    assert record(graded, "output_flood")["score"] == 3
+    assert "more characters of output dropped" in outputs(graded, "output_flood")
+
+
+def test_renamed_notebooks_are_graded_and_say_so(graded):
+    assert record(graded, "renamed")["score"] == 3 and "renamed" in record(graded, "renamed")["message"]
+
+
+def test_submissions_are_never_modified(graded):
+    after = {p: p.read_bytes() for p in graded["subs"].rglob("*") if p.is_file()}
+    assert after == graded["before"]
+
+
+def test_feedback_html_per_submission_never_shows_test_code(graded):
+    for student in ("right", "wrong", "attack_torch", "malformed", "missing"):
+        page = graded["out"] / "feedback" / student / ID / f"{ID}.html"
+        text = page.read_text(encoding="utf-8")
+        assert "test_answer" in text and "test_other" in text
+        assert "BEGIN HIDDEN" not in text and "torch.allclose(answer()" not in text and "check_tensor(" not in text
+
+
+def test_the_gradebook_is_kept_for_nbgraders_own_tools(graded):
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{graded['out'] / 'nbgrader' / 'gradebook.db'}") as gb:
+        assert gb.find_submission(ID, "right").score == 3
+        assert gb.find_submission(ID, "wrong").score == 1
+        assert gb.find_submission(ID, "malformed").score == 0
+
+
+@needs_bwrap
+@pytest.mark.parametrize("what", ["network", "source", "other_student", "gradebook", "write", "processes"])
+def test_learner_code_is_isolated(graded, what):
+    printed = outputs(graded, f"probe_{what}")
+    assert f"BLOCKED:{what}" in printed and f"LEAK:{what}" not in printed, printed[-500:]
+
+
+def test_grading_the_same_class_twice_gives_identical_rows(graded, course, tmp_path):
+    out = tmp_path / "again"
+    grade(
+        graded["subs"],
+        out,
+        course_root=course,
+        jobs=1,
+        cell_timeout=3,
+        notebook_timeout=25,
+        memory="3G",
+        sandbox_mode="bwrap" if HAS_BWRAP else "none",
+        progress=False,
+    )
+    for name in ("grades.csv", "questions.csv"):
+        assert (out / name).read_text(encoding="utf-8") == (graded["out"] / name).read_text(encoding="utf-8"), name
+
+
+def _small_class(root: Path, n: int = 6) -> Path:
+    for i in range(n):
+        folder = root / f"s{i:02d}" / ID
+        folder.mkdir(parents=True)
+        slow = "import time\ntime.sleep(1)\n" + (RIGHT_ANSWER if i % 2 else WRONG)
+        nbformat.write(submission(slow), folder / f"{ID}.ipynb")
+    return root
+
+
+def _cli(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "autograder", "grade", *args, "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        **kwargs,
+    )
+
+
+def test_a_killed_run_resumes_without_losing_or_doubling_a_row(course, tmp_path):
+    subs = _small_class(tmp_path / "subs")
+    clean, broken = tmp_path / "clean", tmp_path / "broken"
+    base = ["--course", str(course), "--jobs", "1", "--sandbox", "auto"]
+    assert _cli(str(subs), "--out", str(clean), *base).wait(timeout=300) == 0
+    run = _cli(str(subs), "--out", str(broken), *base)
+    journal = broken / ".journal.jsonl"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 2):
+        time.sleep(0.1)
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    done_before = journal.read_text().count("\n")
+    assert 2 <= done_before < 6
+    again = _cli(str(subs), "--out", str(broken), *base)
+    assert again.wait(timeout=300) != 0, "without --resume an existing result folder must be refused"
+    assert "--resume" in again.stderr.read()
+    resumed = _cli(str(subs), "--out", str(broken), *base, "--resume")
+    assert resumed.wait(timeout=300) == 0, resumed.stderr.read()
+    keys = [json.loads(line)["key"] for line in journal.read_text().splitlines()]
+    assert sorted(keys) == sorted(set(keys)) and len(keys) == 6
+    for name in ("grades.csv", "questions.csv"):
+        assert (broken / name).read_text(encoding="utf-8") == (clean / name).read_text(encoding="utf-8")
+
+
+def test_without_bubblewrap_auto_warns_once_and_bwrap_fails_clearly(course, tmp_path):
+    subs = tmp_path / "subs"
+    (subs / "ann" / ID).mkdir(parents=True)
+    nbformat.write(submission(), subs / "ann" / ID / f"{ID}.ipynb")
+    env = dict(os.environ, PATH=str(tmp_path))  # no bwrap to be found
+    strict = _cli(str(subs), "--out", str(tmp_path / "o1"), "--course", str(course), "--sandbox", "bwrap", env=env)
+    assert strict.wait(timeout=120) == 2
+    err = strict.stderr.read().strip().splitlines()
+    assert len(err) == 1 and "bwrap is not installed" in err[0]
+    auto = _cli(str(subs), "--out", str(tmp_path / "o2"), "--course", str(course), env=env)
+    assert auto.wait(timeout=300) == 0
+    warnings = [line for line in auto.stderr.read().splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "resource limits only" in warnings[0]
+    assert rows(tmp_path / "o2" / "grades.csv")[0]["score"] == "3"
+
+
+def test_unknown_assignment_and_missing_folder_are_one_line_errors(course, tmp_path):
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    with pytest.raises(AutograderError, match="unknown assignment '42_nope'"):
+        grade(tmp_path / "subs", tmp_path / "out", course_root=course, assignments=["42_nope"], progress=False)
+    with pytest.raises(AutograderError, match="submissions folder not found"):
+        grade(tmp_path / "nowhere", tmp_path / "out", course_root=course, progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_memory_sizes_are_read_or_refused_clearly():
+    assert parse_size("4G") == 4 * 2**30 and parse_size("512MiB") == 512 * 2**20
+    with pytest.raises(AutograderError, match="cannot read memory size"):
+        parse_size("lots")
