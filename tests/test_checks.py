@@ -234,3 +234,26 @@ def test_describe_prints_shape_dtype_device_requires_grad_on_one_line(capsys):
 def test_passed_is_honest_about_hidden_tests(capsys):
     checks.passed("f")
     assert "hidden tests" in capsys.readouterr().out
+
+
+def test_function_checker_compares_dicts_key_by_key():
+    ref = lambda d: {"x": d["x"] * 2, "n": 1}  # noqa: E731
+    checks.check_function(ref, ref, [Case(({"x": torch.ones(2)},))])
+    msg = fails(checks.check_function, lambda d: {"x": d["x"] * 3, "n": 1}, ref, [Case(({"x": torch.ones(2)},))])
+    assert "['x']" in msg and "数值" in msg
+
+
+def test_function_checker_accepts_meta_inputs():
+    checks.check_function(lambda x: x * 2, lambda x: x * 2, [Case((torch.ones(2, device="meta"),))])
+    msg = fails(
+        checks.check_function, lambda x: torch.zeros(2), lambda x: x * 2, [Case((torch.ones(2, device="meta"),))]
+    )
+    assert "device" in msg and "meta" in msg
+
+
+def test_torch_error_messages_get_hints():
+    def scalar_backward(x):
+        (x * 2).backward()
+
+    msg = fails(checks.check_function, scalar_backward, lambda x: None, [Case((torch.ones(2, requires_grad=True),))])
+    assert "上游梯度" in msg

@@ -1,0 +1,230 @@
+"""Wrong answers learners write for 03_broadcasting; each must fail its test cell with the message named."""
+
+_PAD = (
+    "    ndim = max(len(a), len(b))\n"
+    "    a = (1,) * (ndim - len(a)) + tuple(a)\n"
+    "    b = (1,) * (ndim - len(b)) + tuple(b)\n"
+)
+
+MUTANTS = [
+    # outer_sum
+    dict(
+        grade_id="test_outer_sum",
+        name="a + b without unsqueeze",
+        expect="形状不能广播",
+        code="def outer_sum(a, b):\n    return a + b\n",
+    ),
+    dict(
+        grade_id="test_outer_sum",
+        name="unsqueeze positions swapped gives (N, M)",
+        expect="放反",
+        code="def outer_sum(a, b):\n    return a.unsqueeze(0) + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_outer_sum",
+        name="both as columns (M, 1) + (N, 1)",
+        expect="形状不能广播",
+        code="def outer_sum(a, b):\n    return a[:, None] + b[:, None]\n",
+    ),
+    dict(
+        grade_id="test_outer_sum",
+        name="unsqueeze_ changes the caller's tensor",
+        expect="in-place",
+        code="def outer_sum(a, b):\n    return a.unsqueeze_(1) + b.unsqueeze(0)\n",
+    ),
+    # expand_rows
+    dict(
+        grade_id="test_expand_rows",
+        name="repeat copies the row",
+        expect="repeat()",
+        code="def expand_rows(v, n):\n    return v.repeat(n, 1)\n",
+    ),
+    dict(
+        grade_id="test_expand_rows",
+        name="expand then contiguous() copies",
+        expect="contiguous()",
+        code="def expand_rows(v, n):\n    return v.expand(n, -1).contiguous()\n",
+    ),
+    dict(
+        grade_id="test_expand_rows",
+        name="torch.stack of n rows copies",
+        expect="torch.stack",
+        code="def expand_rows(v, n):\n    return torch.stack([v] * n)\n",
+    ),
+    dict(
+        grade_id="test_expand_rows",
+        name="expands into columns (D, n)",
+        expect="维度顺序",
+        code="def expand_rows(v, n):\n    return v.unsqueeze(1).expand(-1, n)\n",
+    ),
+    # broadcast_shape
+    dict(
+        grade_id="test_broadcast_shape",
+        name="aligns shapes on the left",
+        expect="从左边对齐",
+        code="def broadcast_shape(a, b):\n"
+        "    ndim = max(len(a), len(b))\n"
+        "    a = tuple(a) + (1,) * (ndim - len(a))\n"
+        "    b = tuple(b) + (1,) * (ndim - len(b))\n"
+        "    out = []\n"
+        "    for x, y in zip(a, b):\n"
+        "        if x != y and x != 1 and y != 1:\n"
+        "            raise ValueError('cannot broadcast')\n"
+        "        out.append(y if x == 1 else x)\n"
+        "    return tuple(out)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="takes max(), so 1 with 0 gives 1",
+        expect="max()",
+        code="def broadcast_shape(a, b):\n" + _PAD + "    out = []\n"
+        "    for x, y in zip(a, b):\n"
+        "        if x != y and x != 1 and y != 1:\n"
+        "            raise ValueError('cannot broadcast')\n"
+        "        out.append(max(x, y))\n"
+        "    return tuple(out)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="never checks compatibility",
+        expect="应抛出 ValueError 或 RuntimeError",
+        code="def broadcast_shape(a, b):\n" + _PAD + "    return tuple(y if x == 1 else x for x, y in zip(a, b))\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="requires the same number of dims",
+        expect="前导维度",
+        code="def broadcast_shape(a, b):\n"
+        "    if len(a) != len(b):\n"
+        "        raise ValueError('different ndim')\n"
+        "    out = []\n"
+        "    for x, y in zip(a, b):\n"
+        "        if x != y and x != 1 and y != 1:\n"
+        "            raise ValueError('cannot broadcast')\n"
+        "        out.append(y if x == 1 else x)\n"
+        "    return tuple(out)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="returns a list",
+        expect="应返回 tuple",
+        code="def broadcast_shape(a, b):\n" + _PAD + "    out = []\n"
+        "    for x, y in zip(a, b):\n"
+        "        if x != y and x != 1 and y != 1:\n"
+        "            raise ValueError('cannot broadcast')\n"
+        "        out.append(y if x == 1 else x)\n"
+        "    return out\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="assert instead of raising ValueError",
+        expect="不要用 assert",
+        code="def broadcast_shape(a, b):\n" + _PAD + "    out = []\n"
+        "    for x, y in zip(a, b):\n"
+        "        assert x == y or x == 1 or y == 1, 'cannot broadcast'\n"
+        "        out.append(y if x == 1 else x)\n"
+        "    return tuple(out)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="calls torch.broadcast_shapes",
+        expect="不要调用 torch.broadcast_shapes",
+        code="def broadcast_shape(a, b):\n    return tuple(torch.broadcast_shapes(a, b))\n",
+    ),
+    # mse_loss
+    dict(
+        grade_id="test_mse_loss",
+        name="(N, 1) - (N,) broadcasts to (N, N)",
+        expect="(N, N)",
+        code="def mse_loss(pred, target):\n    return ((pred - target) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss with mismatched shapes (only a warning)",
+        expect="(N, N)",
+        code="def mse_loss(pred, target):\n    return torch.nn.functional.mse_loss(pred, target)\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="bare squeeze() and no shape check",
+        expect="应 raise ValueError",
+        code="def mse_loss(pred, target):\n    return ((pred.squeeze() - target.squeeze()) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="rejects (N, 1) against (N,) instead of fixing it",
+        expect="squeeze(-1)",
+        code="def mse_loss(pred, target):\n"
+        "    if pred.shape != target.shape:\n"
+        "        raise ValueError(f'shape mismatch {pred.shape} vs {target.shape}')\n"
+        "    return ((pred - target) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="sum instead of mean",
+        expect="mean()",
+        code="def mse_loss(pred, target):\n"
+        "    if pred.dim() == 2:\n        pred = pred.squeeze(-1)\n"
+        "    if target.dim() == 2:\n        target = target.squeeze(-1)\n"
+        "    if pred.shape != target.shape:\n        raise ValueError('shape mismatch')\n"
+        "    return ((pred - target) ** 2).sum()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="returns loss.item()",
+        expect="torch.Tensor",
+        code="def mse_loss(pred, target):\n"
+        "    pred, target = pred.reshape(-1), target.reshape(-1)\n"
+        "    if pred.shape != target.shape:\n        raise ValueError('shape mismatch')\n"
+        "    return ((pred - target) ** 2).mean().item()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="detaches the prediction",
+        expect="requires_grad",
+        code="def mse_loss(pred, target):\n"
+        "    pred, target = pred.detach().reshape(-1), target.reshape(-1)\n"
+        "    if pred.shape != target.shape:\n        raise ValueError('shape mismatch')\n"
+        "    return ((pred - target) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="squeeze(-1) on both makes (1,) a 0-d tensor",
+        expect="0-d",
+        code="def mse_loss(pred, target):\n"
+        "    pred, target = pred.squeeze(-1), target.squeeze(-1)\n"
+        "    if pred.shape != target.shape:\n        raise ValueError('shape mismatch')\n"
+        "    return ((pred - target) ** 2).mean()\n",
+    ),
+    # pairwise_sq_dist
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x - y without unsqueeze",
+        expect="形状不能广播",
+        code="def pairwise_sq_dist(x, y):\n    return ((x - y) ** 2).sum(-1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x and y swapped gives (M, N)",
+        expect="放反",
+        code="def pairwise_sq_dist(x, y):\n    return ((x[None] - y[:, None]) ** 2).sum(-1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="sum() without dim",
+        expect="sum(dim=-1)",
+        code="def pairwise_sq_dist(x, y):\n    return ((x[:, None] - y[None]) ** 2).sum()\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="sums over the wrong dim",
+        expect="求和的维度 (dim) 不对",
+        code="def pairwise_sq_dist(x, y):\n    return ((x[:, None] - y[None]) ** 2).sum(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist gives distances, not squared",
+        expect="不要开根号",
+        code="def pairwise_sq_dist(x, y):\n    return torch.cdist(x, y)\n",
+    ),
+]

@@ -1,0 +1,152 @@
+"""Wrong answers learners write for 04_devices; each must fail its test cell with the message named."""
+
+MUTANTS = [
+    # to_device_like
+    dict(
+        grade_id="test_to_device_like",
+        name="x.to(ref) also copies ref's dtype",
+        expect="dtype",
+        code="def to_device_like(x, ref):\n    return x.to(ref)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="uses the global device instead of ref.device",
+        expect="设备 (device)",
+        code="def to_device_like(x, ref):\n    return x.to(device)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="detaches while moving",
+        expect="requires_grad",
+        code="def to_device_like(x, ref):\n    return x.detach().to(ref.device)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="returns x unchanged",
+        expect="设备 (device)",
+        code="def to_device_like(x, ref):\n    return x\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x.to(ref.device) without returning it",
+        expect="torch.Tensor",
+        code="def to_device_like(x, ref):\n    x.to(ref.device)\n",
+    ),
+    # causal_mask_fill
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask created on the default device",
+        expect="device=scores.device",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)\n"
+            "    return scores.masked_fill(future, float('-inf'))\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="tril instead of triu",
+        expect="上三角",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    past = torch.ones(t, t, dtype=torch.bool, device=scores.device).tril(diagonal=-1)\n"
+            "    return scores.masked_fill(past, float('-inf'))\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="triu() masks the diagonal too",
+        expect="diagonal",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu()\n"
+            "    return scores.masked_fill(future, float('-inf'))\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="float32 -inf tensor promotes float16 scores",
+        expect="dtype",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+            "    return torch.where(future, torch.full((t, t), float('-inf'), device=scores.device), scores)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="float mask",
+        expect="torch.bool",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, device=scores.device).triu(diagonal=1)\n"
+            "    return scores.masked_fill(future, float('-inf'))\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="in-place masked_fill_ on the input",
+        expect="in-place",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+            "    return scores.masked_fill_(future, float('-inf'))\n"
+        ),
+    ),
+    # move_to
+    dict(
+        grade_id="test_move_to",
+        name="moves only the top level of a dict",
+        expect="设备 (device)",
+        code=(
+            "def move_to(batch, device):\n"
+            "    return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}\n"
+        ),
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="turns tuples into lists",
+        expect="container type",
+        code=(
+            "def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+            "    if isinstance(batch, dict):\n        return {k: move_to(v, device) for k, v in batch.items()}\n"
+            "    if isinstance(batch, (list, tuple)):\n        return [move_to(v, device) for v in batch]\n"
+            "    return batch\n"
+        ),
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="calls .to() on non-tensors",
+        expect="原样返回",
+        code=(
+            "def move_to(batch, device):\n"
+            "    if isinstance(batch, dict):\n        return {k: move_to(v, device) for k, v in batch.items()}\n"
+            "    if isinstance(batch, (list, tuple)):\n        return type(batch)(move_to(v, device) for v in batch)\n"
+            "    return batch.to(device)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="drops non-tensor values",
+        expect="键 (key)",
+        code=(
+            "def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+            "    if isinstance(batch, dict):\n"
+            "        return {k: move_to(v, device) for k, v in batch.items() if not isinstance(v, (str, int))}\n"
+            "    if isinstance(batch, (list, tuple)):\n        return type(batch)(move_to(v, device) for v in batch)\n"
+            "    return batch\n"
+        ),
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="replaces the values of the input dict in place",
+        expect="原地 (in-place)",
+        code=(
+            "def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+            "    if isinstance(batch, dict):\n        for k in batch:\n            batch[k] = move_to(batch[k], device)\n"
+            "        return batch\n"
+            "    if isinstance(batch, (list, tuple)):\n        return type(batch)(move_to(v, device) for v in batch)\n"
+            "    return batch\n"
+        ),
+    ),
+]

@@ -1,0 +1,339 @@
+"""Wrong answers learners write for 07_item; each test cell must reject them, naming the mistake."""
+
+MUTANTS = [
+    # epoch_mean_loss ------------------------------------------------------------------------------
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="total_plus_loss_returns_tensor",
+        code="""
+def epoch_mean_loss(losses, batch_sizes):
+    total = 0.0
+    for loss, batch_size in zip(losses, batch_sizes):
+        total += loss * batch_size
+    return total / sum(batch_sizes)
+""",
+        expect="total += loss",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="total_plus_loss_item_at_the_end",
+        code="""
+def epoch_mean_loss(losses, batch_sizes):
+    total = 0.0
+    for loss, batch_size in zip(losses, batch_sizes):
+        total += loss * batch_size
+    return (total / sum(batch_sizes)).item()
+""",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="detached_tensor_returned",
+        code="""
+def epoch_mean_loss(losses, batch_sizes):
+    total = 0.0
+    for loss, batch_size in zip(losses, batch_sizes):
+        total += loss.detach() * batch_size
+    return total / sum(batch_sizes)
+""",
+        expect="应返回 Python float",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="mean_of_batch_means",
+        code="""
+def epoch_mean_loss(losses, batch_sizes):
+    return sum(loss.item() for loss in losses) / len(losses)
+""",
+        expect="没有按 batch_size 加权",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="not_multiplied_by_batch_size",
+        code="""
+def epoch_mean_loss(losses, batch_sizes):
+    running_loss = 0.0
+    for loss in losses:
+        running_loss += loss.item()
+    return running_loss / sum(batch_sizes)
+""",
+        expect="没有乘以 batch_size",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="divides_by_number_of_batches",
+        code="""
+def epoch_mean_loss(losses, batch_sizes):
+    running_loss = 0.0
+    for loss, batch_size in zip(losses, batch_sizes):
+        running_loss += loss.item() * batch_size
+    return running_loss / len(losses)
+""",
+        expect="除以了 batch 的个数",
+    ),
+    # log_running_loss -----------------------------------------------------------------------------
+    dict(
+        grade_id="test_log_running_loss",
+        name="item_every_step",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running += loss.item() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            logs.append(running / seen)
+            running, seen = 0.0, 0
+    return logs
+""",
+        expect="同步 (sync) 次数太多",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="prints_loss_every_step",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        print(f"step {step}: loss {loss:.3f}")
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs
+""",
+        expect="同步 (sync) 次数太多",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_without_detach",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs
+""",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="never_resets_the_window",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+    return logs
+""",
+        expect="清零 (reset)",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="window_not_weighted_by_batch_size",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, count = [], 0.0, 0
+    for step, loss in enumerate(losses, start=1):
+        running = running + loss.detach()
+        count += 1
+        if step % log_every == 0:
+            logs.append((running / count).item())
+            running, count = 0.0, 0
+    return logs
+""",
+        expect="没有按 batch_size 加权",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="step_counted_from_zero",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes)):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs
+""",
+        expect="log 点 (log points) 的个数不对",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="tensors_in_logs",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            logs.append(running / seen)
+            running, seen = 0.0, 0
+    return logs
+""",
+        expect="是 torch.Tensor",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="converts_all_logs_at_the_end",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect="少于 log 点个数",
+    ),
+    # train_epoch ----------------------------------------------------------------------------------
+    dict(
+        grade_id="test_train_epoch",
+        name="running_loss_item_every_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        running += loss.item() * x.shape[0]
+        total += loss.item() * x.shape[0]
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append(running / seen)
+            running, seen = 0.0, 0
+    return logs, total / total_n
+""",
+        expect="同步 (sync) 次数太多",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="total_plus_loss_without_detach",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        running = running + loss.detach() * x.shape[0]
+        total = total + loss * x.shape[0]
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs, (total / total_n).item()
+""",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="forgets_zero_grad",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        running = running + loss.detach() * x.shape[0]
+        total = total + loss.detach() * x.shape[0]
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs, (total / total_n).item()
+""",
+        expect="zero_grad",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="forgets_model_train",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        running = running + loss.detach() * x.shape[0]
+        total = total + loss.detach() * x.shape[0]
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs, (total / total_n).item()
+""",
+        expect="model.train()",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="epoch_mean_not_weighted",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total = [], 0.0, 0, 0.0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        running = running + loss.detach() * x.shape[0]
+        total = total + loss.detach()
+        seen += x.shape[0]
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs, (total / len(batches)).item()
+""",
+        expect="没有按 batch_size 加权",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="zero_grad_between_backward_and_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.zero_grad()
+        optimizer.step()
+        running = running + loss.detach() * x.shape[0]
+        total = total + loss.detach() * x.shape[0]
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs, (total / total_n).item()
+""",
+        expect="每个 batch 依次",
+    ),
+]

@@ -1,0 +1,286 @@
+"""Wrong answers learners write for 09_debugging; each must fail its test cell with ``expect`` in the message.
+
+Every planted bug of the notebook has a mutant: for ``diagnose`` each code is missed (or mis-detected) by one
+mutant; for the two broken training steps each mutant fixes all planted bugs but one.
+"""
+
+_DIAGNOSE_OK = """
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if {device}:
+        problems.add("device_mismatch")
+    if {shape}:
+        problems.add("shape_mismatch")
+    if {dtype}:
+        problems.add("label_dtype")
+    if {labels_meta_guard} labels.numel() > 0:
+        if {range_check}:
+            problems.add("label_range")
+    if {logits_meta_guard} logits.numel() > 0:
+        if {finite_check}:
+            problems.add("nonfinite")
+        elif {prob_guard}:
+            if {prob_check}:
+                problems.add("probabilities_not_logits")
+    return problems
+"""
+
+_DIAGNOSE_PARTS = dict(
+    device="logits.device != labels.device",
+    shape="logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]",
+    dtype="labels.dtype != torch.long",
+    labels_meta_guard="not labels.is_meta and",
+    range_check="bool((labels < 0).any()) or bool((labels >= num_classes).any())",
+    logits_meta_guard="not logits.is_meta and",
+    finite_check="not bool(torch.isfinite(logits).all())",
+    prob_guard="logits.dim() == 2 and logits.shape[1] >= 2",
+    prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())",
+)
+
+
+def _diagnose(**changes):
+    return _DIAGNOSE_OK.format(**{**_DIAGNOSE_PARTS, **changes})
+
+
+_TRAIN_STEP = """
+def train_step(model, x, y, optimizer):
+    {train}
+    {zero_grad}
+    logits = {forward}
+    loss = F.cross_entropy({loss_input}, y)
+    loss.backward()
+    {late_zero_grad}
+    optimizer.step()
+    return loss.item()
+"""
+
+_TRAIN_OK = dict(
+    train="model.train()",
+    zero_grad="optimizer.zero_grad()",
+    forward="model(x)",
+    loss_input="logits",
+    late_zero_grad="pass",
+)
+
+
+def _train_step(**changes):
+    return _TRAIN_STEP.format(**{**_TRAIN_OK, **changes})
+
+
+_REGRESSION_STEP = """
+def regression_step(model, x, y, optimizer):
+    {early_norm}
+    optimizer.zero_grad()
+    pred = {pred}
+    loss = {loss}
+    {guard}
+    {mid_norm}
+    loss.backward()
+    {late_norm}
+    optimizer.step()
+    return {{"loss": {loss_out}, "grad_norm": norm, "skipped": False}}
+"""
+
+_REGRESSION_OK = dict(
+    early_norm="pass",
+    pred="model(x).squeeze(1)",
+    loss="F.mse_loss(pred, y)",
+    guard="""if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}""",
+    mid_norm="pass",
+    late_norm="norm = grad_norm(model)",
+    loss_out="loss.item()",
+)
+
+
+def _regression_step(**changes):
+    return _REGRESSION_STEP.format(**{**_REGRESSION_OK, **changes})
+
+
+MUTANTS = [
+    # ---------------------------------------------------------------- diagnose: one mutant per planted problem
+    dict(
+        grade_id="test_diagnose",
+        name="isnan_misses_inf",
+        code=_diagnose(finite_check="bool(torch.isnan(logits).any())"),
+        expect="isfinite",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="no_nonfinite_check",
+        code=_diagnose(finite_check="False"),
+        expect="漏掉了 'nonfinite'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="no_device_check",
+        code=_diagnose(device="False"),
+        expect="漏掉了 'device_mismatch'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="dtype_check_is_floating_point_misses_int32",
+        code=_diagnose(dtype="labels.is_floating_point()"),
+        expect="int32",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="range_off_by_one_labels_1_to_C",
+        code=_diagnose(range_check="bool((labels < 0).any()) or bool((labels > num_classes).any())"),
+        expect="含 num_classes",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="range_misses_negative_labels",
+        code=_diagnose(range_check="bool((labels >= num_classes).any())"),
+        expect="负数",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="nonnegative_is_not_probability",
+        code=_diagnose(prob_check="bool((logits >= 0).all())"),
+        expect="误报 (false positive) 'probabilities_not_logits'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sums_compared_exactly",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool((logits.sum(dim=1) == 1).all())"
+        ),
+        expect="漏掉了 'probabilities_not_logits'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="no_softmax_check",
+        code=_diagnose(prob_check="False"),
+        expect="漏掉了 'probabilities_not_logits'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="shape_check_misses_labels_N_by_1",
+        code=_diagnose(
+            shape="logits.dim() != 2 or logits.shape[1] != num_classes or labels.shape[0] != logits.shape[0]"
+        ),
+        expect="(N, 1)",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="value_checks_crash_on_meta",
+        code=_diagnose(labels_meta_guard="", logits_meta_guard=""),
+        expect="meta 张量没有数值",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probability_check_crashes_on_1d_logits",
+        code=_diagnose(prob_guard="logits.shape[1] >= 2"),
+        expect="也不能崩溃",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="returns_list",
+        code="""
+_diagnose_set = diagnose
+def diagnose(logits, labels, num_classes):
+    return sorted(_diagnose_set(logits, labels, num_classes))
+""",
+        expect="应返回 set",
+    ),
+    # ---------------------------------------------------------------- train_step: each planted bug left in once
+    dict(
+        grade_id="test_train_step",
+        name="keeps_detach",
+        code=_train_step(forward="model.head(model.body(x).detach())"),
+        expect="detach()",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="keeps_softmax_before_cross_entropy",
+        code=_train_step(loss_input="logits.softmax(dim=1)"),
+        expect="softmax()",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="keeps_missing_zero_grad",
+        code=_train_step(zero_grad="pass"),
+        expect="zero_grad()",
+    ),
+    dict(grade_id="test_train_step", name="keeps_eval_mode", code=_train_step(train="pass"), expect="model.train()"),
+    dict(
+        grade_id="test_train_step",
+        name="calls_eval_instead_of_train",
+        code=_train_step(train="model.eval()"),
+        expect="model.train()",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="zero_grad_between_backward_and_step",
+        code=_train_step(zero_grad="pass", late_zero_grad="optimizer.zero_grad()"),
+        expect="没有更新",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="returns_loss_tensor",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss
+""",
+        expect=".item()",
+    ),
+    # ---------------------------------------------------------------- regression_step: each planted bug left in once
+    dict(
+        grade_id="test_regression_step",
+        name="keeps_broadcast_N_by_N",
+        code=_regression_step(pred="model(x)", loss="((pred - y) ** 2).mean()"),
+        expect="(N, N)",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="mse_loss_without_squeeze",
+        code=_regression_step(pred="model(x)"),
+        expect="(N, N)",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="squeeze_without_dim",
+        code=_regression_step(pred="model(x).squeeze()"),
+        expect="squeeze(1)",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="keeps_missing_isfinite_guard",
+        code=_regression_step(guard="pass"),
+        expect="torch.isfinite(loss)",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="isnan_guard_misses_inf",
+        code=_regression_step(
+            guard="""if torch.isnan(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+        expect="torch.isnan 会漏掉 inf",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="keeps_grad_norm_read_before_zero_grad",
+        code=_regression_step(early_norm="norm = grad_norm(model)", late_norm="pass"),
+        expect="上一步",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="grad_norm_read_before_backward",
+        code=_regression_step(mid_norm="norm = grad_norm(model)", late_norm="pass"),
+        expect="backward() 之前",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="returns_loss_tensor",
+        code=_regression_step(loss_out="loss"),
+        expect=".item()",
+    ),
+]
