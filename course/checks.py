@@ -376,6 +376,7 @@ _ERROR_HINTS: tuple[tuple[str, str], ...] = (
         "view() 需要兼容的内存布局：permute() / t() 之后请用 reshape()，或先 contiguous()。",
     ),
     ("expected scalar type Long", "CrossEntropyLoss 的标签要 torch.long，用 .long()。"),
+    ("expected target dtype to be Long", "CrossEntropyLoss 的标签要 torch.long，用 .long()。"),
     ("same device", "参与同一次运算的张量必须在同一设备上：用 .to(device)。"),
     ("expected device", "参与同一次运算的张量必须在同一设备上：用 .to(device)，或按输入的 x.device 创建新张量。"),
     ("must have the same dtype", "dtype 不一致（float64 与 float32 混用？）：显式转换 dtype。"),

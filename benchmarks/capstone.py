@@ -1,0 +1,355 @@
+"""Capstone time-to-accuracy: the course's data pipeline against a per-sample DataLoader pipeline.
+
+Both recipes train the same LeNet-5 (ReLU, max-pooling, 61,706 parameters) from the same initial weights with
+the same optimiser (AdamW, OneCycleLR peaking at --lr, batch 128, gradient clipping at 1.0) and evaluate on
+the test split after every epoch until the test accuracy reaches --target or --max-epochs have run. Only the
+data pipeline differs:
+
+- course:     ``course.data.load_mnist`` converts the whole split once to a normalised float32 tensor on the
+              device; batches are slices of a random permutation (``course.data.batches``).
+- dataloader: ``torchvision.datasets.MNIST`` with ``transforms.ToTensor()`` + ``Normalize`` per sample and a
+              ``torch.utils.data.DataLoader`` (shuffle, batch 128; 1 worker and pinned memory on CUDA, as the
+              PyTorch examples' MNIST script does), test batches of 1000.
+
+Each run is a child process of its own, so that peak memory is its own: peak RSS from
+``resource.getrusage`` on CPU, ``torch.cuda.max_memory_allocated`` on CUDA. The recipes run alternately
+(--repeats times each) and the table shows the best run (the least disturbed one on a shared machine) and the
+median. Seconds to target include the one-off setup (importing torchvision, opening the dataset, converting it)
+and the per-epoch evaluation; "data-only" is one more pass over the training batches without the model.
+Machines here are shared and noisy: read the ratios, not the absolute seconds.
+
+    .venv/bin/python benchmarks/capstone.py [--data DIR] [--target 0.98] [--max-epochs 8] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+RECIPES = ("course", "dataloader")
+MEAN, STD = 0.1307, 0.3081
+
+
+def build_lenet() -> Any:
+    """LeNet-5 for 28x28 input: (N, 1, 28, 28) -> (N, 10) logits, 61,706 parameters."""
+    from torch import nn
+
+    return nn.Sequential(
+        nn.Conv2d(1, 6, 5, padding=2),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(6, 16, 5),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Flatten(),
+        nn.Linear(400, 120),
+        nn.ReLU(),
+        nn.Linear(120, 84),
+        nn.ReLU(),
+        nn.Linear(84, 10),
+    )
+
+
+def _sync(device: Any) -> None:
+    import torch
+
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def _peak_rss_mib() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes on macOS, KiB on Linux
+
+
+def worker(recipe: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Train one recipe to the target; return its timings, accuracies and peak memory."""
+    import torch
+    from torch import nn
+
+    from course.data import batches, data_dir, load_mnist
+
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    root = data_dir(args.data)
+    baseline_rss = _peak_rss_mib()
+    if device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(device)
+
+    t_start = time.perf_counter()
+    if recipe == "course":
+        x_train, y_train = load_mnist(True, root=root, device=device, download=False)
+        x_test, y_test = load_mnist(False, root=root, device=device, download=False)
+        n_train, n_test = len(y_train), len(y_test)
+        shuffle_gen = torch.Generator().manual_seed(args.seed)
+
+        def train_batches():
+            return batches(x_train, y_train, args.batch_size, shuffle=True, generator=shuffle_gen)
+
+        def test_batches():
+            return batches(x_test, y_test, 1000)
+
+    else:
+        from torch.utils.data import DataLoader
+        from torchvision import datasets, transforms
+
+        per_sample = transforms.Compose([transforms.ToTensor(), transforms.Normalize((MEAN,), (STD,))])
+        train_set = datasets.MNIST(str(root), train=True, download=False, transform=per_sample)
+        test_set = datasets.MNIST(str(root), train=False, download=False, transform=per_sample)
+        n_train, n_test = len(train_set), len(test_set)
+        cuda_kwargs = {"num_workers": 1, "pin_memory": True} if device.type == "cuda" else {}
+        if args.workers is not None:
+            cuda_kwargs["num_workers"] = args.workers
+        train_loader = DataLoader(
+            train_set,
+            batch_size=args.batch_size,
+            shuffle=True,
+            generator=torch.Generator().manual_seed(args.seed),
+            **cuda_kwargs,
+        )
+        test_loader = DataLoader(test_set, batch_size=1000, shuffle=False, **cuda_kwargs)
+        non_blocking = device.type == "cuda"
+
+        def train_batches():
+            for xb, yb in train_loader:
+                yield xb.to(device, non_blocking=non_blocking), yb.to(device, non_blocking=non_blocking)
+
+        def test_batches():
+            for xb, yb in test_loader:
+                yield xb.to(device, non_blocking=non_blocking), yb.to(device, non_blocking=non_blocking)
+
+    torch.manual_seed(args.seed)
+    model = build_lenet().to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
+    steps_per_epoch = -(-n_train // args.batch_size)
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, max_lr=args.lr, epochs=args.max_epochs, steps_per_epoch=steps_per_epoch
+    )
+    loss_fn = nn.CrossEntropyLoss()
+    _sync(device)
+    setup_s = time.perf_counter() - t_start
+
+    epochs: list[dict[str, float]] = []
+    reached_at: int | None = None
+    seconds_to_target: float | None = None
+    for epoch in range(1, args.max_epochs + 1):
+        t0 = time.perf_counter()
+        model.train()
+        running = torch.zeros((), device=device)
+        for xb, yb in train_batches():
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            running += loss.detach() * len(yb)
+        train_loss = running.item() / n_train  # one sync per epoch
+        t1 = time.perf_counter()
+        model.eval()
+        correct = torch.zeros((), dtype=torch.long, device=device)
+        with torch.inference_mode():
+            for xb, yb in test_batches():
+                correct += (model(xb).argmax(dim=1) == yb).sum()
+        accuracy = correct.item() / n_test
+        t2 = time.perf_counter()
+        epochs.append({"train_s": t1 - t0, "eval_s": t2 - t1, "loss": train_loss, "accuracy": accuracy})
+        if accuracy >= args.target:
+            reached_at, seconds_to_target = epoch, t2 - t_start
+            break
+
+    t0 = time.perf_counter()  # one more pass over the training data without the model: the pipeline alone
+    for _ in train_batches():
+        pass
+    _sync(device)
+    data_only_s = time.perf_counter() - t0
+
+    return {
+        "recipe": recipe,
+        "data_only_s": data_only_s,
+        "device": str(device),
+        "threads": torch.get_num_threads(),
+        "n_train": n_train,
+        "n_test": n_test,
+        "setup_s": setup_s,
+        "epochs": epochs,
+        "reached_at": reached_at,
+        "seconds_to_target": seconds_to_target,
+        "peak_rss_mib": _peak_rss_mib(),
+        "baseline_rss_mib": baseline_rss,
+        "cuda_peak_mib": torch.cuda.max_memory_allocated(device) / 2**20 if device.type == "cuda" else None,
+    }
+
+
+def _fmt(value: float | None, spec: str) -> str:
+    return "—" if value is None else format(value, spec)
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One recipe's repeats -> best (minimum) and median times; the minimum is the least disturbed run."""
+    per_epoch = [sum(e["train_s"] for e in r["epochs"]) / len(r["epochs"]) for r in runs]
+    to_target = [r["seconds_to_target"] for r in runs if r["seconds_to_target"] is not None]
+    first = runs[0]
+    return {
+        "recipe": first["recipe"],
+        "reached_at": first["reached_at"],
+        "best_to_target": min(to_target) if len(to_target) == len(runs) else None,
+        "median_to_target": _median(to_target) if len(to_target) == len(runs) else None,
+        "best_epoch": min(per_epoch),
+        "best_data_only": min(r["data_only_s"] for r in runs),
+        "best_eval": min(e["eval_s"] for r in runs for e in r["epochs"]),
+        "best_setup": min(r["setup_s"] for r in runs),
+        "peak_rss": max(r["peak_rss_mib"] for r in runs),
+        "cuda_peak": None if first["cuda_peak_mib"] is None else max(r["cuda_peak_mib"] for r in runs),
+        "accuracies": first["epochs"],
+    }
+
+
+def report(results: dict[str, list[dict[str, Any]]], args: argparse.Namespace) -> str:
+    """The side-by-side table (plain text, fixed width) and the ratios."""
+    rows = {recipe: summarise(runs) for recipe, runs in results.items()}
+    n = len(next(iter(results.values())))
+    head = (
+        f"{'recipe':<11} {'epochs to target':>16} {'s to target':>11} {'(median)':>8} {'s/epoch':>8} "
+        f"{'data-only s/epoch':>17} {'eval s':>6} {'setup s':>7} {'peak RSS MiB':>12} {'CUDA peak MiB':>13}"
+    )
+    lines = [f"best of {n} run(s) per recipe, run alternately; s/epoch is one training epoch (data + model)", head]
+    lines.append("-" * len(head))
+    for s in rows.values():
+        lines.append(
+            f"{s['recipe']:<11} {_fmt(s['reached_at'], 'd'):>16} {_fmt(s['best_to_target'], '.2f'):>11} "
+            f"{_fmt(s['median_to_target'], '.2f'):>8} {s['best_epoch']:>8.2f} {s['best_data_only']:>17.3f} "
+            f"{s['best_eval']:>6.2f} {s['best_setup']:>7.2f} {s['peak_rss']:>12.0f} {_fmt(s['cuda_peak'], '.1f'):>13}"
+        )
+    lines.append("")
+    for s in rows.values():
+        accs = " ".join(f"{e['accuracy']:.4f}" for e in s["accuracies"])
+        lines.append(f"{s['recipe']:<11} test accuracy per epoch: {accs}")
+    if "course" in rows and "dataloader" in rows:
+        c, d = rows["course"], rows["dataloader"]
+        lines.append("")
+        lines.append(f"training epoch (data + model): dataloader / course = {d['best_epoch'] / c['best_epoch']:.1f}x")
+        lines.append(
+            f"data pipeline alone per epoch:  dataloader / course = {d['best_data_only'] / c['best_data_only']:.0f}x"
+        )
+        if c["best_to_target"] is not None and d["best_to_target"] is not None:
+            ratio = d["best_to_target"] / c["best_to_target"]
+            lines.append(f"time to {args.target:.1%} test accuracy: dataloader / course = {ratio:.1f}x")
+        else:
+            missing = [s["recipe"] for s in (c, d) if s["best_to_target"] is None]
+            lines.append(
+                f"time to {args.target:.1%}: not reached by {', '.join(missing)} within {args.max_epochs} epochs"
+            )
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="example: .venv/bin/python benchmarks/capstone.py --data ../shared/data/mnist-mini --target 0.98",
+    )
+    parser.add_argument("--data", default=None, help="data directory with MNIST/raw/ (default: $COURSE_DATA_DIR)")
+    parser.add_argument("--target", type=float, default=0.98, help="test accuracy to reach (default 0.98)")
+    parser.add_argument(
+        "--max-epochs", type=int, default=8, help="epoch budget, also the OneCycleLR length (default 8)"
+    )
+    parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=3e-3, help="AdamW / OneCycleLR peak learning rate")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="DataLoader num_workers (default 0 on CPU, 1 on CUDA)"
+    )
+    parser.add_argument("--recipes", default=",".join(RECIPES), help="comma-separated subset of course,dataloader")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per recipe, alternating; best is reported")
+    parser.add_argument("--json", action="store_true", help="print the raw results as JSON after the table")
+    parser.add_argument("--worker", choices=RECIPES, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def _child_argv(recipe: str, args: argparse.Namespace) -> list[str]:
+    argv = [sys.executable, str(Path(__file__).resolve()), "--worker", recipe]
+    for flag, value in [
+        ("--data", args.data),
+        ("--target", args.target),
+        ("--max-epochs", args.max_epochs),
+        ("--batch-size", args.batch_size),
+        ("--lr", args.lr),
+        ("--seed", args.seed),
+        ("--device", args.device),
+        ("--workers", args.workers),
+    ]:
+        if value is not None:
+            argv += [flag, str(value)]
+    return argv
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(args.worker, args)))
+        return 0
+
+    from course.data import DataNotFoundError, data_dir
+
+    recipes = [r.strip() for r in args.recipes.split(",") if r.strip()]
+    unknown = sorted(set(recipes) - set(RECIPES))
+    if unknown:
+        print(f"error: unknown recipe(s) {', '.join(unknown)}; choose from {', '.join(RECIPES)}", file=sys.stderr)
+        return 2
+    root = data_dir(args.data)
+    print(
+        f"data {root} | target {args.target:.1%} | max {args.max_epochs} epochs | batch {args.batch_size} | "
+        f"AdamW + OneCycleLR lr {args.lr:g} | seed {args.seed}"
+    )
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print(
+        f"python {platform.python_version()} | {os.cpu_count()} CPUs"
+        + (f" | load average {load[0]:.1f} at start" if load else "")
+    )
+    results: dict[str, list[dict[str, Any]]] = {recipe: [] for recipe in recipes}
+    for repeat in range(args.repeats):
+        for recipe in recipes:  # alternate the recipes so that a noisy minute hits both
+            proc = subprocess.run(_child_argv(recipe, args), capture_output=True, text=True, cwd=ROOT)
+            if proc.returncode != 0:
+                last = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+                if DataNotFoundError.__name__ in proc.stderr:
+                    print(f"error: {last.split(': ', 1)[-1]}", file=sys.stderr)
+                else:
+                    print(f"error: recipe {recipe} failed: {last}", file=sys.stderr)
+                return 1
+            r = json.loads(proc.stdout.strip().splitlines()[-1])
+            results[recipe].append(r)
+            print(
+                f"  run {repeat + 1}/{args.repeats} {recipe}: {len(r['epochs'])} epochs on {r['device']} "
+                f"({r['threads']} threads), {r['n_train']:,} train / {r['n_test']:,} test images, "
+                f"{_fmt(r['seconds_to_target'], '.2f')} s to target",
+                flush=True,
+            )
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print((f"load average {load[0]:.1f} at end" if load else "") + "\n")
+    print(report(results, args))
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
