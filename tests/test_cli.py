@@ -34,7 +34,7 @@ def bare_path_env() -> dict:
     return env
 
 
-@pytest.mark.parametrize("command", [[], ["generate"], ["check"]])
+@pytest.mark.parametrize("command", [[], ["generate"], ["check"], ["grade"]])
 def test_every_command_has_help_with_an_example(command):
     result = autograder(*command, "--help")
     assert result.returncode == 0, result.stderr

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from autograder.check import check_notebook
 from autograder.generate import generate
+from autograder.grade import grade
 from tests import notebooks as nbs
 
 ASSIGNMENTS = nbs.assignments()
@@ -85,9 +87,29 @@ def test_source_notebook_scores_full_marks_through_nbgrader(assignment):
     assert not failed and result.score == result.max_score > 0, failed
 
 
+@pytest.fixture(scope="module")
+def class_of_two(tmp_path_factory):
+    """The sandboxed grader over every assignment: one student hands in the solutions, one the blanks."""
+    subs = tmp_path_factory.mktemp("class")
+    for assignment in ASSIGNMENTS:
+        for student, path in (("solution", nbs.source_path(assignment)), ("blank", nbs.release_path(assignment))):
+            folder = subs / student / assignment
+            folder.mkdir(parents=True)
+            shutil.copy2(path, folder / f"{assignment}.ipynb")
+    return grade(subs, tmp_path_factory.mktemp("out"), course_root=nbs.ROOT, progress=False)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_untouched_release_notebook_scores_zero_on_every_graded_cell(assignment):
-    result = check_notebook(nbs.release_path(assignment))
-    assert result.questions and all(q.points == 0 for q in result.questions), result.questions
-    assert all(q.message for q in result.questions)
+def test_untouched_release_notebook_scores_zero_on_every_graded_cell(class_of_two, assignment):
+    record = class_of_two[f"blank/{assignment}"]
+    assert record["status"] == "ok" and record["questions"], record
+    assert all(q["points"] == 0 and q["message"] for q in record["questions"]), record["questions"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_source_notebook_scores_full_marks_in_the_sandboxed_grader(class_of_two, assignment):
+    record = class_of_two[f"solution/{assignment}"]
+    failed = {q["grade_id"]: q["message"] for q in record["questions"] if q["status"] != "passed"}
+    assert record["status"] == "ok" and not failed and record["score"] == record["max_score"] > 0, failed
