@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LAB_PORT ?= 8888
+# JupyterLab refuses to run as root (containers) unless told to.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: install lab test lint format generate check clean
 
@@ -15,9 +17,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## The course in JupyterLab, rooted at release/, with nbgrader's extension.
-lab: $(STAMP)
-	$(BIN)/python -m jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --ServerApp.root_dir=release
+## The course in JupyterLab, rooted at release/, with nbgrader's extension, opening the course home page
+## release/README.md rendered (Markdown opens as a preview). The venv's bin/ goes first on PATH because
+## nbgrader's formgrader runs `alembic` from PATH.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_OVERRIDES): $(STAMP)
+	mkdir -p $(@D)
+	echo '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}}}' > $@
+
+lab: $(STAMP) $(LAB_OVERRIDES)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) \
+		--ServerApp.root_dir=release --LabApp.default_url=/lab/tree/README.md $(ALLOW_ROOT)
 
 ## Lint, format check and the whole test suite.
 test: $(STAMP)

@@ -39,6 +39,7 @@ class CheckError(AssertionError):
 
 def fail(message: str) -> NoReturn:
     """Raise a :class:`CheckError` with ``message``."""
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     raise CheckError(message)
 
 
@@ -136,6 +137,7 @@ def check_tensor(
     Values use ``|actual - expected| <= atol + rtol * |expected|`` for floating types and exact equality
     otherwise. Shapes must match exactly: nothing is broadcast.
     """
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if not isinstance(actual, torch.Tensor):
         fail(
             f"{name} 应该是 torch.Tensor，得到的是 {type(actual).__name__}。"
@@ -173,6 +175,7 @@ def check_tensor(
 def _check_values(
     actual: torch.Tensor, expected: torch.Tensor, *, name: str, rtol: float, atol: float, equal_nan: bool
 ) -> None:
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     a = actual.detach().to("cpu")
     e = expected.detach().to("cpu")
     if a.numel() == 0:
@@ -204,6 +207,7 @@ def _check_values(
 
 def check_close(actual: Any, expected: float, *, name: str = "返回值", rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """Compare a Python number (for example the result of ``.item()``) with ``expected``."""
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if isinstance(actual, torch.Tensor):
         fail(
             f"{name} 应该是 Python 数字 (float)，得到的是 torch.Tensor {describe_str(actual)}。"
@@ -226,6 +230,7 @@ def describe_str(x: Any) -> str:
 
 def check_grad_fn(t: torch.Tensor, *, expect_none: bool, name: str = "张量") -> None:
     """Check whether ``t`` has a ``grad_fn``: ``expect_none=True`` means a leaf / detached tensor."""
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if not isinstance(t, torch.Tensor):
         fail(f"{name} 应该是 torch.Tensor，得到的是 {type(t).__name__}。")
     if expect_none and t.grad_fn is not None:
@@ -243,6 +248,7 @@ def check_grad_fn(t: torch.Tensor, *, expect_none: bool, name: str = "张量") -
 
 def check_contiguous(t: torch.Tensor, *, expected: bool, name: str = "张量") -> None:
     """Check ``t.is_contiguous()``."""
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if t.is_contiguous() != expected:
         if expected:
             fail(
@@ -261,6 +267,7 @@ def _storage_ptr(t: torch.Tensor) -> int:
 
 def check_shares_storage(actual: torch.Tensor, base: torch.Tensor, *, expected: bool, name: str = "返回值") -> None:
     """Check whether ``actual`` shares its storage with ``base`` (a view) or owns a copy."""
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if not isinstance(actual, torch.Tensor):
         fail(f"{name} 应该是 torch.Tensor，得到的是 {type(actual).__name__}。")
     shares = _storage_ptr(actual) == _storage_ptr(base)
@@ -278,6 +285,7 @@ def check_shares_storage(actual: torch.Tensor, base: torch.Tensor, *, expected: 
 
 def check_grad(param: torch.Tensor, expected: torch.Tensor | None, *, name: str = "参数", **tol: float) -> None:
     """Check ``param.grad``: ``None`` versus zeros matter (``zero_grad(set_to_none=True)``)."""
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     grad = param.grad
     if expected is None:
         if grad is not None:
@@ -431,6 +439,7 @@ def _same_inputs(before: Any, after: Any) -> bool:
 
 def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str) -> Any:
     """Call ``fn`` on copies of ``case``'s inputs; errors and warnings become one CheckError message."""
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     args, kwargs = _clone(case.args), _clone(case.kwargs)
     snapshot = (_clone(case.args), _clone(case.kwargs))
     with warnings.catch_warnings(record=True) as caught:
@@ -456,6 +465,7 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str) -> Any:
 
 
 def _compare(actual: Any, expected: Any, *, name: str, **options: Any) -> None:
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if isinstance(expected, torch.Tensor):
         check_tensor(actual, expected, name=name, **options)
     elif isinstance(expected, (tuple, list)) and not isinstance(expected, torch.Size):
@@ -500,6 +510,7 @@ def check_function(
     ``fn`` gets copies of the inputs, so in-place changes are caught and never reach ``reference``.
     The first failing case is reported with its input shapes and the first wrong index.
     """
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     fn_name = name or getattr(fn, "__name__", "你的函数")
     if not callable(fn):
         fail(f"{fn_name} 应该是一个函数，得到的是 {type(fn).__name__}。")
