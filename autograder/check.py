@@ -81,9 +81,14 @@ def read_notebook(path: Path) -> Any:
     return nb
 
 
-def _grade_id(cell: Any) -> str | None:
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return meta.get("grade_id") if meta.get("grade") else None
+def test_cells(nb: Any) -> dict[str, Any]:
+    """The autograded test cells of a notebook by grade_id, in notebook order (code, grade, no solution)."""
+    cells = {}
+    for cell in nb.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution") and "grade_id" in meta:
+            cells[meta["grade_id"]] = cell
+    return cells
 
 
 def cell_message(cell: Any) -> str:
@@ -123,7 +128,7 @@ def _check_hidden(notebook: Path, root: Path, assignment: str) -> CheckResult:
     from nbgrader.api import Gradebook, MissingEntry
 
     source_nb = read_notebook(course_mod.source_notebook(root, assignment))
-    order = [gid for gid in map(_grade_id, source_nb.cells) if gid]
+    order = list(test_cells(source_nb))
     result = CheckResult(notebook=str(notebook), assignment=assignment, hidden_tests=True)
     with tempfile.TemporaryDirectory(prefix="autograder-check-") as tmp:
         course = nbgrader_api.make_course(Path(tmp), root, assignment)
@@ -140,7 +145,7 @@ def _check_hidden(notebook: Path, root: Path, assignment: str) -> CheckResult:
         messages = {}
         if graded_path.is_file():
             graded = read_notebook(graded_path)
-            messages = {gid: cell_message(c) for c in graded.cells if (gid := _grade_id(c))}
+            messages = {gid: cell_message(c) for gid, c in test_cells(graded).items()}
         failure = "" if outcome.get("success") else _last_line(outcome)
         with Gradebook(grader.coursedir.db_url) as gb:
             try:
@@ -171,7 +176,7 @@ def _check_visible(notebook: Path, nb: Any, assignment: str | None) -> CheckResu
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
     from nbgrader.utils import determine_grade
 
-    if not any(_grade_id(c) for c in nb.cells):
+    if not test_cells(nb):
         raise AutograderError(f"{notebook} has no graded test cells: is it a course notebook?")
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -189,10 +194,7 @@ def _check_visible(notebook: Path, nb: Any, assignment: str | None) -> CheckResu
     except (CellTimeoutError, DeadKernelError) as exc:
         crashed = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
     result = CheckResult(notebook=str(notebook), assignment=assignment, hidden_tests=False)
-    for cell in nb.cells:
-        gid = _grade_id(cell)
-        if not gid or cell.cell_type != "code" or cell.metadata.nbgrader.get("solution"):
-            continue
+    for gid, cell in test_cells(nb).items():
         ran = cell.get("execution_count") is not None
         points, maximum = determine_grade(cell) if ran else (0.0, float(cell.metadata.nbgrader.get("points", 0)))
         message = cell_message(cell) if ran else (crashed or "没有运行到这个单元")

@@ -30,7 +30,7 @@ from typing import Any
 
 from autograder import course as course_mod
 from autograder import feedback, nbgrader_api, sandbox
-from autograder.check import cell_message, read_notebook
+from autograder.check import cell_message, read_notebook, test_cells
 from autograder.errors import AutograderError
 
 GRADES_COLUMNS = ["student_id", "assignment", "score", "max_score", "status"]
@@ -182,6 +182,7 @@ class Course:
                     result = self._api().generate_assignment(assignment, force=True, create=True)
                 nbgrader_api.run(result, f"prepare {assignment}")
         self.db_url = f"sqlite:///{self.root / 'gradebook.db'}"
+        self.config = self._load_config()
         self.sources = {a: read_notebook(course_root / "source" / a / f"{a}.ipynb") for a in assignments}
 
     def _api(self):
@@ -189,7 +190,7 @@ class Course:
             self.api = nbgrader_api.api(self.root)
         return self.api
 
-    def config(self):
+    def _load_config(self):
         from traitlets.config.loader import PyFileConfigLoader
 
         return PyFileConfigLoader("nbgrader_config.py", path=str(self.root)).load_config()
@@ -223,7 +224,7 @@ class Course:
         )
 
         resources = self.resources(task)
-        config = self.config()
+        config = self.config
         for step in (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadata):
             nb, resources = step(config=config).preprocess(nb, resources)
         return nb
@@ -234,7 +235,7 @@ class Course:
         from nbgrader.preprocessors import LimitOutput, SaveAutoGrades
 
         resources = self.resources(task)
-        config = self.config()
+        config = self.config
         for step in (LimitOutput, SaveAutoGrades):
             nb, resources = step(config=config).preprocess(nb, resources)
         target = self.root / "autograded" / task.student / task.assignment
@@ -262,15 +263,6 @@ class Course:
         with Gradebook(self.db_url) as gb:
             submission = gb.find_submission_notebook(task.assignment, task.assignment, task.student)
             return {g.name: (float(g.score or 0), float(g.max_score)) for g in submission.grades}
-
-
-def _grade_ids(nb: Any) -> list[str]:
-    ids = []
-    for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
-            ids.append(meta["grade_id"])
-    return ids
 
 
 def _attach_outputs(nb: Any, results: dict[int, dict[str, Any]], missing_note: str) -> None:
@@ -487,7 +479,7 @@ def _zero_record(course: Course, task: Task, status: str, message: str) -> dict[
     scores = course.scores(task)
     questions = [
         {"grade_id": gid, "points": 0.0, "max_points": scores.get(gid, (0, 0))[1], "status": status, "message": message}
-        for gid in _grade_ids(course.sources[task.assignment])
+        for gid in test_cells(course.sources[task.assignment])
     ]
     return _record(task, status, questions, message)
 
@@ -561,13 +553,9 @@ def _graded_record(course, task, nb, results, done, settings) -> dict[str, Any]:
     timed_out = done["timed_out"] or any(r.get("timeout") for r in results.values() if isinstance(r, dict))
     crashed = bool(task.crash_notes) or (-1 not in results and not done["timed_out"])
     status = "timeout" if timed_out else "crashed" if crashed else "ok"
-    by_id = {}
-    for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
-            by_id[meta["grade_id"]] = cell
+    by_id = test_cells(nb)
     questions = []
-    for gid in _grade_ids(course.sources[task.assignment]):
+    for gid in test_cells(course.sources[task.assignment]):
         points, max_points = scores.get(gid, (0.0, 0.0))
         cell = by_id.get(gid)
         if cell is None:
