@@ -257,3 +257,21 @@ def test_torch_error_messages_get_hints():
 
     msg = fails(checks.check_function, scalar_backward, lambda x: None, [Case((torch.ones(2, requires_grad=True),))])
     assert "上游梯度" in msg
+
+
+def test_in_jupyter_a_failed_check_shows_its_message_and_still_counts_as_an_error():
+    import nbformat
+    from nbclient import NotebookClient
+    from nbformat.v4 import new_code_cell, new_notebook
+    from nbgrader.utils import determine_grade
+
+    test = new_code_cell("checks.check_tensor(torch.tensor([1, 2]), torch.tensor([1.0, 2.0]))")
+    test.metadata["nbgrader"] = {"grade": True, "solution": False, "points": 1, "grade_id": "t", "locked": True}
+    nb = new_notebook(cells=[new_code_cell("import torch\nfrom course import checks"), test])
+    NotebookClient(nb, kernel_name="python3", allow_errors=True, timeout=120).execute()
+    (output,) = nb.cells[1].outputs
+    assert output.output_type == "error" and output.ename == "CheckError"
+    shown = "\n".join(output.traceback)
+    assert "dtype" in shown and "checks.check_tensor(torch.tensor([1, 2])" in shown
+    assert "course/checks.py" not in shown and "Traceback" not in shown
+    assert determine_grade(nbformat.from_dict(nb.cells[1]))[0] == 0
