@@ -141,7 +141,8 @@ NOTEBOOKS = {
     ),
     "attack_traceback": submission(
         "import sys\nget_ipython().showtraceback = lambda *a, **k: None\nsys.excepthook = lambda *a: None\n"
-        "get_ipython().display_pub.publish = lambda *a, **k: None\n" + WRONG
+        "get_ipython().display_pub.publish = lambda *a, **k: None\n"
+        "get_ipython().set_custom_exc((BaseException,), lambda *a, **k: None)\n" + WRONG
     ),
     "attack_run_cell": submission(
         "from IPython.core.interactiveshell import InteractiveShell, ExecutionResult\n"
