@@ -234,18 +234,23 @@ def graded(course, tmp_path_factory, listener):
         },
     )
     before = {p: p.read_bytes() for p in subs.rglob("*") if p.is_file()}
-    records = grade(
+    records = _grade_class(subs, out, course, jobs=2)
+    return {"records": records, "out": out, "subs": subs, "before": before}
+
+
+def _grade_class(subs: Path, out: Path, course: Path, *, jobs: int) -> dict:
+    """The settings every class in this module is graded with: short timeouts, bwrap where it works."""
+    return grade(
         subs,
         out,
         course_root=course,
-        jobs=2,
+        jobs=jobs,
         cell_timeout=3,
         notebook_timeout=25,
         memory="3G",
         sandbox_mode="bwrap" if HAS_BWRAP else "none",
         progress=False,
     )
-    return {"records": records, "out": out, "subs": subs, "before": before}
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -380,17 +385,7 @@ def test_learner_code_is_isolated(graded, what):
 
 def test_grading_the_same_class_twice_gives_identical_rows(graded, course, tmp_path):
     out = tmp_path / "again"
-    grade(
-        graded["subs"],
-        out,
-        course_root=course,
-        jobs=1,
-        cell_timeout=3,
-        notebook_timeout=25,
-        memory="3G",
-        sandbox_mode="bwrap" if HAS_BWRAP else "none",
-        progress=False,
-    )
+    _grade_class(graded["subs"], out, course, jobs=1)
     for name in ("grades.csv", "questions.csv"):
         assert (out / name).read_text(encoding="utf-8") == (graded["out"] / name).read_text(encoding="utf-8"), name
 
