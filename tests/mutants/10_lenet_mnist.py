@@ -1,5 +1,53 @@
 """Wrong answers learners write for 10_lenet_mnist; each must fail its test cell with the message named."""
 
+import json
+from pathlib import Path
+
+_NOTEBOOK = Path(__file__).resolve().parents[2] / "source" / "10_lenet_mnist" / "10_lenet_mnist.ipynb"
+
+
+def _training_cell() -> str:
+    """The instructor's training cell (exercise 6), so a mutant can retrain with a wrong function."""
+    cells = json.loads(_NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    for cell in cells:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "train_model":
+            source = "".join(cell["source"])
+            return "\n".join(line for line in source.splitlines() if "### BEGIN" not in line and "### END" not in line)
+    raise LookupError("no train_model cell")
+
+
+def _body(signature: str, body: str) -> str:
+    return signature + "\n" + "".join(f"    {line}\n" for line in body.strip().splitlines())
+
+
+# ---------------------------------------------------------------------------------------------------
+# MNISTDataset
+
+_DATASET = """
+class MNISTDataset(Dataset):
+    def __init__(self, pixels, labels):
+        {init}
+
+    def __len__(self):
+        {length}
+
+    def __getitem__(self, index):
+        {item}
+"""
+_INIT = "self.pixels, self.labels = pixels, labels"
+_LEN = "return self.pixels.shape[0]"
+_NORMALISED = "(self.pixels[index].float() / 255 - MNIST_MEAN) / MNIST_STD"
+
+
+def _dataset(
+    init: str = _INIT, length: str = _LEN, item: str = f"return ({_NORMALISED}).unsqueeze(0), self.labels[index]"
+):
+    return _DATASET.format(init=init, length=length, item=item)
+
+
+# ---------------------------------------------------------------------------------------------------
+# build_lenet
+
 _LENET_NO_PADDING = """
 def build_lenet():
     return nn.Sequential(
@@ -18,7 +66,7 @@ def build_lenet():
     )
 """
 
-_LENET_FUNCTIONAL_SOFTMAX = """
+_LENET_CLASS = """
 class _LeNet(nn.Module):
     def __init__(self):
         super().__init__()
@@ -29,36 +77,230 @@ class _LeNet(nn.Module):
         )
 
     def forward(self, x):
-        return torch.softmax(self.body(x), dim=1)
+        return {forward}
 
 
 def build_lenet():
     return _LeNet()
 """
 
+# ---------------------------------------------------------------------------------------------------
+# train_one_epoch
 
-def _train_step(body: str) -> str:
-    return "def train_step(model, x, y, optimizer, loss_fn, max_norm):\n" + "".join(
-        f"    {line}\n" for line in body.strip().splitlines()
-    )
-
-
-_STEP_OK = """
+_EPOCH_SIGNATURE = (
+    "def train_one_epoch(model, optimizer, loss_fn, x, y, batch_size, generator, max_norm, scheduler=None):"
+)
+_EPOCH_OK = """
 model.train()
-optimizer.zero_grad(set_to_none=True)
-loss = loss_fn(model(x), y)
-loss.backward()
-torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-optimizer.step()
-return loss.detach()
+losses = []
+for xb, yb in batches(x, y, batch_size, shuffle=True, generator=generator):
+    optimizer.zero_grad(set_to_none=True)
+    loss = loss_fn(model(xb), yb)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    if scheduler is not None:
+        scheduler.step()
+    losses.append(loss.detach())
+return torch.stack(losses)
 """
 
 
+def _epoch_with(old: str, new: str) -> str:
+    assert old in _EPOCH_OK, old
+    return _body(_EPOCH_SIGNATURE, _EPOCH_OK.replace(old, new))
+
+
+_CLIP = "    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+_SCHED = "    if scheduler is not None:\n        scheduler.step()\n"
+
+# ---------------------------------------------------------------------------------------------------
+# evaluate
+
+_EVAL_SIGNATURE = "def evaluate(model, x, y, batch_size):"
+
+
 def _evaluate(body: str) -> str:
-    return "def evaluate(model, x, y, batch_size):\n" + "".join(f"    {line}\n" for line in body.strip().splitlines())
+    return _body(_EVAL_SIGNATURE, body)
+
+
+_RESTORE = """
+modes = [(m, m.training) for m in model.modules()]
+model.eval()
+try:
+{inner}
+finally:
+    for m, mode in modes:
+        m.training = mode
+"""
+
+
+def _restoring(inner: str) -> str:
+    return _evaluate(_RESTORE.format(inner="".join(f"    {line}\n" for line in inner.strip().splitlines())))
+
+
+_COUNT = """
+correct = torch.zeros((), dtype=torch.long)
+with torch.inference_mode():
+    for i in range(0, x.shape[0], batch_size):
+        correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum()
+return correct.item() / y.shape[0]
+"""
+
+# ---------------------------------------------------------------------------------------------------
+# checkpoints
+
+_CHECKPOINTS = """
+def make_checkpoint(model, optimizer, epoch):
+    return {make}
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+{restore}
+"""
+_MAKE_OK = 'copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})'
+_RESTORE_OK = """    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]"""
+
+
+def _checkpoints(make: str = _MAKE_OK, restore: str = _RESTORE_OK) -> str:
+    return _CHECKPOINTS.format(make=make, restore=restore)
 
 
 MUTANTS = [
+    # predict first
+    dict(
+        grade_id="test_predict_inference",
+        name="inference tensors can never enter autograd",
+        expect="A 能运行",
+        code="predict_inference = (True, True, True)\n",
+    ),
+    dict(
+        grade_id="test_predict_inference",
+        name="only the in-place update fails",
+        expect="B 报错",
+        code="predict_inference = (False, False, True)\n",
+    ),
+    dict(
+        grade_id="test_predict_inference",
+        name="nothing fails outside inference_mode",
+        expect="C 报错",
+        code="predict_inference = (False, False, False)\n",
+    ),
+    dict(
+        grade_id="test_predict_inference",
+        name="answer as a string",
+        expect="应写成 tuple",
+        code='predict_inference = "B, C"\n',
+    ),
+    dict(
+        grade_id="test_predict_restore",
+        name="train(was_training) restores the frozen BatchNorm too",
+        expect="递归",
+        code="predict_restore = (True, False)\n",
+    ),
+    dict(
+        grade_id="test_predict_restore",
+        name="everything stays in eval",
+        expect="递归",
+        code="predict_restore = (False, False)\n",
+    ),
+    dict(
+        grade_id="test_predict_restore",
+        name="one bool instead of the pair",
+        expect="应写成 tuple",
+        code="predict_restore = True\n",
+    ),
+    dict(
+        grade_id="test_predict_state_dict",
+        name="state_dict() is a snapshot",
+        expect="共享存储",
+        code="predict_state_dict = True\n",
+    ),
+    dict(
+        grade_id="test_predict_state_dict",
+        name="answer as a string",
+        expect="之一",
+        code='predict_state_dict = "False"\n',
+    ),
+    dict(
+        grade_id="test_predict_state_dict",
+        name="prediction left empty",
+        expect="还没有写预测",
+        code="predict_state_dict = None\n",
+    ),
+    # MNISTDataset
+    dict(
+        grade_id="test_mnist_dataset",
+        name="no channel dimension",
+        expect="通道维",
+        code=_dataset(item=f"return {_NORMALISED}, self.labels[index]"),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="divides by 255 but does not normalise",
+        expect="标准化",
+        code=_dataset(item="return (self.pixels[index].float() / 255).unsqueeze(0), self.labels[index]"),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="normalises the raw 0..255 pixels",
+        expect="没有先除以 255",
+        code=_dataset(
+            item="return ((self.pixels[index].float() - MNIST_MEAN) / MNIST_STD).unsqueeze(0), self.labels[index]"
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="returns the uint8 pixels",
+        expect="uint8",
+        code=_dataset(item="return self.pixels[index].unsqueeze(0), self.labels[index]"),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="__len__ returns the shape",
+        expect="len(ds)",
+        code=_dataset(length="return self.pixels.shape"),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="__len__ returns the image side",
+        expect="len(ds)",
+        code=_dataset(length="return len(self.pixels[0])"),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="converts the whole dataset for every sample",
+        expect="整个数据集",
+        code=_dataset(
+            item="images = ((self.pixels.float() / 255 - MNIST_MEAN) / MNIST_STD).unsqueeze(1)\n"
+            "        return images[index], self.labels[index]"
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="converts the whole dataset in __init__",
+        expect="构造时",
+        code=_dataset(
+            init="self.images = ((pixels.float() / 255 - MNIST_MEAN) / MNIST_STD).unsqueeze(1)\n"
+            "        self.labels = labels",
+            length="return len(self.labels)",
+            item="return self.images[index], self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="label as a float",
+        expect="torch.long",
+        code=_dataset(item=f"return ({_NORMALISED}).unsqueeze(0), self.labels[index].float()"),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="label as a (1,) slice",
+        expect="(B, 1)",
+        code=_dataset(item=f"return ({_NORMALISED}).unsqueeze(0), self.labels[index:index + 1]"),
+    ),
     # build_lenet
     dict(
         grade_id="test_build_lenet",
@@ -85,7 +327,16 @@ MUTANTS = [
         code=_LENET.format(act="nn.ReLU()", tail=" nn.Softmax(dim=1),"),
     ),
     dict(
-        grade_id="test_build_lenet", name="softmax in a custom forward", expect="logits", code=_LENET_FUNCTIONAL_SOFTMAX
+        grade_id="test_build_lenet",
+        name="own class with softmax in forward",
+        expect="nn.Sequential",
+        code=_LENET_CLASS.format(forward="torch.softmax(self.body(x), dim=1)"),
+    ),
+    dict(
+        grade_id="test_build_lenet",
+        name="own class (correct forward)",
+        expect="nn.Sequential",
+        code=_LENET_CLASS.format(forward="self.body(x)"),
     ),
     dict(
         grade_id="test_build_lenet",
@@ -93,83 +344,204 @@ MUTANTS = [
         expect="新建",
         code="_SHARED = build_lenet()\ndef build_lenet():\n    return _SHARED\n",
     ),
-    # train_step
+    # train_one_epoch
     dict(
-        grade_id="test_train_step",
+        grade_id="test_train_one_epoch",
         name="missing zero_grad",
         expect="zero_grad",
-        code=_train_step(_STEP_OK.replace("optimizer.zero_grad(set_to_none=True)\n", "")),
+        code=_epoch_with("    optimizer.zero_grad(set_to_none=True)\n", ""),
     ),
     dict(
-        grade_id="test_train_step",
-        name="softmax before CrossEntropyLoss",
-        expect="softmax",
-        code=_train_step(_STEP_OK.replace("loss_fn(model(x), y)", "loss_fn(model(x).softmax(dim=1), y)")),
-    ),
-    dict(
-        grade_id="test_train_step",
-        name="clipping after step",
-        expect="optimizer.step() 之后",
-        code=_train_step("""
-model.train()
-optimizer.zero_grad(set_to_none=True)
-loss = loss_fn(model(x), y)
-loss.backward()
-optimizer.step()
-torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-return loss.detach()
-"""),
-    ),
-    dict(
-        grade_id="test_train_step",
-        name="clipping before backward",
-        expect="backward() 之后、step() 之前",
-        code=_train_step("""
-model.train()
-optimizer.zero_grad(set_to_none=True)
-loss = loss_fn(model(x), y)
-torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-loss.backward()
-optimizer.step()
-return loss.detach()
-"""),
-    ),
-    dict(
-        grade_id="test_train_step",
-        name="float labels",
-        expect="torch.long",
-        code=_train_step(_STEP_OK.replace("loss_fn(model(x), y)", "loss_fn(model(x), y.float())")),
-    ),
-    dict(
-        grade_id="test_train_step",
-        name="returns loss.item()",
-        expect=".item()",
-        code=_train_step(_STEP_OK.replace("return loss.detach()", "return loss.item()")),
-    ),
-    dict(
-        grade_id="test_train_step",
-        name="returns the loss still attached to the graph",
-        expect="detach()",
-        code=_train_step(_STEP_OK.replace("return loss.detach()", "return loss")),
-    ),
-    dict(
-        grade_id="test_train_step",
-        name="never switches back to train()",
-        expect="model.train()",
-        code=_train_step(_STEP_OK.replace("model.train()\n", "")),
-    ),
-    dict(
-        grade_id="test_train_step",
+        grade_id="test_train_one_epoch",
         name="zero_grad(set_to_none=False)",
         expect="set_to_none=True",
-        code=_train_step(_STEP_OK.replace("set_to_none=True", "set_to_none=False")),
+        code=_epoch_with("set_to_none=True", "set_to_none=False"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="softmax before CrossEntropyLoss",
+        expect="softmax",
+        code=_epoch_with("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clipping after step",
+        expect="optimizer.step() 之后",
+        code=_epoch_with(_CLIP + "    optimizer.step()\n", "    optimizer.step()\n" + _CLIP),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clipping before backward",
+        expect="backward() 之后、step() 之前",
+        code=_epoch_with("    loss.backward()\n" + _CLIP, _CLIP + "    loss.backward()\n"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="no clipping",
+        expect="没有被裁剪",
+        code=_epoch_with(_CLIP, ""),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="no optimizer.step()",
+        expect="optimizer.step()",
+        code=_epoch_with("    optimizer.step()\n", ""),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="float labels",
+        expect="torch.long",
+        code=_epoch_with("loss_fn(model(xb), yb)", "loss_fn(model(xb), yb.float())"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name=".item() every step",
+        expect=".item()",
+        code=_epoch_with(
+            "losses.append(loss.detach())\nreturn torch.stack(losses)", "losses.append(loss.item())\nreturn losses"
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="float(loss) every step, tensor returned",
+        expect="同步",
+        code=_epoch_with(
+            "losses.append(loss.detach())\nreturn torch.stack(losses)",
+            "losses.append(float(loss))\nreturn torch.tensor(losses)",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="losses still attached to the graph",
+        expect="detach()",
+        code=_epoch_with("losses.append(loss.detach())", "losses.append(loss)"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="returns the mean loss",
+        expect="(3,)",
+        code=_epoch_with("return torch.stack(losses)", "return torch.stack(losses).mean()"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="never switches back to train()",
+        expect="model.train()",
+        code=_epoch_with("model.train()\n", ""),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="no shuffling",
+        expect="没有打乱",
+        code=_epoch_with("shuffle=True, generator=generator", "shuffle=False"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="shuffles with the global RNG instead of the generator",
+        expect="generator",
+        code=_epoch_with("shuffle=True, generator=generator", "shuffle=True"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="samples with replacement",
+        expect="恰好出现一次",
+        code=_epoch_with(
+            "for xb, yb in batches(x, y, batch_size, shuffle=True, generator=generator):",
+            "idx = torch.randint(0, x.shape[0], (x.shape[0],), generator=generator)\n"
+            "for xb, yb in batches(x[idx], y[idx], batch_size):",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="drops the last, smaller batch",
+        expect="丢了最后一个",
+        code=_epoch_with(
+            "    optimizer.zero_grad(set_to_none=True)\n",
+            "    if len(yb) < batch_size:\n        break\n    optimizer.zero_grad(set_to_none=True)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="never steps the scheduler",
+        expect="没有调用 scheduler.step()",
+        code=_epoch_with(_SCHED, ""),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="steps the scheduler once per epoch",
+        expect="只调用了一次",
+        code=_epoch_with(_SCHED, "").replace(
+            "    return torch.stack(losses)",
+            "    if scheduler is not None:\n        scheduler.step()\n    return torch.stack(losses)",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="steps the scheduler before the optimizer",
+        expect="之前调用",
+        code=_epoch_with(_CLIP + "    optimizer.step()\n" + _SCHED, _CLIP + _SCHED + "    optimizer.step()\n"),
     ),
     # evaluate
     dict(
         grade_id="test_evaluate",
         name="missing model.eval()",
         expect="model.eval()",
-        code=_evaluate("""
+        code=_evaluate(_COUNT),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="no inference_mode / no_grad",
+        expect="inference_mode",
+        code=_restoring(_COUNT.replace("with torch.inference_mode():\n    for", "if True:\n    for")),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="no_grad instead of inference_mode",
+        expect="用的是 torch.no_grad()",
+        code=_restoring(_COUNT.replace("torch.inference_mode()", "torch.no_grad()")),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="accuracy of the last batch only",
+        expect="最后一个 batch",
+        code=_restoring("""
+with torch.inference_mode():
+    for i in range(0, x.shape[0], batch_size):
+        acc = (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).float().mean()
+return acc.item()
+"""),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="mean of per-batch accuracies",
+        expect="等权平均",
+        code=_restoring("""
+accs = []
+with torch.inference_mode():
+    for i in range(0, x.shape[0], batch_size):
+        accs.append((model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).float().mean())
+return torch.stack(accs).mean().item()
+"""),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="returns a tensor instead of a Python float",
+        expect="Python 数字",
+        code=_restoring(_COUNT.replace("return correct.item() / y.shape[0]", "return correct / y.shape[0]")),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="ignores batch_size (one forward over everything)",
+        expect="batch 大小",
+        code=_restoring("""
+with torch.inference_mode():
+    return (model(x).argmax(dim=1) == y).float().mean().item()
+"""),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name=".item() on every batch",
+        expect="同步",
+        code=_restoring("""
 correct = 0
 with torch.inference_mode():
     for i in range(0, x.shape[0], batch_size):
@@ -179,63 +551,88 @@ return correct / y.shape[0]
     ),
     dict(
         grade_id="test_evaluate",
-        name="no inference_mode / no_grad",
-        expect="inference_mode",
-        code=_evaluate("""
-model.eval()
-correct = 0
-for i in range(0, x.shape[0], batch_size):
-    correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum().item()
-return correct / y.shape[0]
-"""),
+        name="leaves the model in eval mode",
+        expect="停在了 eval 模式",
+        code=_evaluate("model.eval()\n" + _COUNT),
     ),
     dict(
         grade_id="test_evaluate",
-        name="accuracy of the last batch only",
-        expect="最后一个 batch",
-        code=_evaluate("""
-model.eval()
-with torch.inference_mode():
-    for i in range(0, x.shape[0], batch_size):
-        acc = (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).float().mean().item()
-return acc
-"""),
+        name="restores with model.train(was_training)",
+        expect="model.train(was_training) 会递归",
+        code=_evaluate(
+            "was_training = model.training\nmodel.eval()\ntry:\n"
+            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
+            + "finally:\n    model.train(was_training)\n"
+        ),
     ),
     dict(
         grade_id="test_evaluate",
-        name="mean of per-batch accuracies",
-        expect="等权平均",
-        code=_evaluate("""
-model.eval()
-accs = []
-with torch.inference_mode():
-    for i in range(0, x.shape[0], batch_size):
-        accs.append((model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).float().mean().item())
-return sum(accs) / len(accs)
-"""),
+        name="restores only the top-level flag",
+        expect="停在了 eval 模式",
+        code=_evaluate(
+            "was_training = model.training\nmodel.eval()\ntry:\n"
+            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
+            + "finally:\n    model.training = was_training\n"
+        ),
+    ),
+    # checkpoints
+    dict(
+        grade_id="test_checkpoint",
+        name="state_dict() without a copy",
+        expect="共享存储",
+        code=_checkpoints(make='{"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}'),
     ),
     dict(
-        grade_id="test_evaluate",
-        name="returns a tensor instead of a Python float",
-        expect="Python 数字",
-        code=_evaluate("""
-model.eval()
-correct = torch.zeros((), dtype=torch.long)
-with torch.inference_mode():
-    for i in range(0, x.shape[0], batch_size):
-        correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum()
-return correct / y.shape[0]
-"""),
+        grade_id="test_checkpoint",
+        name="shallow dict copy of state_dict()",
+        expect="共享存储",
+        code=_checkpoints(
+            make='{"model": model.state_dict().copy(), "optimizer": dict(optimizer.state_dict()), "epoch": epoch}'
+        ),
     ),
     dict(
-        grade_id="test_evaluate",
-        name="ignores batch_size (one forward over everything)",
-        expect="batch 大小",
-        code=_evaluate("""
-model.eval()
-with torch.inference_mode():
-    return (model(x).argmax(dim=1) == y).float().mean().item()
-"""),
+        grade_id="test_checkpoint",
+        name="model copied, optimizer state shared",
+        expect="exp_avg",
+        code=_checkpoints(
+            make='{"model": copy.deepcopy(model.state_dict()), "optimizer": optimizer.state_dict(), "epoch": epoch}'
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="parameters only (no buffers)",
+        expect="缓冲区",
+        code=_checkpoints(
+            make='copy.deepcopy({"model": dict(model.named_parameters()), "optimizer": optimizer.state_dict(), "epoch": epoch})'
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="stores the optimizer object",
+        expect="优化器对象本身不是数据",
+        code=_checkpoints(make='{"model": copy.deepcopy(model.state_dict()), "optimizer": optimizer, "epoch": epoch}'),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restores the model only",
+        expect="优化器的状态是空的",
+        code=_checkpoints(restore='    model.load_state_dict(checkpoint["model"])\n    return checkpoint["epoch"]'),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="optimizer.load_state_dict without a copy",
+        expect="恢复第二次",
+        code=_checkpoints(
+            restore='    model.load_state_dict(checkpoint["model"])\n'
+            '    optimizer.load_state_dict(checkpoint["optimizer"])\n'
+            '    return checkpoint["epoch"]'
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restore returns nothing",
+        expect="epoch",
+        code=_checkpoints(restore=_RESTORE_OK.replace('    return checkpoint["epoch"]', "    pass")),
     ),
     # final accuracy (the trained model from the training cell)
     dict(
@@ -252,14 +649,31 @@ with torch.inference_mode():
     ),
     dict(
         grade_id="test_final_accuracy",
-        name="trained on the first batch only",
-        expect="低于阈值",
+        name="model of its own class",
+        expect="nn.Sequential",
         code="""
-torch.manual_seed(2)
-model = build_lenet().to(device)
-_opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
-for _ in range(10):
-    train_step(model, x_train[:128], y_train[:128], _opt, nn.CrossEntropyLoss(), 1.0)
+class _Wrapped(nn.Module):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, x):
+        return self.inner(x)
+
+
+model = _Wrapped(model)
 """,
+    ),
+    dict(
+        grade_id="test_final_accuracy",
+        name="training loop leaves the scheduler out (lr stays at 0.002)",
+        expect="低于阈值",
+        code=_training_cell().replace("MAX_NORM, scheduler)", "MAX_NORM)"),
+    ),
+    dict(
+        grade_id="test_final_accuracy",
+        name="trained with softmax before CrossEntropyLoss",
+        expect="1.461",
+        code=_epoch_with("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)") + "\n" + _training_cell(),
     ),
 ]
