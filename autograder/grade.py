@@ -9,6 +9,7 @@ and nbgrader's gradebook, one submission at a time, as they arrive (``autograder
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import warnings
 from collections.abc import Callable
@@ -264,6 +265,11 @@ class _Sink:
         page = self.pages / record["student_id"] / assignment / f"{assignment}.html"
         page.parent.mkdir(parents=True, exist_ok=True)
         journal.atomic_write(page, feedback.render(record, hints=self.hints.get(assignment)))
+        if not self.book.own:  # nbgrader's release_feedback matches feedback to a submission by these files
+            submitted = self.book.root / "submitted" / record["student_id"] / assignment
+            for name in ("timestamp.txt", "submission_secret.txt"):
+                if (submitted / name).is_file():
+                    shutil.copy2(submitted / name, page.parent / name)
         journal.append(self.out, record)
         self.records[record["key"]] = record
         journal.write_csvs(self.out, self.records)
