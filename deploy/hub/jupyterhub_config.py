@@ -160,8 +160,10 @@ c.Spawner.environment = {
     "COURSE_HUB_COURSE_ID": COURSE_ID,
 }
 c.Spawner.env_keep = ["LANG", "LC_ALL", "COURSE_DATA_DIR", "TZ"]
+# JupyterLab's settings for everyone (Markdown opens rendered, as in `make lab`; no prompt about news)
+c.Spawner.args = [f"--LabApp.app_settings_dir={HERE / 'jupyter' / 'lab-settings'}"]
 if os.geteuid() == 0 and ACCOUNTS == "local":
-    c.Spawner.args = ["--allow-root"]  # containers and CI run everything as root
+    c.Spawner.args.append("--allow-root")  # containers and CI run everything as root
 c.Spawner.start_timeout = 120  # a 2-core machine starting JupyterLab for several users at once
 c.Spawner.http_timeout = 120
 

@@ -26,6 +26,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,7 +174,9 @@ class Hub:
         """Run ``command`` in bash in a new terminal of ``user``'s server; its status and output (ANSI stripped)."""
         name = self.user_api(user, "/api/terminals", method="POST")["name"]
         try:
-            return asyncio.run(self._run_in_terminal(user, name, command, timeout))
+            # A thread of its own: the caller's thread may already run an event loop (Playwright's sync API does).
+            with ThreadPoolExecutor(1) as pool:
+                return pool.submit(asyncio.run, self._run_in_terminal(user, name, command, timeout)).result()
         finally:
             with suppress(HubError):
                 self.user_api(user, f"/api/terminals/{name}", method="DELETE")
