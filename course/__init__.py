@@ -1,8 +1,9 @@
-"""Helpers that the course notebooks import: feedback checks, data, devices."""
+"""Helpers that the course notebooks import: feedback checks, hints, data, devices."""
 
 import os
 import traceback
 
+from course import hints
 from course.checks import CheckError, describe
 
 __all__ = ["CheckError", "describe"]
@@ -25,13 +26,17 @@ def _short_check_errors() -> None:
 
     def show(shell, etype, value, tb, tb_offset=None):
         lines = [f"\x1b[0;31m{etype.__name__}\x1b[0m: {value}"]
+        hint = hints.record_failure()  # the same test cell failed again: its next hint, after the mistake
+        if hint:
+            lines.append(f"\x1b[0;34m{hint}\x1b[0m")
         outside = [f for f in traceback.extract_tb(tb) if not os.path.abspath(f.filename).startswith(package)]
         if outside and outside[-1].line:
             lines.append(f"\x1b[2m（测试单元里没有通过的一行：{outside[-1].line.strip()}）\x1b[0m")
         shell._showtraceback(etype, value, lines)  # publishes an error output, as a traceback would
         return lines
 
-    shell.set_custom_exc((CheckError,), show)
+    shell.set_custom_exc((AssertionError,), show)
+    shell.events.register("post_run_cell", lambda result: hints.clear())
     shell._course_short_errors = True
 
 

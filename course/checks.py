@@ -16,6 +16,8 @@ from typing import Any, NoReturn
 
 import torch
 
+from course import hints
+
 __all__ = [
     "Case",
     "CheckError",
@@ -26,8 +28,10 @@ __all__ = [
     "check_grad",
     "check_grad_fn",
     "check_shares_storage",
+    "check_prediction",
     "check_tensor",
     "describe",
+    "exercise",
     "make_cases",
     "passed",
 ]
@@ -54,7 +58,36 @@ def describe(x: Any, name: str | None = None) -> None:
 
 def passed(what: str) -> None:
     """Print the honest success line of a test cell (visible tests only; hidden ones run at grading)."""
+    hints.record_pass()
     print(f"✔ {what}：可见测试 (visible tests) 通过。隐藏测试 (hidden tests) 在评分时运行。")
+
+
+def exercise(name: str) -> None:
+    """First line of a test cell: which exercise it tests, so a repeated failure unfolds its next hint."""
+    hints.start(name)
+
+
+def check_prediction(
+    answer: Any, actual: Any, *, name: str, explain: str, choices: Sequence[Any] | None = None
+) -> None:
+    """A "predict first" question: the learner's ``answer`` against what the snippet really does (``actual``).
+
+    Shapes compare as tuples (a list or ``torch.Size`` is fine). ``explain`` says why the snippet does what it
+    does; it is the point of the exercise, so it is shown whenever the prediction is wrong.
+    """
+    __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
+    if answer is Ellipsis or answer is None:
+        fail(f"{name}：还没有写预测 (prediction)。先写下你认为会发生什么，再运行代码验证。")
+    if choices is not None and answer not in choices:
+        options = "、".join(repr(c) for c in choices)
+        fail(f"{name} 应是 {options} 之一，得到 {answer!r}。")
+    got, want = answer, actual
+    if isinstance(want, (tuple, torch.Size)) and isinstance(got, (tuple, list, torch.Size)):
+        got, want = tuple(got), tuple(want)
+    if type(got) is not type(want) and not (isinstance(got, (int, float)) and isinstance(want, (int, float))):
+        fail(f"{name} 应写成 {type(want).__name__}，得到 {type(got).__name__}: {got!r:.100}。")
+    if got != want:
+        fail(f"{name} 的预测不对：你写的是 {got!r}，实际是 {want!r}。{explain}")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -397,7 +430,15 @@ _ERROR_HINTS: tuple[tuple[str, str], ...] = (
     ),
     ("does not require grad", "张量不需要梯度：detach() / no_grad() 截断了梯度路径？"),
     ("backward through the graph a second time", "同一张图反向传播了两次：每次迭代要重新做前向计算。"),
-    ("Inference tensors cannot be saved for backward", "inference_mode() 里创建的张量不能再进入 autograd。"),
+    (
+        "Inference tensors cannot be saved for backward",
+        "inference_mode() 里创建的张量 (inference tensor) 不能被 autograd 保存用于反向传播（例如作为乘法的输入）；"
+        "要让它参与训练，在 inference_mode 之外先 clone()，或一开始就用 torch.no_grad()。",
+    ),
+    (
+        "Inplace update to inference tensor outside InferenceMode",
+        "inference tensor 不能在 inference_mode 之外被原地修改 (in-place)：先 clone() 得到普通张量。",
+    ),
     ("leaf Variable that requires grad", "对 requires_grad 的叶子张量做 in-place 修改要放进 torch.no_grad()。"),
     ("must match the size of tensor", "形状不能广播 (broadcast)：从尾部维度比较，两者相等或其中一个为 1 才行。"),
 )
@@ -437,11 +478,18 @@ def _same_inputs(before: Any, after: Any) -> bool:
     return True
 
 
-def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str) -> Any:
-    """Call ``fn`` on copies of ``case``'s inputs; errors and warnings become one CheckError message."""
+def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool = True) -> Any:
+    """Call ``fn`` on copies of ``case``'s inputs; errors and warnings become one CheckError message.
+
+    With ``copy=False`` ``fn`` gets the caller's own objects (to check what it does to them; the in-place
+    check is then the test's job).
+    """
     __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
-    args, kwargs = _clone(case.args), _clone(case.kwargs)
-    snapshot = (_clone(case.args), _clone(case.kwargs))
+    if copy:
+        args, kwargs = _clone(case.args), _clone(case.kwargs)
+        snapshot = (_clone(case.args), _clone(case.kwargs))
+    else:
+        args, kwargs = case.args, case.kwargs
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -454,7 +502,7 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str) -> Any:
                 f"输入 {case.describe()} 时，{fn_name} 抛出 {type(exc).__name__}: {str(exc).strip()[:300].rstrip('。.')}"
                 + (f"。{hint}" if hint else "")
             )
-    if not _same_inputs(snapshot, (args, kwargs)):
+    if copy and not _same_inputs(snapshot, (args, kwargs)):
         fail(
             f"输入 {case.describe()} 时，{fn_name} 修改了输入张量（in-place 操作，例如 x += 1、x.add_()）："
             "不要修改调用者传入的数据，返回一个新张量。"

@@ -80,3 +80,73 @@ def mutants(assignment: str) -> list[Mutant]:
     if not path.is_file():
         return []
     return [Mutant(assignment=assignment, **m) for m in runpy.run_path(str(path))["MUTANTS"]]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The same test cells through the judge (in this process, over the judge's own encoding)
+
+
+def learner_cells_namespace(nb: nbformat.NotebookNode) -> dict[str, Any]:
+    """Exec the cells a learner's process runs (everything but test cells) in one namespace."""
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and not (meta(cell).get("grade") and not meta(cell).get("solution")):
+            exec(compile(cell.source, f"<cell {i}>", "exec"), namespace)
+    return namespace
+
+
+@dataclass
+class JudgeStage:
+    """The judge's namespace just before one test cell, and the answer names bound by then."""
+
+    namespace: dict[str, Any]
+    names: list[str]
+    source: str
+
+
+def judge_stages(nb: nbformat.NotebookNode, learner_namespace: dict[str, Any]) -> dict[str, JudgeStage]:
+    """Step through the instructor's cells as the judge does (setup cells run, answers bound from
+    ``learner_namespace``), keeping a copy of the judge's namespace before each test cell."""
+    from autograder.judge import Learner, LoopbackChannel, _bind
+    from autograder.learner import Server, exec_cell
+    from autograder.notebooks import make_plan
+    from course import remote
+
+    plan = make_plan(nb, nb)
+    learner = Learner(LoopbackChannel(Server(learner_namespace, exec_cell(learner_namespace))))
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    names: list[str] = []
+    stages: dict[str, JudgeStage] = {}
+    remote.IN_JUDGE = True
+    try:
+        for step in plan.steps:
+            if step["kind"] == "answer":
+                names.extend(step["names"])
+            elif step["kind"] == "setup":
+                if step.get("learner"):
+                    _bind(namespace, learner, names)
+                exec(compile(step["source"], "<instructor cell>", "exec"), namespace)
+            else:
+                stages[step["grade_id"]] = JudgeStage(dict(namespace), list(names), step["source"])
+    finally:
+        remote.IN_JUDGE = False
+    return stages
+
+
+def run_test_in_judge(stage: JudgeStage, learner_namespace: dict[str, Any]) -> None:
+    """Run one test cell in (a copy of) the judge's namespace against ``learner_namespace``; a failed test
+    raises AssertionError (its message), a learner that could not answer raises RuntimeError."""
+    from autograder.judge import Learner, LearnerGone, LoopbackChannel, _bind
+    from autograder.learner import Server, exec_cell
+    from course import remote
+
+    namespace = dict(stage.namespace)
+    learner = Learner(LoopbackChannel(Server(learner_namespace, exec_cell(learner_namespace))))
+    remote.IN_JUDGE = True
+    try:
+        _bind(namespace, learner, stage.names)
+        exec(compile(stage.source, "<test>", "exec"), namespace)
+    except LearnerGone as exc:
+        raise RuntimeError(f"learner gone: {exc}") from None
+    finally:
+        remote.IN_JUDGE = False

@@ -1,4 +1,6 @@
-"""Every graded exercise rejects the wrong answers learners write, with a message that names the mistake."""
+"""Every graded exercise rejects the wrong answers learners write, with a message that names the mistake,
+both where students meet it (the test cell in their kernel) and where grading decides (the judge, which
+sees the learner's functions only through data; here in this process over the judge's own encoding)."""
 
 from __future__ import annotations
 
@@ -17,14 +19,33 @@ def _namespace(assignment: str) -> dict[str, Any]:
     return nbs.run_cells(nbs.read(nbs.source_path(assignment)))
 
 
+@functools.cache
+def _learner_namespace(assignment: str) -> dict[str, Any]:
+    return nbs.learner_cells_namespace(nbs.read(nbs.source_path(assignment)))
+
+
+@functools.cache
+def _stages(assignment: str) -> dict[str, nbs.JudgeStage]:
+    return nbs.judge_stages(nbs.read(nbs.source_path(assignment)), dict(_learner_namespace(assignment)))
+
+
 @pytest.mark.parametrize("mutant", ALL_MUTANTS, ids=str)
-def test_mutant_fails_its_test_cell_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
+def test_mutant_fails_its_test_cell_in_the_kernel_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
     nb = nbs.read(nbs.source_path(mutant.assignment))
     test_source = nbs.test_cell_source(nb, mutant.grade_id)
     namespace = dict(_namespace(mutant.assignment))
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), namespace)
     with pytest.raises(AssertionError) as info:
         exec(compile(test_source, f"<test {mutant.grade_id}>", "exec"), namespace)
+    assert mutant.expect in str(info.value), f"message does not name the mistake: {info.value}"
+
+
+@pytest.mark.parametrize("mutant", ALL_MUTANTS, ids=str)
+def test_mutant_fails_its_test_cell_in_the_judge_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
+    learner = dict(_learner_namespace(mutant.assignment))
+    exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
+    with pytest.raises(AssertionError) as info:
+        nbs.run_test_in_judge(_stages(mutant.assignment)[mutant.grade_id], learner)
     assert mutant.expect in str(info.value), f"message does not name the mistake: {info.value}"
 
 
@@ -40,8 +61,19 @@ def test_every_graded_exercise_has_at_least_three_mutants(assignment: str) -> No
 
 
 @pytest.mark.parametrize("assignment", nbs.assignments())
-def test_solutions_pass_every_test_cell_in_process(assignment: str) -> None:
+def test_solutions_pass_every_test_cell_in_the_kernel(assignment: str) -> None:
     nb = nbs.read(nbs.source_path(assignment))
     namespace = dict(_namespace(assignment))  # all cells ran without raising
     for cell in nbs.grade_cells(nb):
         exec(compile(cell.source, "<test>", "exec"), dict(namespace))
+
+
+@pytest.mark.parametrize("assignment", nbs.assignments())
+def test_solutions_pass_every_test_cell_in_the_judge(assignment: str) -> None:
+    failed = {}
+    for grade_id, stage in _stages(assignment).items():
+        try:
+            nbs.run_test_in_judge(stage, dict(_learner_namespace(assignment)))
+        except (AssertionError, Exception) as exc:  # noqa: BLE001 - collect every failing cell
+            failed[grade_id] = f"{type(exc).__name__}: {str(exc)[:300]}"
+    assert not failed, failed

@@ -1,0 +1,347 @@
+"""The judge: runs the instructor's cells and test cells in a process that never runs learner code.
+
+The learner's process runs the submission (``autograder.learner``); the judge steps through the
+instructor's notebook beside it. Before each test cell it has the learner run the submission's cells up
+to that point, then binds every name the instructor's solution cells define: data (numbers, tensors,
+models made of torch layers) as a rebuilt value, anything else as a :class:`Remote` that calls into the
+learner's process. Every point is decided here, from values the judge itself checked.
+
+A learner process that dies, hangs or breaks the protocol fails every test that still needed it
+(:class:`LearnerGone` is a ``BaseException``: a test's ``except Exception`` cannot turn it into a pass).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from autograder.calls import LearnerError, Request
+from autograder.codec import DEFAULT_LIMITS, CodecError, Decoder, Handle, Limits, qualified
+from autograder.learner import CellTimeout, Server, captured, deadline
+from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
+from course import remote
+
+GRACE_S = 5.0  # how much longer than its own limit the judge waits for the learner to answer
+
+
+class LearnerGone(BaseException):
+    """The learner's process can no longer answer (it exited, crashed, hung or broke the protocol)."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# Channels: how requests reach the learner
+
+
+class SocketChannel:
+    """Requests over a stream socket to a learner process (``autograder.learner.Server.serve``)."""
+
+    def __init__(self, sock: Any, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.sock = sock
+        self.limits = limits
+
+    def exchange(self, header: dict[str, Any], buffers: list[Any], timeout: float | None) -> tuple[dict, list]:
+        send(self.sock, header, buffers)
+        due = time.monotonic() + timeout if timeout else None
+        return recv(self.sock, deadline=due, limits=self.limits)
+
+    def close(self) -> None:
+        try:
+            send(self.sock, {"op": "bye"})
+        except OSError:
+            pass
+
+
+class LoopbackChannel:
+    """Requests to a learner Server in this same process, through the same encoding (tests, mutants)."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.limits = DEFAULT_LIMITS
+
+    def exchange(self, header: dict[str, Any], buffers: list[Any], timeout: float | None) -> tuple[dict, list]:
+        import json
+
+        wire = json.loads(json.dumps(header, ensure_ascii=False, allow_nan=False))
+        reply, reply_buffers = self.server.handle(wire, [bytearray(memoryview(b).cast("B")) for b in buffers])
+        back = json.loads(json.dumps(reply, ensure_ascii=False, allow_nan=False))
+        return back, [bytearray(memoryview(b).cast("B")) for b in reply_buffers]
+
+    def close(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------------------------------------------
+# The learner, seen from the judge
+
+
+class Learner:
+    """The judge's side of the channel: run a learner cell, call a learner object, read names."""
+
+    def __init__(self, channel: Any, *, timeout: float | None = None) -> None:
+        self.channel = channel
+        self.timeout = timeout
+        self.lost: str = ""  # why the learner can no longer answer; '' while it can
+        self._next_id = 0
+
+    def _exchange(self, header: dict[str, Any], buffers: list[Any]) -> tuple[dict, list]:
+        if self.lost:
+            raise LearnerGone(self.lost)
+        self._next_id += 1
+        header = {**header, "id": self._next_id}
+        wait = self.timeout + GRACE_S if self.timeout else None
+        try:
+            reply, reply_buffers = self.channel.exchange(header, buffers, wait)
+        except ChannelTimeout:
+            self.lost = f"学习者的进程在 {wait:g} 秒内没有响应（卡住了，无法停止），之后的测试都无法运行"
+        except (ChannelClosed, OSError):
+            self.lost = "学习者的进程已经结束（崩溃或退出），之后的测试都无法运行"
+        except CodecError as exc:
+            self.lost = f"学习者的进程发来了无法读取的消息（{exc}），之后的测试都无法运行"
+        except CellTimeout:  # the judge's own cell ran out of time while waiting: the channel is out of step
+            self.lost = "测试单元超时时学习者的进程还在运行，之后的测试都无法运行"
+            raise
+        else:
+            if not isinstance(reply, dict) or reply.get("id") != self._next_id:
+                self.lost = "学习者的进程发来了不属于这次请求的消息，之后的测试都无法运行"
+            else:
+                return reply, reply_buffers
+        raise LearnerGone(self.lost)
+
+    def run_cell(self, source: str) -> dict[str, Any]:
+        """Run one of the submission's cells in the learner's process; its outputs and error as data."""
+        reply, _ = self._exchange({"op": "run", "source": source}, [])
+        return {
+            "stdout": str(reply.get("stdout", ""))[:200_000],
+            "stderr": str(reply.get("stderr", ""))[:200_000],
+            "timeout": bool(reply.get("timeout")),
+            "error": _error_pair(reply.get("error")),
+        }
+
+    def call(self, op: str, target: list[Any], args: tuple = (), kwargs: dict | None = None, **extra: Any) -> Any:
+        request = Request.make(op, target, args, kwargs, **extra)
+        reply, buffers = self._exchange(request.header, request.buffers)
+        value, warned, stdout = request.outcome(reply, buffers, self._remote, self.channel.limits)
+        _rewarn(warned)
+        if stdout:
+            print(stdout, end="" if stdout.endswith("\n") else "\n")
+        return value
+
+    def names(self, names: list[str]) -> dict[str, tuple[str, Any]]:
+        """For each name: ("data", value), ("remote", None) or ("missing", None)."""
+        reply, buffers = self._exchange({"op": "names", "names": list(names)}, [])
+        dec = Decoder("judge", buffers, remote=self._remote, limits=self.channel.limits)
+        found: dict[str, tuple[str, Any]] = {}
+        try:
+            for entry in reply.get("names", []):
+                name, kind, tree = entry
+                if name in names and kind in ("data", "remote", "missing"):
+                    found[name] = (kind, dec.decode(tree) if kind == "data" else None)
+        except (CodecError, ValueError, TypeError) as exc:
+            raise LearnerError(f"学习者的变量无法交给评分器 (not data)：{exc}") from None
+        return found
+
+    def _remote(self, info: Handle) -> Remote:
+        return Remote(self, ["handle", info.id], info)
+
+    def close(self) -> None:
+        if not self.lost:
+            self.channel.close()
+
+
+def _error_pair(value: Any) -> list[str] | None:
+    if isinstance(value, list) and len(value) == 2:
+        return [str(value[0])[:100], str(value[1])[:4000]]
+    return None
+
+
+def _rewarn(warned: list[tuple[str, str]]) -> None:
+    """Re-issue the learner's warnings here, so checks.call_learner sees them as in a kernel."""
+    import builtins
+    import warnings
+
+    for name, message in warned:
+        category = getattr(builtins, name, None)
+        if not (isinstance(category, type) and issubclass(category, Warning)):
+            category = UserWarning
+        warnings.warn(message, category, stacklevel=3)
+
+
+class Remote:
+    """The judge's stand-in for a learner object that is not data: calls and attribute reads go there."""
+
+    __slots__ = ("_learner", "_target", "_info")
+
+    def __init__(self, learner: Learner, target: list[Any], info: Handle | None = None) -> None:
+        self._learner = learner
+        self._target = target
+        self._info = info
+
+    @property
+    def __learner_target__(self) -> list[Any]:
+        return self._target
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._learner.call("call", self._target, args, kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return self._learner.call("getattr", self._target, name=name)
+
+    def __learner_run__(self, scenario: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+        return self._learner.call("call", ["fixture", qualified(scenario)], args, kwargs)
+
+    def _method(self, name: str, *args: Any) -> Any:
+        return self._learner.call("getattr", self._target, name=name)(*args)
+
+    def __iter__(self) -> Iterator[Any]:
+        iterator = self._method("__iter__")
+        while True:
+            try:
+                yield iterator._method("__next__") if isinstance(iterator, Remote) else next(iterator)
+            except StopIteration:
+                return
+
+    def __len__(self) -> int:
+        value = self._method("__len__")
+        if type(value) is not int:
+            raise TypeError("__len__ 应返回 int")
+        return value
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._method("__getitem__", key)
+
+    def __repr__(self) -> str:
+        if self._info is not None:
+            return f"<学习者的 {self._info.type}: {self._info.repr}>"
+        return f"<学习者的 {self._target[1]}>"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Running the instructor's notebook against the learner
+
+
+@dataclass
+class TestResult:
+    """How one test cell ended in the judge."""
+
+    grade_id: str
+    passed: bool
+    error: list[str] | None = None  # [type name, message] of what made it fail
+    stdout: str = ""
+    timeout: bool = False
+    lost: str = ""  # why the learner could not answer, when it could not
+
+
+@dataclass
+class Report:
+    """Everything the judge tells the grader about one submission."""
+
+    tests: dict[str, TestResult] = field(default_factory=dict)
+    cells: dict[int, dict[str, Any]] = field(default_factory=dict)  # learner cell index -> outputs
+    lost_at: list[Any] | None = None  # ["cell", index] or ["test", grade_id] where the learner went away
+    lost: str = ""
+
+
+def run_plan(
+    plan: dict[str, Any],
+    learner: Learner,
+    *,
+    cell_timeout: float | None = None,
+    on_result: Callable[[str, Any], None] | None = None,
+) -> Report:
+    """Step through ``plan`` (see ``autograder.notebooks.Plan.to_json``) against ``learner``."""
+    remote.IN_JUDGE = True
+    report = Report()
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    learner_cells = plan["learner"]
+    skip_cells, skip_tests = set(plan.get("skip_cells", [])), dict(plan.get("skip_tests", {}))
+    done = 0
+    answer_names: list[str] = []
+
+    def sync(upto: int) -> None:
+        nonlocal done
+        while done < upto and not learner.lost:
+            cell = learner_cells[done]
+            done += 1
+            if cell["index"] in skip_cells:
+                continue
+            try:
+                result = learner.run_cell(cell["source"])
+            except LearnerGone:
+                report.lost_at, report.lost = ["cell", cell["index"]], learner.lost
+                return
+            report.cells[cell["index"]] = result
+            if on_result is not None:
+                on_result("cell", {"index": cell["index"], **result})
+
+    for step in plan["steps"]:
+        if step["kind"] == "answer":
+            answer_names.extend(n for n in step["names"] if n not in answer_names)
+            continue
+        if step["kind"] == "setup":
+            if step.get("learner") and not learner.lost:  # it uses the learner's answers: bind them first
+                sync(step["next_upto"])
+                try:
+                    _bind(namespace, learner, answer_names)
+                except (LearnerGone, LearnerError):
+                    pass
+            with captured(), deadline(cell_timeout):
+                try:
+                    exec(compile(step["source"], "<instructor cell>", "exec"), namespace)
+                except (Exception, CellTimeout, LearnerGone):  # noqa: BLE001 - setup errors fail no test
+                    pass
+            continue
+        gid = step["grade_id"]
+        if gid in skip_tests:
+            result = TestResult(gid, False, ["Crashed", skip_tests[gid]])
+        else:
+            sync(step["upto"])
+            result = _run_test(step, namespace, learner, answer_names, cell_timeout)
+            if learner.lost and report.lost_at is None:
+                report.lost_at, report.lost = ["test", gid], learner.lost
+        report.tests[gid] = result
+        if on_result is not None:
+            on_result("test", result)
+        gc.collect()
+    learner.close()
+    return report
+
+
+def _bind(namespace: dict[str, Any], learner: Learner, names: list[str]) -> None:
+    for name, (kind, value) in learner.names(names).items():
+        if kind == "data":
+            namespace[name] = value
+        elif kind == "remote":
+            namespace[name] = Remote(learner, ["name", name])
+        else:
+            namespace.pop(name, None)
+
+
+def _run_test(
+    step: dict[str, Any], namespace: dict[str, Any], learner: Learner, names: list[str], timeout: float | None
+) -> TestResult:
+    gid = step["grade_id"]
+    if learner.lost:
+        return TestResult(gid, False, ["LearnerGone", learner.lost], lost=learner.lost)
+    error: list[str] | None = None
+    timed_out = False
+    with captured() as (out, _err):
+        try:
+            with deadline(timeout):
+                if names:
+                    _bind(namespace, learner, names)
+                exec(compile(step["source"], f"<test {gid}>", "exec"), namespace)
+        except CellTimeout:
+            timed_out = True
+            error = ["CellTimeout", f"这个测试单元运行超过 {timeout:g} 秒，被停止"]
+        except LearnerGone as exc:
+            error = ["LearnerGone", str(exc)]
+        except Exception as exc:  # noqa: BLE001 - a failed test
+            error = [type(exc).__name__, str(exc)[:4000]]
+    if learner.lost and error is None:  # belt and braces: a test the learner could not finish never passes
+        error = ["LearnerGone", learner.lost]
+    return TestResult(gid, error is None, error, out.value(), timed_out, learner.lost)

@@ -1,0 +1,224 @@
+"""The learner side: runs the submission's own cells and answers the judge's calls, nothing else.
+
+It never sees a test cell: the judge sends it the submission's non-test cells one at a time and then
+calls the functions those cells defined. Whatever learner code does to this process (rebinding names,
+patching torch, entering modes, tracing) stays here: only data goes back (see ``autograder.calls``).
+
+Requests (``op``): ``run`` (one cell), ``call`` (a learner object, or a ``course`` scenario, on arguments),
+``getattr``, ``names`` (which answer names exist and their values as data) and ``bye``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import signal
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from autograder.calls import Incoming
+from autograder.codec import CodecError, Encoder
+from autograder.protocol import ChannelClosed, recv, send
+
+OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
+
+
+class CellTimeout(BaseException):
+    """Raised by SIGALRM in a cell or call that ran past its time (`except Exception` cannot swallow it)."""
+
+
+class CappedWriter(io.TextIOBase):
+    """A text stream that keeps the first OUTPUT_CAP characters and counts the rest."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.dropped = 0
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        room = OUTPUT_CAP - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+            self.size += min(room, len(text))
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def isatty(self) -> bool:
+        return False
+
+    def value(self) -> str:
+        text = "".join(self.parts)
+        if self.dropped:
+            text += f"\n[... {self.dropped} more characters of output dropped by the grader]\n"
+        return text
+
+
+@contextlib.contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Raise CellTimeout in this (main) thread after ``seconds``; None: no limit."""
+    if not seconds:
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise CellTimeout()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def captured() -> Iterator[tuple[CappedWriter, CappedWriter]]:
+    out, err = CappedWriter(), CappedWriter()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        yield out, err
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def exec_cell(namespace: dict[str, Any]) -> Callable[[str], BaseException | None]:
+    """A cell runner without IPython (tests, loopback): ``exec`` in ``namespace``; returns the error."""
+
+    def run(source: str) -> BaseException | None:
+        try:
+            exec(compile(source, "<cell>", "exec"), namespace)
+        except Exception as exc:  # noqa: BLE001 - a learner's error is a result, not a crash
+            return exc
+        return None
+
+    return run
+
+
+class Server:
+    """Answers one judge: ``handle(header, buffers)`` -> reply; ``serve(sock)`` loops until ``bye``."""
+
+    def __init__(
+        self,
+        namespace: dict[str, Any],
+        run_source: Callable[[str], BaseException | None],
+        *,
+        timeout: float | None = None,
+    ) -> None:
+        self.namespace = namespace
+        self.run_source = run_source
+        self.timeout = timeout
+        self.handles: list[Any] = []
+
+    # -- the loop
+
+    def serve(self, sock: Any) -> None:
+        while True:
+            try:
+                header, buffers = recv(sock)
+            except (ChannelClosed, CodecError, OSError):
+                return
+            if header.get("op") == "bye":
+                return
+            reply, reply_buffers = self.handle(header, buffers)
+            try:
+                send(sock, reply, reply_buffers)
+            except OSError:
+                return
+
+    def handle(self, header: dict[str, Any], buffers: list[bytearray]) -> tuple[dict[str, Any], list[Any]]:
+        op = header.get("op")
+        base = {"id": header.get("id")}
+        if op == "run":
+            return {**base, **self._run(str(header.get("source", "")))}, []
+        if op == "names":
+            reply, reply_buffers = self._names(header.get("names", []))
+            return {**base, **reply}, reply_buffers
+        if op in ("call", "getattr"):
+            reply, reply_buffers = self._call(header, buffers)
+            return {**base, **reply}, reply_buffers
+        return {**base, "error": ["ProtocolError", f"unknown op {op!r}"], "updates": [], "storages": []}, []
+
+    # -- operations
+
+    def _run(self, source: str) -> dict[str, Any]:
+        timed_out = False
+        error: BaseException | None = None
+        with captured() as (out, err):
+            try:
+                with deadline(self.timeout):
+                    error = self.run_source(source)
+            except CellTimeout:
+                timed_out = True
+        result: dict[str, Any] = {"stdout": out.value(), "stderr": err.value(), "timeout": timed_out, "error": None}
+        if timed_out:
+            result["error"] = ["CellTimeout", f"这个单元运行超过 {self.timeout:g} 秒，被停止"]
+        elif error is not None:
+            result["error"] = [type(error).__name__, str(error)[:2000]]
+        return result
+
+    def resolve(self, target: Any) -> Any:
+        if not isinstance(target, list) or len(target) != 2:
+            raise CodecError("bad target")
+        kind, key = target
+        if kind == "name":
+            if key not in self.namespace:
+                raise NameError(f"name {key!r} is not defined")
+            return self.namespace[key]
+        if kind == "handle":
+            if not isinstance(key, int) or not 0 <= key < len(self.handles):
+                raise CodecError("bad handle")
+            return self.handles[key]
+        if kind == "fixture":
+            module_name, _, qualname = str(key).partition(":")
+            obj: Any = importlib.import_module(module_name)
+            for part in qualname.split("."):
+                obj = getattr(obj, part)
+            return obj
+        raise CodecError(f"bad target kind {kind!r}")
+
+    def _call(self, header: dict[str, Any], buffers: list[bytearray]) -> tuple[dict[str, Any], list[Any]]:
+        try:
+            incoming = Incoming.read(header, buffers, self.resolve)
+        except Exception as exc:  # noqa: BLE001 - a NameError for a missing answer, or a bad request
+            return {"error": [type(exc).__name__, str(exc)[:2000]], "updates": [], "storages": []}, []
+        value, error = None, None
+        with captured() as (out, _err), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                with deadline(self.timeout):
+                    target = self.resolve(header.get("target"))
+                    if header.get("op") == "getattr":
+                        value = getattr(target, str(header.get("name")))
+                    else:
+                        value = target(*incoming.args, **incoming.kwargs)
+            except CellTimeout:
+                error = CellTimeout(f"调用运行超过 {self.timeout:g} 秒，被停止")
+            except Exception as exc:  # noqa: BLE001 - the learner's exception goes back as data
+                error = exc
+        warned = [[type(w.message).__name__, str(w.message)[:2000]] for w in caught[:20]]
+        return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value())
+
+    def _names(self, names: Any) -> tuple[dict[str, Any], list[Any]]:
+        enc = Encoder("learner", handles=self.handles)
+        found: list[list[Any]] = []
+        for name in names if isinstance(names, list) else []:
+            if not isinstance(name, str) or name not in self.namespace:
+                found.append([name, "missing", None])
+                continue
+            mark = enc.checkpoint()
+            try:
+                tree = enc.encode(self.namespace[name])
+            except Exception:  # noqa: BLE001 - not data (or a learner __repr__ raised): called by name
+                enc.rollback(mark)
+                tree = {"$handle": {}}
+            if isinstance(tree, dict) and "$handle" in tree:
+                found.append([name, "remote", None])
+            else:
+                found.append([name, "data", tree])
+        return {"names": found}, enc.buffers
