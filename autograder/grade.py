@@ -8,6 +8,7 @@ and nbgrader's gradebook, one submission at a time, as they arrive (``autograder
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -36,6 +37,15 @@ class Task:
     @property
     def key(self) -> str:
         return f"{self.student}/{self.assignment}"
+
+    @property
+    def fingerprint(self) -> str:
+        """What was handed in: the notebook's bytes and its timestamp (a new submission changes it)."""
+        digest = hashlib.sha256((self.timestamp or "").encode())
+        digest.update(self.note.encode())
+        if self.notebook is not None:
+            digest.update(self.notebook.read_bytes())
+        return digest.hexdigest()[:16]
 
 
 def parse_size(text: str) -> int:
@@ -103,7 +113,7 @@ def grade(
 
     With ``nbgrader_course`` (an instructor's nbgrader course folder) the submissions are that course's
     ``submitted/``, its own gradebook, ``autograded/`` and ``feedback/`` are written, and the CSVs go to
-    its ``grades/``.
+    its ``grades/``; grading it again (after another ``nbgrader collect``) grades what is new or changed.
     """
     warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy's SAWarnings from nbgrader's gradebook
     if nbgrader_course is not None:
@@ -119,7 +129,7 @@ def grade(
     if not submissions.is_dir():
         raise AutograderError(f"submissions folder not found: {submissions}")
     assignments = _assignments(submissions, course_root, assignments)
-    if (out / journal.JOURNAL).exists() and not resume:
+    if (out / journal.JOURNAL).exists() and not resume and nbgrader_course is None:
         raise AutograderError(f"{out} already holds grading results: pass --resume to finish them, or use another --out")
     out.mkdir(parents=True, exist_ok=True)
     limits = Limits(
@@ -129,8 +139,8 @@ def grade(
     )
     mode = sandbox.resolve(sandbox_mode, warn)
     tasks = find_tasks(submissions, assignments)
-    records = journal.read(out)
-    left = [t for t in tasks if t.key not in records]
+    records = journal.read(out)  # a submission graded before, and unchanged since, is not graded again
+    left = [t for t in tasks if records.get(t.key, {}).get("fingerprint") != t.fingerprint]
     if nbgrader_course is not None:
         book = Gradebook.of_course(nbgrader_course, assignments)
         pages = nbgrader_course / "feedback"
@@ -279,6 +289,7 @@ class _Sink:
 def _record(task: Task, status: str, questions: list[dict[str, Any]], message: str) -> dict[str, Any]:
     return {
         "key": task.key,
+        "fingerprint": task.fingerprint,
         "student_id": task.student,
         "assignment": task.assignment,
         "score": sum(q["points"] for q in questions),

@@ -10,11 +10,11 @@ gradebook, one submission after another (SQLite has one writer; writes take mill
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from autograder import nbgrader_api
-from autograder.errors import AutograderError
 from autograder.notebooks import read_notebook
 
 
@@ -55,11 +55,12 @@ class Gradebook:
         config = nbgrader_api.load_config(course_dir)
         url = config.get("CourseDirectory", {}).get("db_url") or f"sqlite:///{course_dir / 'gradebook.db'}"
         for assignment in assignments:
-            if not _known(url, assignment):
-                raise AutograderError(
-                    f"assignment {assignment!r} is not in {course_dir}'s gradebook: "
-                    f"run `nbgrader generate_assignment {assignment}` there first"
-                )
+            if not _known(url, assignment):  # released without generate_assignment here: record it in the
+                with tempfile.TemporaryDirectory(prefix="autograder-course-") as tmp:  # gradebook, not release/
+                    course = nbgrader_api.make_course(Path(tmp), course_dir, assignment)
+                    with nbgrader_api.quiet_stderr():
+                        result = nbgrader_api.api(course, url).generate_assignment(assignment, force=True, create=True)
+                    nbgrader_api.run(result, f"record {assignment} in the gradebook")
         return cls(course_dir, url, course_dir, assignments, own=False)
 
     def resources(self, student: str, assignment: str) -> dict[str, Any]:

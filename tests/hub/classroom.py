@@ -4,35 +4,17 @@ their own server."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import UTC, datetime
-from functools import cache
 
 from tests.hub.answers import ASSIGNMENT
-from tests.hub.hub import ROOT, CommandResult, Hub, HubError
+from tests.hub.hub import CommandResult, Hub, HubError
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 
 
-@cache
-def grader_has_nbgrader_course() -> bool:
-    """Whether ``python -m autograder grade`` has the ``--nbgrader-course`` form yet."""
-    command = [sys.executable, "-m", "autograder", "grade", "--help"]
-    return "--nbgrader-course" in subprocess.run(command, capture_output=True, text=True, cwd=ROOT).stdout
-
-
 def grade_command(jobs: int = 2) -> str:
     """What the instructor types to grade the class in ``~/course`` (collected submissions, graded in place)."""
-    if grader_has_nbgrader_course():
-        grade = f'python -m autograder grade --nbgrader-course "$course" --jobs {jobs} --quiet'
-    else:  # BRIDGE until --nbgrader-course is on main: the existing form, results moved into the course
-        grade = f'python {ROOT / "tests" / "hub" / "bridge.py"} "$course" --jobs {jobs}'
-    # WORKAROUND (grader sandbox, reported): as root, a HOME other than the account's own (local accounts give
-    # each hub user one) leaves /root unhidden, so its 0700 mode keeps the sandboxed, unprivileged learner
-    # process out of a Python installed under /root (ModuleNotFoundError inside the sandbox). The account's
-    # own home restores the grader's usual view; with real accounts it is the same value.
-    return f'course="$HOME/course"; HOME="$(getent passwd "$(id -u)" | cut -d: -f6)" {grade}'
+    return f'python -m autograder grade --nbgrader-course "$HOME/course" --jobs {jobs} --quiet'
 
 
 def instructor(hub: Hub, user: str, command: str, *, timeout: float = 600) -> CommandResult:
