@@ -83,7 +83,8 @@ MUTANTS = [
         grade_id="test_to_device_like",
         name="detaches while moving",
         expect="requires_grad",
-        code=_LIKE + "    return x.detach().to(ref.device if isinstance(ref, torch.Tensor) else next(ref.parameters()).device)\n",
+        code=_LIKE
+        + "    return x.detach().to(ref.device if isinstance(ref, torch.Tensor) else next(ref.parameters()).device)\n",
     ),
     dict(
         grade_id="test_to_device_like",

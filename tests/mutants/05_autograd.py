@@ -7,14 +7,32 @@ _VG_HEAD = "def value_and_grad(f, x):\n"
 
 MUTANTS = [
     # predict_leaf
-    dict(grade_id="test_predict_leaf", name="leaf means requires_grad=True", expect="是错的", code="predict_leaf = False\n"),
+    dict(
+        grade_id="test_predict_leaf",
+        name="leaf means requires_grad=True",
+        expect="是错的",
+        code="predict_leaf = False\n",
+    ),
     dict(grade_id="test_predict_leaf", name="answers with a string", expect="之一", code='predict_leaf = "True"\n'),
-    dict(grade_id="test_predict_leaf", name="left the prediction unwritten", expect="还没有写预测", code="predict_leaf = None\n"),
+    dict(
+        grade_id="test_predict_leaf",
+        name="left the prediction unwritten",
+        expect="还没有写预测",
+        code="predict_leaf = None\n",
+    ),
     # predict_grad
     dict(
-        grade_id="test_predict_grad", name="backward overwrites .grad", expect="而不是覆盖", code="predict_grad = (2.0, 4.0)\n"
+        grade_id="test_predict_grad",
+        name="backward overwrites .grad",
+        expect="而不是覆盖",
+        code="predict_grad = (2.0, 4.0)\n",
     ),
-    dict(grade_id="test_predict_grad", name="counts only two backward calls", expect="预测不对", code="predict_grad = (4, 8)\n"),
+    dict(
+        grade_id="test_predict_grad",
+        name="counts only two backward calls",
+        expect="预测不对",
+        code="predict_grad = (4, 8)\n",
+    ),
     dict(
         grade_id="test_predict_grad",
         name="writes a tensor instead of a tuple",
@@ -28,8 +46,15 @@ MUTANTS = [
         expect="统计量来自 4 个样本",
         code="predict_bn_same = True\n",
     ),
-    dict(grade_id="test_predict_bn_same", name="answers with a string", expect="之一", code='predict_bn_same = "False"\n'),
-    dict(grade_id="test_predict_bn_same", name="left the prediction unwritten", expect="还没有写预测", code="predict_bn_same = ...\n"),
+    dict(
+        grade_id="test_predict_bn_same", name="answers with a string", expect="之一", code='predict_bn_same = "False"\n'
+    ),
+    dict(
+        grade_id="test_predict_bn_same",
+        name="left the prediction unwritten",
+        expect="还没有写预测",
+        code="predict_bn_same = ...\n",
+    ),
     # value_and_grad
     dict(
         grade_id="test_value_and_grad",
@@ -71,9 +96,7 @@ MUTANTS = [
         grade_id="test_value_and_grad",
         name="torch.func.grad_and_value does the work",
         expect="torch.func",
-        code=(
-            _VG_HEAD + "    grad, value = torch.func.grad_and_value(f)(x.detach())\n    return value, grad\n"
-        ),
+        code=(_VG_HEAD + "    grad, value = torch.func.grad_and_value(f)(x.detach())\n    return value, grad\n"),
     ),
     dict(
         grade_id="test_value_and_grad",
@@ -136,7 +159,8 @@ MUTANTS = [
         name="one backward of y.sum() instead of one VJP per row",
         expect="一次反向传播",
         code=(
-            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    f(leaf).sum().backward()\n    return leaf.grad\n"
+            _JAC_HEAD
+            + "    leaf = x.detach().requires_grad_(True)\n    f(leaf).sum().backward()\n    return leaf.grad\n"
         ),
     ),
     dict(
@@ -224,7 +248,8 @@ MUTANTS = [
         name="one full-batch forward and backward",
         expect="一次就把整批送进了模型",
         code=(
-            _ACC_HEAD + "    model.zero_grad()\n    loss = loss_fn(model(x), y)\n    loss.backward()\n    return loss.item()\n"
+            _ACC_HEAD
+            + "    model.zero_grad()\n    loss = loss_fn(model(x), y)\n    loss.backward()\n    return loss.item()\n"
         ),
     ),
     dict(
@@ -338,7 +363,8 @@ MUTANTS = [
         name="calls the functional torch.optim sgd",
         expect="torch.optim",
         code=(
-            "from torch.optim.sgd import sgd\n\n" + _SGD_HEAD
+            "from torch.optim.sgd import sgd\n\n"
+            + _SGD_HEAD
             + "    idx = [i for i, p in enumerate(params) if p.grad is not None]\n"
             "    bufs = [momentum_buffers.get(i) for i in idx]\n"
             "    with torch.no_grad():\n"
