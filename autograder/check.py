@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import course as course_mod
-from autograder import engine, sandbox
+from autograder import engine, sandbox, server
 from autograder.errors import AutograderError
 from autograder.notebooks import make_plan, read_notebook
 from autograder.pool import Limits
@@ -60,26 +60,10 @@ class CheckResult:
         }
 
 
-def check_notebook(
-    notebook: Path,
-    *,
-    course_root: Path | None = None,
-    assignment: str | None = None,
-    sandbox_mode: str = "auto",
-    cell_timeout: float = 300,
-    notebook_timeout: float = 900,
-    memory: int = 4 * 2**30,
-) -> CheckResult:
-    """Grade ``notebook``; with the hidden tests when the course's ``source/`` is found."""
-    return check_notebooks(
-        [notebook],
-        course_root=course_root,
-        assignment=assignment,
-        sandbox_mode=sandbox_mode,
-        cell_timeout=cell_timeout,
-        notebook_timeout=notebook_timeout,
-        memory=memory,
-    )[0]
+def check_notebook(notebook: Path, **options: Any) -> CheckResult:
+    """Grade ``notebook``; with the hidden tests when the course's ``source/`` is found (options as for
+    :func:`check_notebooks`)."""
+    return check_notebooks([notebook], **options)[0]
 
 
 def check_notebooks(
@@ -92,35 +76,38 @@ def check_notebooks(
     notebook_timeout: float = 900,
     memory: int = 4 * 2**30,
     parallel: int = 2,
+    warm: bool = False,
 ) -> list[CheckResult]:
     """Several notebooks through one engine (torch is imported once); a result per notebook, in order.
 
-    A notebook that cannot be read raises AutograderError: use :func:`prepare` first to sort them out.
+    With ``warm`` the engine is the user's background server (``autograder.server``: fast after the first
+    use), else one started for this call. A notebook that cannot be read raises AutograderError.
     """
     prepared = [prepare(Path(nb), course_root=course_root, assignment=assignment) for nb in notebooks]
-    results: dict[int, CheckResult] = {}
-    jobs = []
-    for i, (result, plan) in enumerate(prepared):
-        results[i] = result
-        jobs.append(engine.Job(key=f"{STUDENT}/{result.assignment or i}#{i}", plan=plan))
-    hidden = sorted({r.course_root for r, _ in prepared if r.course_root})
+    results = [result for result, _ in prepared]
+    jobs = [engine.Job(key=f"{STUDENT}/{r.assignment or i}#{i}", plan=plan) for i, (r, plan) in enumerate(prepared)]
+    hidden = [Path(h) for h in sorted({r.course_root for r in results if r.course_root})]
     mode = sandbox.resolve(sandbox_mode, lambda text: None)  # a learner's own machine: no warning needed
     limits = Limits(cell_timeout=cell_timeout, notebook_timeout=notebook_timeout, memory=memory)
-    pool = engine.open_pool(mode, limits, hidden=[Path(h) for h in hidden])
-    index = {job.key: i for i, job in enumerate(jobs)}
-
-    def done(job: engine.Job, outcome: engine.Outcome) -> None:
-        result = results[index[job.key]]
+    outcomes: dict[str, engine.Outcome] = {}
+    warmed = None
+    if warm and server.enabled():
+        warmed = server.run_jobs(jobs, mode=mode, limits=limits, hidden=hidden, parallel=parallel)
+    if warmed is not None:
+        outcomes = {job.key: outcome for job, outcome in zip(jobs, warmed)}
+    else:
+        pool = engine.open_pool(mode, limits, hidden=hidden)
+        try:
+            engine.run_jobs(pool, jobs, parallel=parallel, on_done=lambda job, o: outcomes.__setitem__(job.key, o))
+        finally:
+            pool.close()
+    for result, job in zip(results, jobs):
+        outcome = outcomes[job.key]
         result.questions = [
             Question(q.grade_id, q.points, q.max_points, q.passed, q.message) for q in outcome.questions
         ]
         result.status, result.note = outcome.status, outcome.note
-
-    try:
-        engine.run_jobs(pool, jobs, parallel=parallel, on_done=done)
-    finally:
-        pool.close()
-    return [results[i] for i in range(len(jobs))]
+    return results
 
 
 @dataclass

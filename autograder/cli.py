@@ -55,11 +55,16 @@ def generate(assignments: tuple[str, ...], course: str | None) -> None:
 @click.option(
     "--course", "course", type=click.Path(file_okay=False), help="Course folder with source/ (default: found)."
 )
-def check(notebook: str, as_json: bool, assignment: str | None, course: str | None) -> None:
+@click.option(
+    "--cold", "cold", is_flag=True, help="Start a fresh engine for this check instead of the warm background one."
+)
+def check(notebook: str, as_json: bool, assignment: str | None, course: str | None, cold: bool) -> None:
     """Grade one notebook and print a per-question table ending in `score X / Y`.
 
     Uses the hidden tests when the course's source/ is found, else the visible tests alone (and says so).
-    Hidden test code is never printed, only the messages.
+    Hidden test code is never printed, only the messages. The verdict is the one `grade` would give (same
+    engine). The first check starts that engine in the background; later ones reuse it (it stops after
+    15 idle minutes).
 
     \b
     Example:
@@ -68,8 +73,9 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
     """
     from autograder.check import check_notebook, format_table
 
+    warm = not cold
     root = _course_root(course) if course else None
-    result = check_notebook(Path(notebook), course_root=root, assignment=assignment)
+    result = check_notebook(Path(notebook), course_root=root, assignment=assignment, warm=warm)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from autograder.errors import AutograderError
+
+# nbformat imports jsonschema, which compiles rfc3987_syntax's grammars on import (1-2 s) for string formats
+# nbformat's schema never checks: this process skips that optional import.
+sys.modules.setdefault("rfc3987_syntax", None)
 
 EFFECT_CALLS = {
     "manual_seed",

@@ -55,6 +55,7 @@ def _preload(role: str) -> dict[str, Any]:
 
     warnings.filterwarnings("ignore", message=".*non-interactive.*cannot be shown")
     torch.set_num_threads(1)
+    _warm_up(torch)
     state: dict[str, Any] = {"torch": torch, "numpy": numpy, "checks": course.checks}
     if role == "learner":
         from IPython.core.interactiveshell import InteractiveShell
@@ -70,6 +71,24 @@ def _preload(role: str) -> dict[str, Any]:
     else:
         import autograder.judge  # noqa: F401
     return state
+
+
+def _warm_up(torch: Any) -> None:
+    """What torch imports lazily on first use (an optimizer's first step pulls in torch._dynamo, ~2 s):
+    done once here, so no child pays for it."""
+    import torch.testing
+    import torch.utils.data  # noqa: F401
+
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))
+    for optimizer in (torch.optim.AdamW(model.parameters()), torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)):
+        optimizer.zero_grad()
+        model(torch.ones(2, 2)).sum().backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+    with torch.inference_mode():
+        model.eval()(torch.ones(1, 2))
+    torch.testing.assert_close(torch.ones(1), torch.ones(1))
+    torch.ones(2, device="meta") + torch.tensor(1.0)
 
 
 def _close_other_fds(keep: set[int]) -> None:

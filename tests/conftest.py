@@ -3,6 +3,9 @@ import os
 import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+# `check` on the command line keeps a warm engine in the background; tests start their own engines
+# (tests/test_server.py starts and stops the background one in a folder of its own).
+os.environ.setdefault("AUTOGRADER_NO_SERVER", "1")
 
 
 @pytest.hookimpl(hookwrapper=True)
