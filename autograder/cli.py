@@ -174,6 +174,45 @@ def grade(
     click.echo(f"graded {len(records)} submissions ({summary}); results in {where}")
 
 
+@cli.command()
+@click.argument("folder", type=click.Path(file_okay=False), required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@click.option("--map", "map_path", type=click.Path(dir_okay=False), help="Where to write the course map page.")
+@click.option(
+    "--course", "course", type=click.Path(file_okay=False), help="Course folder with source/ (default: found)."
+)
+def progress(folder: str | None, as_json: bool, map_path: str | None, course: str | None) -> None:
+    """Check every assignment notebook in FOLDER and show where you stand in the whole course.
+
+    FOLDER holds <id>/<id>.ipynb for each assignment (default: the course's release/). Prints one row
+    per assignment (score, the questions that remain) and the next thing to do, and writes the course map
+    FOLDER/course_map.html that the course home page links to. Your notebooks are only read.
+
+    \b
+    Example:
+      python -m autograder progress
+      python -m autograder progress ~/my-course-copies --json
+    """
+    from autograder.progress import MAP_NAME, format_table, render_map, to_json
+    from autograder.progress import progress as run_progress
+
+    root = _course_root(course) if course else None
+    if folder is None:
+        base = root or _course_root(None)
+        folder = str(base / "release")
+    rows = run_progress(Path(folder), course_root=root, warm=True)
+    target = Path(map_path) if map_path else Path(folder) / MAP_NAME
+    try:
+        target.write_text(render_map(rows), encoding="utf-8")
+    except OSError as exc:
+        raise AutograderError(f"cannot write the course map {target}: {exc.strerror}") from None
+    if as_json:
+        click.echo(json.dumps(to_json(rows), ensure_ascii=False))
+    else:
+        click.echo(format_table(rows))
+        click.echo(f"course map: {target}")
+
+
 def main() -> None:
     """Entry point: domain errors become one line on stderr and exit status 2."""
     try:

@@ -41,6 +41,10 @@ def grade_cells(nb: nbformat.NotebookNode) -> list[Any]:
     return [c for c in nb.cells if c.cell_type == "code" and meta(c).get("grade") and not meta(c).get("solution")]
 
 
+def test_cells_ids(nb: nbformat.NotebookNode) -> list[str]:
+    return [meta(c)["grade_id"] for c in grade_cells(nb)]
+
+
 def test_cell_source(nb: nbformat.NotebookNode, grade_id: str) -> str:
     for cell in grade_cells(nb):
         if meta(cell).get("grade_id") == grade_id:
