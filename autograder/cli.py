@@ -77,10 +77,15 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
 
 
 @cli.command()
-@click.argument("submissions", type=click.Path(file_okay=False))
+@click.argument("submissions", type=click.Path(file_okay=False), required=False)
+@click.option("--out", type=click.Path(file_okay=False), help="Folder for grades.csv, questions.csv, feedback/.")
 @click.option(
-    "--out", required=True, type=click.Path(file_okay=False), help="Folder for grades.csv, questions.csv, feedback/."
+    "--nbgrader-course",
+    type=click.Path(file_okay=False),
+    help="Grade an nbgrader course in place: its submitted/, gradebook, autograded/ and feedback/.",
 )
+@click.option("--gradebook", "gradebook_url", help="SQLAlchemy URL of the gradebook (default: SQLite in OUT/nbgrader).")
+@click.option("--show-hints", is_flag=True, help="Add each failed question's first hint to the feedback pages.")
 @click.option(
     "--assignment", "assignments", multiple=True, help="Assignment id to grade (repeatable; default: all found)."
 )
@@ -101,25 +106,45 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def grade(
-    submissions, out, assignments, jobs, timeout, notebook_timeout, memory, sandbox_mode, resume, course, quiet
+    submissions,
+    out,
+    nbgrader_course,
+    gradebook_url,
+    show_hints,
+    assignments,
+    jobs,
+    timeout,
+    notebook_timeout,
+    memory,
+    sandbox_mode,
+    resume,
+    course,
+    quiet,
 ) -> None:
     """Grade a class in parallel and in a sandbox; every student and assignment gets its rows.
 
     SUBMISSIONS is nbgrader's layout: SUBMISSIONS/<student_id>/<assignment>/<assignment>.ipynb.
     Writes OUT/grades.csv, OUT/questions.csv, OUT/feedback/<student>/<assignment>/<assignment>.html and an
-    nbgrader gradebook in OUT/nbgrader/ (nbgrader's export and formgrader work on it).
+    nbgrader gradebook in OUT/nbgrader/ (nbgrader's export and formgrader work on it). Every point is
+    decided in a judge process that never runs learner code (docs/grading.md).
 
     \b
     Example:
       python -m autograder grade submitted/ --out grades/ --jobs 2
       python -m autograder grade submitted/ --out grades/ --resume      # after an interruption
+      python -m autograder grade --nbgrader-course /srv/nbgrader/course  # after nbgrader collect
     """
     from autograder.grade import grade as run_grade
 
+    if nbgrader_course is None and (submissions is None or out is None):
+        raise AutograderError("give SUBMISSIONS and --out, or --nbgrader-course COURSE")
     records = run_grade(
-        Path(submissions),
-        Path(out),
-        course_root=_course_root(course),
+        Path(submissions) if submissions else None,
+        Path(out) if out else None,
+        nbgrader_course=Path(nbgrader_course) if nbgrader_course else None,
+        gradebook_url=gradebook_url,
+        show_hints=show_hints,
+        course_root=_course_root(course) if nbgrader_course is None else Path(nbgrader_course),
         assignments=list(assignments) or None,
         jobs=jobs,
         cell_timeout=timeout,
@@ -134,7 +159,8 @@ def grade(
     for record in records.values():
         counts[record["status"]] = counts.get(record["status"], 0) + 1
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    click.echo(f"graded {len(records)} submissions ({summary}); results in {out}")
+    where = out or Path(nbgrader_course) / "grades"
+    click.echo(f"graded {len(records)} submissions ({summary}); results in {where}")
 
 
 def main() -> None:

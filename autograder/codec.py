@@ -22,7 +22,6 @@ import collections
 import collections.abc
 import functools
 import importlib
-import json
 import math
 import sys
 from collections.abc import Callable
@@ -33,6 +32,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from autograder.protocol import DEFAULT_LIMITS, CodecError, Limits
 from course import remote
 
 DTYPES: dict[str, torch.dtype] = {
@@ -59,26 +59,8 @@ OPTIMIZER_ROOT = "torch.optim."
 OPTIMIZER_KEYS = {"defaults", "state", "param_groups"}
 
 
-class CodecError(Exception):
-    """A value that cannot be sent, or a message that breaks the rules; the text says which."""
-
-
 class NotData(CodecError):
     """The learner side found a value that is not data (it becomes a handle instead)."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Caps on what one message may carry (checked while decoding)."""
-
-    max_bytes: int = 768 * 2**20
-    max_depth: int = 200
-    max_nodes: int = 2_000_000
-    max_str: int = 8 * 2**20
-    max_dims: int = 32
-
-
-DEFAULT_LIMITS = Limits()
 
 
 @dataclass
@@ -920,30 +902,3 @@ _DECODERS: dict[str, Callable[[Decoder, dict, int], Any]] = {
     "$learner": Decoder._learner,
     "$handle": Decoder._handle,
 }
-
-
-# ---------------------------------------------------------------------------------------------------
-# Messages: a JSON header with the tree and the buffers' lengths, then the buffers
-
-
-def dumps(header: dict[str, Any], buffers: list[memoryview | bytes]) -> list[bytes | memoryview]:
-    """The parts of one message: 8-byte length, JSON header, then each buffer."""
-    header = {**header, "buffers": [memoryview(b).nbytes for b in buffers]}
-    text = json.dumps(header, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-    return [len(text).to_bytes(8, "big"), text, *buffers]
-
-
-def parse_header(text: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
-    def refuse(name: str) -> Any:
-        raise CodecError(f"消息里有不允许的常量 {name}")
-
-    try:
-        header = json.loads(text.decode("utf-8"), parse_constant=refuse)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise CodecError(f"消息不是合法的 JSON：{str(exc)[:100]}") from None
-    lengths = header.get("buffers") if isinstance(header, dict) else None
-    if not isinstance(lengths, list) or not all(_nonneg_int(n) for n in lengths):
-        raise CodecError("消息格式不对 (buffers)")
-    if sum(lengths) > limits.max_bytes:
-        raise CodecError(f"消息太大：超过 {limits.max_bytes // 2**20} MiB")
-    return header
