@@ -111,7 +111,9 @@ def check_notebooks(
 
     def done(job: engine.Job, outcome: engine.Outcome) -> None:
         result = results[index[job.key]]
-        result.questions = [Question(q.grade_id, q.points, q.max_points, q.passed, q.message) for q in outcome.questions]
+        result.questions = [
+            Question(q.grade_id, q.points, q.max_points, q.passed, q.message) for q in outcome.questions
+        ]
         result.status, result.note = outcome.status, outcome.note
 
     try:

@@ -86,6 +86,7 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
 )
 @click.option("--gradebook", "gradebook_url", help="SQLAlchemy URL of the gradebook (default: SQLite in OUT/nbgrader).")
 @click.option("--show-hints", is_flag=True, help="Add each failed question's first hint to the feedback pages.")
+@click.option("--cluster", help="Dask scheduler address (tcp://host:8786), or local:N for N local worker processes.")
 @click.option(
     "--assignment", "assignments", multiple=True, help="Assignment id to grade (repeatable; default: all found)."
 )
@@ -111,6 +112,7 @@ def grade(
     nbgrader_course,
     gradebook_url,
     show_hints,
+    cluster,
     assignments,
     jobs,
     timeout,
@@ -133,6 +135,8 @@ def grade(
       python -m autograder grade submitted/ --out grades/ --jobs 2
       python -m autograder grade submitted/ --out grades/ --resume      # after an interruption
       python -m autograder grade --nbgrader-course /srv/nbgrader/course  # after nbgrader collect
+      python -m autograder grade submitted/ --out grades/ --cluster local:4 \\
+          --gradebook postgresql+psycopg://grader@db/gradebook              # Dask workers, shared gradebook
     """
     from autograder.grade import grade as run_grade
 
@@ -144,6 +148,7 @@ def grade(
         nbgrader_course=Path(nbgrader_course) if nbgrader_course else None,
         gradebook_url=gradebook_url,
         show_hints=show_hints,
+        cluster=cluster,
         course_root=_course_root(course) if nbgrader_course is None else Path(nbgrader_course),
         assignments=list(assignments) or None,
         jobs=jobs,

@@ -57,6 +57,19 @@ class Outcome:
     def max_score(self) -> float:
         return sum(q.max_points for q in self.questions)
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "questions": [vars(q) for q in self.questions],
+            "cells": {str(k): v for k, v in self.cells.items()},
+            "status": self.status,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        questions = [Question(**q) for q in data["questions"]]
+        return cls(questions, {int(k): v for k, v in data["cells"].items()}, data["status"], data["note"])
+
 
 @dataclass
 class Job:
@@ -98,9 +111,7 @@ def describe_exit(code: int | None) -> str:
     return f"进程提前退出 (exit code {code}，例如 os._exit() 或 sys.exit())"
 
 
-def run_jobs(
-    pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]
-) -> None:
+def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]) -> None:
     """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome."""
     queue = list(jobs)
     running: dict[str, Job] = {}
@@ -116,6 +127,13 @@ def run_jobs(
             queue.insert(0, job)
             continue
         on_done(job, outcome(job, run, pool.limits.notebook_timeout))
+
+
+def run_one(pool: Pool, job: Job) -> Outcome:
+    """One job to its end (reruns included), on its own."""
+    done: list[Outcome] = []
+    run_jobs(pool, [job], parallel=1, on_done=lambda _job, outcome: done.append(outcome))
+    return done[0]
 
 
 def _should_rerun(job: Job, run: Run) -> bool:

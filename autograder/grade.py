@@ -85,7 +85,9 @@ def find_tasks(submissions: Path, assignments: list[str]) -> list[Task]:
                 tasks.append(Task(student, assignment, found[0], note, timestamp))
             elif found:
                 names = ", ".join(p.name for p in found)
-                tasks.append(Task(student, assignment, None, f"several notebooks ({names}), none named {expected.name}"))
+                tasks.append(
+                    Task(student, assignment, None, f"several notebooks ({names}), none named {expected.name}")
+                )
             else:
                 tasks.append(Task(student, assignment, None, f"no {expected.name} submitted"))
     return tasks
@@ -107,6 +109,7 @@ def grade(
     nbgrader_course: Path | None = None,
     gradebook_url: str | None = None,
     show_hints: bool = False,
+    cluster: str | None = None,
     warn: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
 ) -> dict[str, dict[str, Any]]:
     """Grade every student folder in ``submissions`` for ``assignments``; return the records by key.
@@ -114,12 +117,15 @@ def grade(
     With ``nbgrader_course`` (an instructor's nbgrader course folder) the submissions are that course's
     ``submitted/``, its own gradebook, ``autograded/`` and ``feedback/`` are written, and the CSVs go to
     its ``grades/``; grading it again (after another ``nbgrader collect``) grades what is new or changed.
+    With ``cluster`` (a Dask scheduler address, or ``local:N``) the submissions run on its workers.
     """
     warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy's SAWarnings from nbgrader's gradebook
     if nbgrader_course is not None:
         nbgrader_course = Path(nbgrader_course).resolve()
         if not course_mod.is_course_root(nbgrader_course):
-            raise AutograderError(f"{nbgrader_course} is not an nbgrader course (it needs source/ and nbgrader_config.py)")
+            raise AutograderError(
+                f"{nbgrader_course} is not an nbgrader course (it needs source/ and nbgrader_config.py)"
+            )
         course_root = nbgrader_course
         submissions = nbgrader_course / "submitted"
         out = nbgrader_course / "grades"
@@ -130,7 +136,9 @@ def grade(
         raise AutograderError(f"submissions folder not found: {submissions}")
     assignments = _assignments(submissions, course_root, assignments)
     if (out / journal.JOURNAL).exists() and not resume and nbgrader_course is None:
-        raise AutograderError(f"{out} already holds grading results: pass --resume to finish them, or use another --out")
+        raise AutograderError(
+            f"{out} already holds grading results: pass --resume to finish them, or use another --out"
+        )
     out.mkdir(parents=True, exist_ok=True)
     limits = Limits(
         cell_timeout=float(cell_timeout or _configured_timeout(course_root)),
@@ -157,8 +165,12 @@ def grade(
             job = _prepare(book, task, sink)
             if job is not None:
                 runnable.append(job)
-        if runnable:
-            hidden = [course_root, submissions, out, book.root]
+        hidden = [course_root, submissions, out, book.root]
+        if runnable and cluster:
+            from autograder import cluster as dask_cluster
+
+            dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=sink.graded)
+        elif runnable:
             pool = engine.open_pool(mode, limits, hidden)
             try:
                 parallel = max(1, jobs or os.cpu_count() or 1)
@@ -239,7 +251,13 @@ class _Sink:
         self.book.zero(task.student, task.assignment)
         scores = self.book.scores(task.student, task.assignment)
         questions = [
-            {"grade_id": gid, "points": 0.0, "max_points": scores.get(gid, (0, 0))[1], "status": status, "message": message}
+            {
+                "grade_id": gid,
+                "points": 0.0,
+                "max_points": scores.get(gid, (0, 0))[1],
+                "status": status,
+                "message": message,
+            }
             for gid in test_cells(self.book.sources[task.assignment])
         ]
         self._finish(_record(task, status, questions, message))

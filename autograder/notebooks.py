@@ -179,7 +179,15 @@ class Plan:
     points: dict[str, float]
 
     def to_json(self) -> dict[str, Any]:
+        """What the judge needs: its steps and the submission's cells."""
         return {"steps": self.steps, "learner": self.learner}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.to_json(), "tests": self.tests, "missing": self.missing, "points": self.points}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Plan:
+        return cls(data["steps"], data["learner"], data["tests"], data["missing"], data["points"])
 
 
 def make_plan(source: Any, submission: Any, *, slice_setup: bool = True) -> Plan:

@@ -70,9 +70,7 @@ def _closed_parents(paths: list[Path]) -> list[Path]:
     return sorted(closed)
 
 
-def zygote_command(
-    mode: str, role: str, rundir: Path, fd: int, hidden: list[Path], readable: list[Path]
-) -> list[str]:
+def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Path], readable: list[Path]) -> list[str]:
     """The command that starts a zygote (``autograder.zygote``) for ``role``, on control socket ``fd``.
 
     ``hidden`` folders (course, submissions, output, home) are replaced by empty ones inside the sandbox;
@@ -128,6 +126,12 @@ def runner_env(rundir: Path, data_dir: Path | None) -> dict[str, str]:
     }
     if data_dir is not None:
         env["COURSE_DATA_DIR"] = str(data_dir)
+    import autograder
+    import course
+
+    # the same course/ and autograder/ as this process (a checkout under test, not only the installed one)
+    homes = dict.fromkeys(str(Path(m.__file__).resolve().parent.parent) for m in (course, autograder))
+    env["PYTHONPATH"] = os.pathsep.join(homes)
     for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # machine quirks the BLAS needs (see env docs)
         if name in os.environ:
             env[name] = os.environ[name]

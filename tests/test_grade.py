@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -21,89 +20,22 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_notebook
+from nbformat.v4 import new_code_cell
 
 from autograder.errors import AutograderError
 from autograder.grade import grade, parse_size
 from autograder.sandbox import bwrap_problem
 from tests.attacks import ATTACKS
 from tests.notebooks import ROOT
+from tests.probe import ID, RIGHT_ANSWER, STUB, STUB_OTHER, WRONG, make_course, submission
 
 HAS_BWRAP = not bwrap_problem()
 needs_bwrap = pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap is not usable here (.ci/run installs it)")
-ID = "99_probe"
-RIGHT_ANSWER = "def answer():\n    return torch.tensor([1.0, 2.0])\n"
-RIGHT_OTHER = "def other():\n    return 3\n"
-
-
-def _cell(source: str, **nbgrader) -> nbformat.NotebookNode:
-    cell = new_code_cell(source)
-    if nbgrader:
-        cell.metadata["nbgrader"] = {"schema_version": 3, "task": False, **nbgrader}
-    return cell
-
-
-def source_notebook() -> nbformat.NotebookNode:
-    cells = [
-        _cell("import torch\nfrom course import checks"),
-        _cell(
-            "def answer():\n    ### BEGIN SOLUTION\n    return torch.tensor([1.0, 2.0])\n    ### END SOLUTION",
-            grade=False,
-            solution=True,
-            locked=False,
-            grade_id="answer",
-        ),
-        _cell(
-            "checks.check_tensor(answer(), torch.tensor([1.0, 2.0]))\n"
-            "assert torch.equal(answer(), torch.tensor([1.0, 2.0]))\n"
-            "### BEGIN HIDDEN TESTS\nassert torch.allclose(answer(), torch.tensor([1.0, 2.0]))\n### END HIDDEN TESTS",
-            grade=True,
-            solution=False,
-            locked=True,
-            grade_id="test_answer",
-            points=2,
-        ),
-        _cell(
-            "def other():\n    ### BEGIN SOLUTION\n    return 3\n    ### END SOLUTION",
-            grade=False,
-            solution=True,
-            locked=False,
-            grade_id="other",
-        ),
-        _cell(
-            'assert other() == 3, "other() 应该返回 3"',
-            grade=True,
-            solution=False,
-            locked=True,
-            grade_id="test_other",
-            points=1,
-        ),
-    ]
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    return nb
-
-
-def submission(
-    answer: str = RIGHT_ANSWER, other: str = RIGHT_OTHER, edit=None, extra: str = ""
-) -> nbformat.NotebookNode:
-    """The probe notebook with these answers; ``extra`` is a cell of the learner's own after the imports."""
-    nb = source_notebook()
-    nb.cells[1].source, nb.cells[3].source = answer, other
-    if edit is not None:
-        edit(nb)
-    if extra:
-        nb.cells.insert(1, new_code_cell(extra))
-    return nb
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy2(ROOT / "nbgrader_config.py", root)
-    (root / "source" / ID).mkdir(parents=True)
-    nbformat.write(source_notebook(), root / "source" / ID / f"{ID}.ipynb")
-    return root
+    return make_course(tmp_path_factory.mktemp("course"))
 
 
 def _probe(name: str, code: str) -> str:
@@ -131,10 +63,6 @@ def _points(nb):
 def _foreign_kernel(nb):
     nb.metadata["kernelspec"] = {"name": "ir", "display_name": "R", "language": "R"}
 
-
-WRONG = "def answer():\n    return torch.zeros(2)\n"
-STUB = "def answer():\n    raise NotImplementedError()\n"
-STUB_OTHER = "def other():\n    raise NotImplementedError()\n"
 
 NOTEBOOKS = {
     "right": submission(),
@@ -364,7 +292,7 @@ def test_submissions_are_never_modified(graded):
 
 
 def test_feedback_html_per_submission_never_shows_test_code(graded):
-    for student in ("right", "wrong", "attack_torch", "malformed", "missing"):
+    for student in ("right", "wrong", "attack_patch_torch_comparisons", "malformed", "missing"):
         page = graded["out"] / "feedback" / student / ID / f"{ID}.html"
         text = page.read_text(encoding="utf-8")
         assert "test_answer" in text and "test_other" in text
@@ -387,11 +315,21 @@ def test_learner_code_is_isolated(graded, what):
     assert f"BLOCKED:{what}" in printed and f"LEAK:{what}" not in printed, printed[-500:]
 
 
+RACY = {f"attack_{a.name}" for a in ATTACKS if a.group == "concurrency"}  # they race the judge on purpose
+
+
+def _rows_without_racy(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.split(",", 1)[0] not in RACY]
+
+
 def test_grading_the_same_class_twice_gives_identical_rows(graded, course, tmp_path):
     out = tmp_path / "again"
     _grade_class(graded["subs"], out, course, jobs=1)
     for name in ("grades.csv", "questions.csv"):
-        assert (out / name).read_text(encoding="utf-8") == (graded["out"] / name).read_text(encoding="utf-8"), name
+        assert _rows_without_racy(out / name) == _rows_without_racy(graded["out"] / name), name
+    for student in RACY:  # whatever the race did, it scored nothing either time
+        assert all(r["score"] == "0" for r in rows(out / "grades.csv") if r["student_id"] == student)
 
 
 def _small_class(root: Path, n: int = 6) -> Path:
