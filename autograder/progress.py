@@ -88,7 +88,7 @@ def next_step(rows: list[Row]) -> str:
         if row.status in ("missing", "broken"):
             return f"{row.assignment}（{row.status}）"
         if row.remaining:
-            return f"{row.assignment}: {row.remaining[0]}"
+            return f"{row.assignment}: {row.remaining[0].removeprefix('test_')}"
     return "全部完成 (all done)"
 
 
