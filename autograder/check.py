@@ -96,7 +96,7 @@ def check_notebooks(
     if warmed is not None:
         outcomes = {job.key: outcome for job, outcome in zip(jobs, warmed)}
     else:
-        pool = engine.open_pool(mode, limits, hidden=hidden)
+        pool = engine.open_pool(mode, limits, hidden=hidden, warm_up=len(jobs) > 1)
         try:
             engine.run_jobs(pool, jobs, parallel=parallel, on_done=lambda job, o: outcomes.__setitem__(job.key, o))
         finally:

@@ -198,13 +198,14 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     return Outcome(questions, cells, status, "; ".join(notes))
 
 
-def open_pool(mode: str, limits: Limits, hidden: list[Path]) -> Pool:
+def open_pool(mode: str, limits: Limits, hidden: list[Path], *, warm_up: bool = True) -> Pool:
     """Zygotes in sandbox ``mode`` that can read Python, ``course``, ``autograder`` and the data, and never
-    ``hidden`` (course, submissions, output) nor the grader's home."""
+    ``hidden`` (course, submissions, output) nor the grader's home. ``warm_up=False`` skips torch's lazy
+    imports in the zygotes (a single notebook pays for them only if it uses them)."""
     readable = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent]
     readable += [Path(importlib.import_module(m).__file__).resolve().parent for m in ("course", "autograder")]
     value = os.environ.get("COURSE_DATA_DIR")
     data_dir = Path(value).resolve() if value else None
     if data_dir is not None:
         readable.append(data_dir)
-    return Pool(mode, limits, hidden=[*hidden, Path.home()], readable=readable, data_dir=data_dir)
+    return Pool(mode, limits, hidden=[*hidden, Path.home()], readable=readable, data_dir=data_dir, warm_up=warm_up)

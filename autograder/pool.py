@@ -108,11 +108,21 @@ class Zygote:
 class Pool:
     """A learner zygote and a judge zygote, each sandboxed, and the runs going through them."""
 
-    def __init__(self, mode: str, limits: Limits, *, hidden: list[Path], readable: list[Path], data_dir: Path | None):
+    def __init__(
+        self,
+        mode: str,
+        limits: Limits,
+        *,
+        hidden: list[Path],
+        readable: list[Path],
+        data_dir: Path | None,
+        warm_up: bool = True,
+    ):
         self.limits = limits
         self.tmp = Path(tempfile.mkdtemp(prefix="autograder-run-"))
         os.chmod(self.tmp, 0o755)
         env = sandbox.runner_env(self.tmp, data_dir)
+        env["AUTOGRADER_WARM_UP"] = "1" if warm_up else "0"  # torch's lazy imports, paid once per zygote
         roots = {}
         for role in ("learner", "judge"):
             roots[role] = self.tmp / role

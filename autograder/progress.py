@@ -95,7 +95,11 @@ def next_step(rows: list[Row]) -> str:
 def format_table(rows: list[Row]) -> str:
     lines = [f"{'assignment':<18} {'status':<8} {'score':>9}  remaining"]
     for row in rows:
-        left = ", ".join(q.removeprefix("test_") for q in row.remaining) if row.remaining else ("-" if row.status in ("ok", "renamed") else row.note)
+        left = (
+            ", ".join(q.removeprefix("test_") for q in row.remaining)
+            if row.remaining
+            else ("-" if row.status in ("ok", "renamed") else row.note)
+        )
         lines.append(f"{row.assignment:<18} {row.status:<8} {row.score:>4g} / {row.max_score:<3g} {left}".rstrip())
     total, maximum = sum(r.score for r in rows), sum(r.max_score for r in rows)
     lines.append(f"next: {next_step(rows)}")
