@@ -93,7 +93,9 @@ def main() -> None:
     parser.add_argument("assignments", nargs="*", default=["01_tensors", "05_autograd", "07_item"])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'assignment':<16} {'nbgrader':>9} {'nbconvert':>9} {'cold':>7} {'warm':>7}   nbgr/warm nbgr/cold nbconv/warm")
+    print(
+        f"{'assignment':<16} {'nbgrader':>9} {'nbconvert':>9} {'cold':>7} {'warm':>7}   nbgr/warm nbgr/cold nbconv/warm"
+    )
     with tempfile.TemporaryDirectory(prefix="check-latency-") as tmp:
         for assignment in args.assignments:
             t = measure(assignment, Path(tmp), args.repeat)
