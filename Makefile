@@ -44,8 +44,8 @@ hub-proxy: $(PROXY)
 hub: $(STAMP) $(PROXY)
 	PATH="$(CURDIR)/$(BIN):$$PATH" COURSE_HUB_PORT=$(HUB_PORT) $(BIN)/jupyterhub -f deploy/hub/jupyterhub_config.py
 
-## Lint, format check and the whole test suite.
-test: $(STAMP)
+## Lint, format check and the whole test suite (with the hub tests' proxy where npm is there to install it).
+test: $(STAMP) $(if $(shell command -v npm),$(PROXY))
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
 	$(BIN)/python -m pytest

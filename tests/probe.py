@@ -84,4 +84,8 @@ def make_course(root: Path) -> Path:
     shutil.copy2(ROOT / "nbgrader_config.py", root)
     (root / "source" / ID).mkdir(parents=True)
     nbformat.write(source_notebook(), root / "source" / ID / f"{ID}.ipynb")
+    (root / "source" / ID / "hints.toml").write_text(
+        '[answer]\nhints = ["HINT-ONE: 返回一个 float32 张量。", "HINT-TWO: torch.tensor([1.0, 2.0])。"]\n',
+        encoding="utf-8",
+    )
     return root

@@ -299,6 +299,17 @@ def test_feedback_html_per_submission_never_shows_test_code(graded):
         assert "BEGIN HIDDEN" not in text and "torch.allclose(answer()" not in text and "check_tensor(" not in text
 
 
+def test_feedback_shows_hints_only_when_the_instructor_asks(graded, course, tmp_path):
+    page = graded["out"] / "feedback" / "wrong" / ID / f"{ID}.html"
+    assert "HINT-ONE" not in page.read_text(encoding="utf-8")
+    subs = tmp_path / "subs"
+    (subs / "wrong" / ID).mkdir(parents=True)
+    shutil.copy2(graded["subs"] / "wrong" / ID / f"{ID}.ipynb", subs / "wrong" / ID / f"{ID}.ipynb")
+    grade(subs, tmp_path / "out", course_root=course, show_hints=True, progress=False)
+    text = (tmp_path / "out" / "feedback" / "wrong" / ID / f"{ID}.html").read_text(encoding="utf-8")
+    assert "提示 (hint) 1 / 2" in text and "HINT-ONE" in text and "HINT-TWO" not in text
+
+
 def test_the_gradebook_is_kept_for_nbgraders_own_tools(graded):
     from nbgrader.api import Gradebook
 
