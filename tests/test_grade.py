@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
