@@ -115,17 +115,23 @@ def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callabl
     """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome."""
     queue = list(jobs)
     running: dict[str, Job] = {}
-    while queue or running:
+
+    def fill() -> None:
         while queue and len(running) < parallel:
             job = queue.pop(0)
             running[pool.start(job.payload(), seed_for(job.key))] = job
+
+    fill()
+    while running:
         run = pool.wait()
         job = running.pop(run.id)
         if run.diagnostic:
             job.diagnostic = run.diagnostic
         if _should_rerun(job, run):
             queue.insert(0, job)
+            fill()
             continue
+        fill()  # the next submission runs while this one's results are written
         on_done(job, outcome(job, run, pool.limits.notebook_timeout))
 
 

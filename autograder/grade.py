@@ -159,25 +159,24 @@ def grade(
     journal.write_csvs(out, records)
     bar = _progress(len(tasks), len(tasks) - len(left), progress)
     sink = _Sink(out, pages, book, records, bar, hints)
+    hidden = [course_root, submissions, out, book.root]
+    pool = engine.open_pool(mode, limits, hidden) if left and not cluster else None  # starts while we prepare
     try:
         runnable: list[engine.Job] = []
         for task in left:
             job = _prepare(book, task, sink)
             if job is not None:
                 runnable.append(job)
-        hidden = [course_root, submissions, out, book.root]
         if runnable and cluster:
             from autograder import cluster as dask_cluster
 
             dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=sink.graded)
-        elif runnable:
-            pool = engine.open_pool(mode, limits, hidden)
-            try:
-                parallel = max(1, jobs or os.cpu_count() or 1)
-                engine.run_jobs(pool, runnable, parallel=parallel, on_done=sink.graded)
-            finally:
-                pool.close()
+        elif runnable and pool is not None:
+            parallel = max(1, jobs or os.cpu_count() or 1)
+            engine.run_jobs(pool, runnable, parallel=parallel, on_done=sink.graded)
     finally:
+        if pool is not None:
+            pool.close()
         bar.close()
     journal.write_csvs(out, records)
     return records

@@ -130,6 +130,13 @@ class Pool:
             os.chmod(roots[role], 0o755)
         self.learner = Zygote("learner", mode, roots["learner"], hidden, readable, env)
         self.judge = Zygote("judge", mode, roots["judge"], hidden, readable, env)
+        self.runs: dict[str, Run] = {}
+        self._counter = 0
+        self._ready = False  # the zygotes import torch while the caller prepares its work
+
+    def _wait_ready(self) -> None:
+        if self._ready:
+            return
         deadline = time.monotonic() + START_TIMEOUT_S
         try:
             self.learner.wait_ready(deadline)
@@ -140,11 +147,11 @@ class Pool:
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.learner.control, selectors.EVENT_READ, "learner")
         self.selector.register(self.judge.control, selectors.EVENT_READ, "judge")
-        self.runs: dict[str, Run] = {}
-        self._counter = 0
+        self._ready = True
 
     def start(self, plan: dict[str, Any], seed: int) -> str:
         """Start one submission; returns its run id."""
+        self._wait_ready()
         self._counter += 1
         run_id = f"r{self._counter}"
         learner_end, judge_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
