@@ -7,7 +7,7 @@ LAB_PORT ?= 8888
 # JupyterLab refuses to run as root (containers) unless told to.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install lab test lint format generate check clean
+.PHONY: install lab hub hub-proxy test lint format generate check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,8 +29,23 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) \
 		--ServerApp.root_dir=release --LabApp.default_url=/lab/tree/README.md $(ALLOW_ROOT)
 
-## Lint, format check and the whole test suite.
-test: $(STAMP)
+## A class on JupyterHub (docs/deploy.md): the hub on http://127.0.0.1:$(HUB_PORT) with nbgrader's exchange,
+## an instructor account with formgrader and student accounts (COURSE_HUB_STUDENTS, default alice,bob), all
+## logging in with one password (a local trial; it prints where the password is). Needs npm for the proxy.
+HUB_PORT ?= 8000
+## JupyterHub's proxy from npm, into .venv/bin; version 5 needs Node.js 20 (Debian 12's own nodejs is 18: 4.x).
+PROXY := $(BIN)/configurable-http-proxy
+PROXY_MAJOR = $(shell node -e 'process.stdout.write(+process.versions.node.split(".")[0] >= 20 ? "5" : "4")')
+$(PROXY): $(STAMP)
+	npm install --global --prefix $(VENV) --no-audit --no-fund --loglevel=error configurable-http-proxy@$(PROXY_MAJOR)
+
+hub-proxy: $(PROXY)
+
+hub: $(STAMP) $(PROXY)
+	PATH="$(CURDIR)/$(BIN):$$PATH" COURSE_HUB_PORT=$(HUB_PORT) $(BIN)/jupyterhub -f deploy/hub/jupyterhub_config.py
+
+## Lint, format check and the whole test suite (with the hub tests' proxy where npm is there to install it).
+test: $(STAMP) $(if $(shell command -v npm),$(PROXY))
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
 	$(BIN)/python -m pytest

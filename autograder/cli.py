@@ -55,11 +55,16 @@ def generate(assignments: tuple[str, ...], course: str | None) -> None:
 @click.option(
     "--course", "course", type=click.Path(file_okay=False), help="Course folder with source/ (default: found)."
 )
-def check(notebook: str, as_json: bool, assignment: str | None, course: str | None) -> None:
+@click.option(
+    "--cold", "cold", is_flag=True, help="Start a fresh engine for this check instead of the warm background one."
+)
+def check(notebook: str, as_json: bool, assignment: str | None, course: str | None, cold: bool) -> None:
     """Grade one notebook and print a per-question table ending in `score X / Y`.
 
     Uses the hidden tests when the course's source/ is found, else the visible tests alone (and says so).
-    Hidden test code is never printed, only the messages.
+    Hidden test code is never printed, only the messages. The verdict is the one `grade` would give (same
+    engine). The first check starts that engine in the background; later ones reuse it (it stops after
+    15 idle minutes).
 
     \b
     Example:
@@ -68,8 +73,9 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
     """
     from autograder.check import check_notebook, format_table
 
+    warm = not cold
     root = _course_root(course) if course else None
-    result = check_notebook(Path(notebook), course_root=root, assignment=assignment)
+    result = check_notebook(Path(notebook), course_root=root, assignment=assignment, warm=warm)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:
@@ -77,10 +83,16 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
 
 
 @cli.command()
-@click.argument("submissions", type=click.Path(file_okay=False))
+@click.argument("submissions", type=click.Path(file_okay=False), required=False)
+@click.option("--out", type=click.Path(file_okay=False), help="Folder for grades.csv, questions.csv, feedback/.")
 @click.option(
-    "--out", required=True, type=click.Path(file_okay=False), help="Folder for grades.csv, questions.csv, feedback/."
+    "--nbgrader-course",
+    type=click.Path(file_okay=False),
+    help="Grade an nbgrader course in place: its submitted/, gradebook, autograded/ and feedback/.",
 )
+@click.option("--gradebook", "gradebook_url", help="SQLAlchemy URL of the gradebook (default: SQLite in OUT/nbgrader).")
+@click.option("--show-hints", is_flag=True, help="Add each failed question's first hint to the feedback pages.")
+@click.option("--cluster", help="Dask scheduler address (tcp://host:8786), or local:N for N local worker processes.")
 @click.option(
     "--assignment", "assignments", multiple=True, help="Assignment id to grade (repeatable; default: all found)."
 )
@@ -101,25 +113,49 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def grade(
-    submissions, out, assignments, jobs, timeout, notebook_timeout, memory, sandbox_mode, resume, course, quiet
+    submissions,
+    out,
+    nbgrader_course,
+    gradebook_url,
+    show_hints,
+    cluster,
+    assignments,
+    jobs,
+    timeout,
+    notebook_timeout,
+    memory,
+    sandbox_mode,
+    resume,
+    course,
+    quiet,
 ) -> None:
     """Grade a class in parallel and in a sandbox; every student and assignment gets its rows.
 
     SUBMISSIONS is nbgrader's layout: SUBMISSIONS/<student_id>/<assignment>/<assignment>.ipynb.
     Writes OUT/grades.csv, OUT/questions.csv, OUT/feedback/<student>/<assignment>/<assignment>.html and an
-    nbgrader gradebook in OUT/nbgrader/ (nbgrader's export and formgrader work on it).
+    nbgrader gradebook in OUT/nbgrader/ (nbgrader's export and formgrader work on it). Every point is
+    decided in a judge process that never runs learner code (docs/grading.md).
 
     \b
     Example:
       python -m autograder grade submitted/ --out grades/ --jobs 2
       python -m autograder grade submitted/ --out grades/ --resume      # after an interruption
+      python -m autograder grade --nbgrader-course /srv/nbgrader/course  # after nbgrader collect
+      python -m autograder grade submitted/ --out grades/ --cluster local:4 \\
+          --gradebook postgresql+psycopg://grader@db/gradebook              # Dask workers, shared gradebook
     """
     from autograder.grade import grade as run_grade
 
+    if nbgrader_course is None and (submissions is None or out is None):
+        raise AutograderError("give SUBMISSIONS and --out, or --nbgrader-course COURSE")
     records = run_grade(
-        Path(submissions),
-        Path(out),
-        course_root=_course_root(course),
+        Path(submissions) if submissions else None,
+        Path(out) if out else None,
+        nbgrader_course=Path(nbgrader_course) if nbgrader_course else None,
+        gradebook_url=gradebook_url,
+        show_hints=show_hints,
+        cluster=cluster,
+        course_root=_course_root(course) if nbgrader_course is None else Path(nbgrader_course),
         assignments=list(assignments) or None,
         jobs=jobs,
         cell_timeout=timeout,
@@ -134,7 +170,47 @@ def grade(
     for record in records.values():
         counts[record["status"]] = counts.get(record["status"], 0) + 1
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    click.echo(f"graded {len(records)} submissions ({summary}); results in {out}")
+    where = out or Path(nbgrader_course) / "grades"
+    click.echo(f"graded {len(records)} submissions ({summary}); results in {where}")
+
+
+@cli.command()
+@click.argument("folder", type=click.Path(file_okay=False), required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@click.option("--map", "map_path", type=click.Path(dir_okay=False), help="Where to write the course map page.")
+@click.option(
+    "--course", "course", type=click.Path(file_okay=False), help="Course folder with source/ (default: found)."
+)
+def progress(folder: str | None, as_json: bool, map_path: str | None, course: str | None) -> None:
+    """Check every assignment notebook in FOLDER and show where you stand in the whole course.
+
+    FOLDER holds <id>/<id>.ipynb for each assignment (default: the course's release/). Prints one row
+    per assignment (score, the questions that remain) and the next thing to do, and writes the course map
+    FOLDER/course_map.html that the course home page links to. Your notebooks are only read.
+
+    \b
+    Example:
+      python -m autograder progress
+      python -m autograder progress ~/my-course-copies --json
+    """
+    from autograder.progress import MAP_NAME, format_table, render_map, to_json
+    from autograder.progress import progress as run_progress
+
+    root = _course_root(course) if course else None
+    if folder is None:
+        base = root or _course_root(None)
+        folder = str(base / "release")
+    rows = run_progress(Path(folder), course_root=root, warm=True)
+    target = Path(map_path) if map_path else Path(folder) / MAP_NAME
+    try:
+        target.write_text(render_map(rows), encoding="utf-8")
+    except OSError as exc:
+        raise AutograderError(f"cannot write the course map {target}: {exc.strerror}") from None
+    if as_json:
+        click.echo(json.dumps(to_json(rows), ensure_ascii=False))
+    else:
+        click.echo(format_table(rows))
+        click.echo(f"course map: {target}")
 
 
 def main() -> None:

@@ -12,7 +12,6 @@ A learner process that dies, hangs or breaks the protocol fails every test that 
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -306,7 +305,6 @@ def run_plan(
         report.tests[gid] = result
         if on_result is not None:
             on_result("test", result)
-        gc.collect()
     learner.close()
     return report
 

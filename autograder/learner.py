@@ -155,6 +155,8 @@ class Server:
                     error = self.run_source(source)
             except CellTimeout:
                 timed_out = True
+        if isinstance(error, CellTimeout):  # IPython's run_cell reports what it caught, BaseExceptions too
+            timed_out, error = True, None
         result: dict[str, Any] = {"stdout": out.value(), "stderr": err.value(), "timeout": timed_out, "error": None}
         if timed_out:
             result["error"] = ["CellTimeout", f"这个单元运行超过 {self.timeout:g} 秒，被停止"]

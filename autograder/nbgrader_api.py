@@ -40,16 +40,25 @@ def make_course(tmp: Path, course_root: Path, assignment: str) -> Path:
     return course
 
 
-def api(course: Path):  # -> nbgrader.apps.NbGraderAPI (imported lazily: nbgrader is slow to import)
-    """nbgrader's API over ``course``, configured by that folder's ``nbgrader_config.py``."""
+def load_config(course: Path):  # -> traitlets Config
+    """The course folder's ``nbgrader_config.py`` as nbgrader reads it."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    return PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+
+
+def api(course: Path, db_url: str | None = None):  # -> nbgrader.apps.NbGraderAPI (nbgrader is slow to import)
+    """nbgrader's API over ``course``, configured by that folder's ``nbgrader_config.py``.
+
+    The gradebook is ``db_url`` when given (any SQLAlchemy URL), else ``course/gradebook.db``.
+    """
     ensure_tools_on_path()
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
-    from traitlets.config.loader import PyFileConfigLoader
 
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config = load_config(course)
     config.CourseDirectory.root = str(course)
-    config.CourseDirectory.db_url = f"sqlite:///{course / 'gradebook.db'}"
+    config.CourseDirectory.db_url = db_url or f"sqlite:///{course / 'gradebook.db'}"
     return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
 
 

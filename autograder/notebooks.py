@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from autograder.errors import AutograderError
+
+# nbformat imports jsonschema, which compiles rfc3987_syntax's grammars on import (1-2 s) for string formats
+# nbformat's schema never checks: this process skips that optional import.
+sys.modules.setdefault("rfc3987_syntax", None)
 
 EFFECT_CALLS = {
     "manual_seed",
@@ -179,7 +184,15 @@ class Plan:
     points: dict[str, float]
 
     def to_json(self) -> dict[str, Any]:
+        """What the judge needs: its steps and the submission's cells."""
         return {"steps": self.steps, "learner": self.learner}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.to_json(), "tests": self.tests, "missing": self.missing, "points": self.points}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Plan:
+        return cls(data["steps"], data["learner"], data["tests"], data["missing"], data["points"])
 
 
 def make_plan(source: Any, submission: Any, *, slice_setup: bool = True) -> Plan:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -55,17 +56,32 @@ def _inside(path: Path, folders: list[Path]) -> bool:
     return any(path == f or f in path.parents for f in folders)
 
 
-def runner_command(mode: str, rundir: Path, hidden: list[Path], readable: list[Path]) -> tuple[list[str], bool]:
-    """The command that starts the runner (zygote), and whether it switches children to other user ids.
+def _closed_parents(paths: list[Path]) -> list[Path]:
+    """Folders above ``paths`` that other users cannot enter (e.g. /root holding a pyenv Python): they are
+    replaced in the sandbox, with the needed paths bound back under traversable folders."""
+    closed = set()
+    for path in paths:
+        for parent in path.resolve().parents:
+            try:
+                if parent != Path("/") and not (parent.stat().st_mode & stat.S_IXOTH):
+                    closed.add(parent)
+            except OSError:
+                pass
+    return sorted(closed)
+
+
+def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Path], readable: list[Path]) -> list[str]:
+    """The command that starts a zygote (``autograder.zygote``) for ``role``, on control socket ``fd``.
 
     ``hidden`` folders (course, submissions, output, home) are replaced by empty ones inside the sandbox;
     ``readable`` paths needed to run (the Python install, this package, data) are bound back read-only.
+    The learner's zygote, when started as root, may switch its children to their own user ids.
     """
     as_root = os.geteuid() == 0
-    inner = [sys.executable, "-m", "autograder.runner", str(rundir)]
-    if mode == "none":
-        return inner, False
-    hidden = [p.resolve() for p in hidden if p.exists()]
+    inner = [sys.executable, "-m", "autograder.zygote", role, str(rundir), str(fd)]
+    if mode == "none":  # no sandbox: children keep the grader's user (its Python may live under a private home)
+        return inner
+    hidden = [p.resolve() for p in hidden if p.exists()] + _closed_parents(readable)
     args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     for folder in sorted(set(hidden), key=lambda p: len(p.parts)):
         args += ["--tmpfs", str(folder)]
@@ -79,13 +95,17 @@ def runner_command(mode: str, rundir: Path, hidden: list[Path], readable: list[P
                     args += ["--perms", "0755", "--dir", str(parent)]
                     made.add(parent)
             args += ["--ro-bind", str(path), str(path)]
+    for parent in reversed(rundir.parents):  # e.g. /tmp/autograder-run-x/ above learner/: traversable
+        if Path("/tmp") in parent.parents and parent not in made:
+            args += ["--perms", "0755", "--dir", str(parent)]
+            made.add(parent)
     args += ["--bind", str(rundir), str(rundir), "--chdir", str(rundir)]
     args += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]
-    if as_root:
+    if as_root and role == "learner":
         for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_KILL"):
             args += ["--cap-add", cap]
         inner.append("--drop-privileges")
-    return args + inner, as_root
+    return args + inner
 
 
 def runner_env(rundir: Path, data_dir: Path | None) -> dict[str, str]:
@@ -101,11 +121,17 @@ def runner_env(rundir: Path, data_dir: Path | None) -> dict[str, str]:
         "OPENBLAS_NUM_THREADS": "1",
         "IPYTHONDIR": str(rundir / "ipython"),
         "MPLCONFIGDIR": str(rundir / "matplotlib"),
-        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+        "MPLBACKEND": "Agg",
         "CUDA_VISIBLE_DEVICES": "",
     }
     if data_dir is not None:
         env["COURSE_DATA_DIR"] = str(data_dir)
+    import autograder
+    import course
+
+    # the same course/ and autograder/ as this process (a checkout under test, not only the installed one)
+    homes = dict.fromkeys(str(Path(m.__file__).resolve().parent.parent) for m in (course, autograder))
+    env["PYTHONPATH"] = os.pathsep.join(homes)
     for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # machine quirks the BLAS needs (see env docs)
         if name in os.environ:
             env[name] = os.environ[name]

@@ -1,13 +1,15 @@
 """Grading throughput: `autograder grade` against plain `nbgrader autograde`, same class, same machine.
 
 Usage: .venv/bin/python benchmarks/grading.py [--students 24] [--assignment ID ...] [--jobs N]
-       [--timeout 60] [--keep DIR]
+       [--timeout 60] [--keep DIR] [--cluster local:2] [--skip-nbgrader]
 
 Builds a synthetic class (students x assignments): a third right answers (the source solutions), a
 third wrong (a mutant from tests/mutants replaces one solution), a third broken (malformed JSON, the
 untouched release notebook, a `sys.exit()` in the first answer cell). Identical copies are graded by
 `nbgrader autograde` (one call per assignment, serial, as nbgrader works) and by `autograder grade`.
 Prints both times, seconds per notebook, the ratio, and how many (student, assignment) scores agree.
+With ``--cluster`` the same class is also graded on a Dask cluster, and the cluster's cost over ``--jobs``
+and its throughput per worker (with what that means for 10,000 notebooks) are printed.
 """
 
 from __future__ import annotations
@@ -107,9 +109,14 @@ def run_nbgrader(work: Path, subs: Path, assignments: list[str], timeout: float)
     return time.perf_counter() - start
 
 
-def run_ours(work: Path, subs: Path, assignments: list[str], jobs: int, timeout: float) -> float:
-    args = [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(work / "ours"), "--quiet"]
+def run_ours(
+    work: Path, subs: Path, assignments: list[str], jobs: int, timeout: float, *, cluster: str | None = None
+) -> float:
+    out = work / ("ours-cluster" if cluster else "ours")
+    args = [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(out), "--quiet"]
     args += ["--jobs", str(jobs), "--timeout", str(timeout), "--course", str(ROOT)]
+    if cluster:
+        args += ["--cluster", cluster]
     for assignment in assignments:
         args += ["--assignment", assignment]
     start = time.perf_counter()
@@ -145,6 +152,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=float, default=120, help="seconds per cell, for both tools")
     parser.add_argument("--keep", type=Path, help="keep the class and results in this folder")
+    parser.add_argument("--cluster", help="also grade on this Dask cluster (local:N or an address), side by side")
+    parser.add_argument("--skip-nbgrader", action="store_true", help="only our runs (for --cluster)")
     args = parser.parse_args()
     assignments = args.assignments or course_assignments(ROOT)
     work = args.keep or Path(tempfile.mkdtemp(prefix="grading-bench-"))
@@ -152,14 +161,30 @@ def main() -> None:
     subs = build_class(work, assignments, args.students)
     n = args.students * len(assignments)
     print(f"class: {args.students} students x {len(assignments)} assignments = {n} notebooks; jobs={args.jobs}")
-    theirs = run_nbgrader(work, subs, assignments, args.timeout)
+    theirs = None if args.skip_nbgrader else run_nbgrader(work, subs, assignments, args.timeout)
     ours = run_ours(work, subs, assignments, args.jobs, args.timeout)
-    same, total = agreement(work)
-    print(f"{'tool':<26} {'seconds':>9} {'s / notebook':>13}")
-    print(f"{'nbgrader autograde':<26} {theirs:>9.1f} {theirs / n:>13.2f}")
-    print(f"{'autograder grade':<26} {ours:>9.1f} {ours / n:>13.2f}")
-    print(f"ratio (nbgrader / ours): {theirs / ours:.2f}x")
-    print(f"scores that agree: {same} / {total} (nbgrader records no score where its kernel died)")
+    print(f"{'tool':<34} {'seconds':>9} {'s / notebook':>13}")
+    if theirs is not None:
+        print(f"{'nbgrader autograde':<34} {theirs:>9.1f} {theirs / n:>13.2f}")
+    print(f"{f'autograder grade --jobs {args.jobs}':<34} {ours:>9.1f} {ours / n:>13.2f}")
+    if args.cluster:
+        on_cluster = run_ours(work, subs, assignments, args.jobs, args.timeout, cluster=args.cluster)
+        print(f"{f'autograder grade --cluster {args.cluster}':<34} {on_cluster:>9.1f} {on_cluster / n:>13.2f}")
+        same_rows = all(
+            (work / "ours" / name).read_text() == (work / "ours-cluster" / name).read_text()
+            for name in ("grades.csv", "questions.csv")
+        )
+        workers = int(args.cluster.removeprefix("local:")) if args.cluster.startswith("local:") else None
+        print(f"cluster / local: {on_cluster / ours:.2f}x; rows identical to the local run: {same_rows}")
+        if workers:
+            per_worker = n / on_cluster / workers  # notebooks per second per worker process
+            print(f"throughput: {per_worker:.2f} notebooks/s per worker; 10,000 notebooks would take about:")
+            for count in (10, 50, 100):
+                print(f"  {count:>3} workers: {10_000 / (per_worker * count) / 60:6.1f} min")
+    if theirs is not None:
+        same, total = agreement(work)
+        print(f"ratio (nbgrader / ours): {theirs / ours:.2f}x")
+        print(f"scores that agree: {same} / {total} (nbgrader records no score where its kernel died)")
     if args.keep is None:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -429,7 +429,11 @@ _ERROR_HINTS: tuple[tuple[str, str], ...] = (
         "对非标量调用 backward() 需要传入同形状的上游梯度，或先 .sum() / .mean() 成标量。",
     ),
     ("does not require grad", "张量不需要梯度：detach() / no_grad() 截断了梯度路径？"),
-    ("backward through the graph a second time", "同一张图反向传播了两次：每次迭代要重新做前向计算。"),
+    (
+        "backward through the graph a second time",
+        "同一张图反向传播了两次：保存的张量在第一次 backward() 后已释放；每次迭代重新前向，"
+        "或第一次写 backward(retain_graph=True)。",
+    ),
     (
         "Inference tensors cannot be saved for backward",
         "inference_mode() 里创建的张量 (inference tensor) 不能被 autograd 保存用于反向传播（例如作为乘法的输入）；"

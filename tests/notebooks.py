@@ -41,6 +41,10 @@ def grade_cells(nb: nbformat.NotebookNode) -> list[Any]:
     return [c for c in nb.cells if c.cell_type == "code" and meta(c).get("grade") and not meta(c).get("solution")]
 
 
+def test_cells_ids(nb: nbformat.NotebookNode) -> list[str]:
+    return [meta(c)["grade_id"] for c in grade_cells(nb)]
+
+
 def test_cell_source(nb: nbformat.NotebookNode, grade_id: str) -> str:
     for cell in grade_cells(nb):
         if meta(cell).get("grade_id") == grade_id:
@@ -150,3 +154,16 @@ def run_test_in_judge(stage: JudgeStage, learner_namespace: dict[str, Any]) -> N
         raise RuntimeError(f"learner gone: {exc}") from None
     finally:
         remote.IN_JUDGE = False
+
+
+def honest_submission(assignment: str) -> nbformat.NotebookNode:
+    """The release notebook with the source's solutions pasted into its answer cells (what a learner
+    who gets everything right hands in: no hidden tests, no solution markers)."""
+    solutions = {meta(c)["grade_id"]: c.source for c in read(source_path(assignment)).cells if meta(c).get("solution")}
+    nb = read(release_path(assignment))
+    for cell in nb.cells:
+        gid = meta(cell).get("grade_id")
+        if meta(cell).get("solution") and gid in solutions:
+            lines = solutions[gid].splitlines()
+            cell.source = "\n".join(ln for ln in lines if ln.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    return nb

@@ -2,7 +2,8 @@
 learner code is isolated; grading is deterministic and resumable.
 
 One small course (assignment 99_probe: two exercises, 2 + 1 points) keeps these tests fast. One class
-of ~30 submissions, each a right answer, a wrong one, an attack or a bad file, is graded once per module.
+of ~70 submissions, each a right answer, a wrong one, an attack (tests/attacks.py: on blank answers, every
+one must score 0) or a bad file, is graded once per module.
 """
 
 from __future__ import annotations
@@ -20,83 +21,22 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_notebook
+from nbformat.v4 import new_code_cell
 
 from autograder.errors import AutograderError
 from autograder.grade import grade, parse_size
 from autograder.sandbox import bwrap_problem
+from tests.attacks import ATTACKS
 from tests.notebooks import ROOT
+from tests.probe import ID, RIGHT_ANSWER, STUB, STUB_OTHER, WRONG, make_course, submission
 
 HAS_BWRAP = not bwrap_problem()
 needs_bwrap = pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap is not usable here (.ci/run installs it)")
-ID = "99_probe"
-RIGHT_ANSWER = "def answer():\n    return torch.tensor([1.0, 2.0])\n"
-RIGHT_OTHER = "def other():\n    return 3\n"
-
-
-def _cell(source: str, **nbgrader) -> nbformat.NotebookNode:
-    cell = new_code_cell(source)
-    if nbgrader:
-        cell.metadata["nbgrader"] = {"schema_version": 3, "task": False, **nbgrader}
-    return cell
-
-
-def source_notebook() -> nbformat.NotebookNode:
-    cells = [
-        _cell("import torch\nfrom course import checks"),
-        _cell(
-            "def answer():\n    ### BEGIN SOLUTION\n    return torch.tensor([1.0, 2.0])\n    ### END SOLUTION",
-            grade=False,
-            solution=True,
-            locked=False,
-            grade_id="answer",
-        ),
-        _cell(
-            "checks.check_tensor(answer(), torch.tensor([1.0, 2.0]))\n"
-            "assert torch.equal(answer(), torch.tensor([1.0, 2.0]))\n"
-            "### BEGIN HIDDEN TESTS\nassert torch.allclose(answer(), torch.tensor([1.0, 2.0]))\n### END HIDDEN TESTS",
-            grade=True,
-            solution=False,
-            locked=True,
-            grade_id="test_answer",
-            points=2,
-        ),
-        _cell(
-            "def other():\n    ### BEGIN SOLUTION\n    return 3\n    ### END SOLUTION",
-            grade=False,
-            solution=True,
-            locked=False,
-            grade_id="other",
-        ),
-        _cell(
-            'assert other() == 3, "other() 应该返回 3"',
-            grade=True,
-            solution=False,
-            locked=True,
-            grade_id="test_other",
-            points=1,
-        ),
-    ]
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    return nb
-
-
-def submission(answer: str = RIGHT_ANSWER, other: str = RIGHT_OTHER, edit=None) -> nbformat.NotebookNode:
-    nb = source_notebook()
-    nb.cells[1].source, nb.cells[3].source = answer, other
-    if edit is not None:
-        edit(nb)
-    return nb
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy2(ROOT / "nbgrader_config.py", root)
-    (root / "source" / ID).mkdir(parents=True)
-    nbformat.write(source_notebook(), root / "source" / ID / f"{ID}.ipynb")
-    return root
+    return make_course(tmp_path_factory.mktemp("course"))
 
 
 def _probe(name: str, code: str) -> str:
@@ -125,40 +65,14 @@ def _foreign_kernel(nb):
     nb.metadata["kernelspec"] = {"name": "ir", "display_name": "R", "language": "R"}
 
 
-WRONG = "def answer():\n    return torch.zeros(2)\n"
-
 NOTEBOOKS = {
     "right": submission(),
     "wrong": submission(WRONG),
-    "stub": submission(
-        "def answer():\n    raise NotImplementedError()\n", "def other():\n    raise NotImplementedError()\n"
-    ),
-    # attacks: the answer is wrong; only the attack could make it pass
-    "attack_torch": submission("torch.equal = lambda *a, **k: True\ntorch.allclose = lambda *a, **k: True\n" + WRONG),
-    "attack_checks": submission(
-        "import course.checks\ncourse.checks.check_tensor = lambda *a, **k: None\nchecks.check_tensor = lambda *a, **k: None\n"
-        "torch.equal = lambda *a, **k: True\ntorch.allclose = lambda *a, **k: True\n" + WRONG
-    ),
-    "attack_traceback": submission(
-        "import sys\nget_ipython().showtraceback = lambda *a, **k: None\nsys.excepthook = lambda *a: None\n"
-        "get_ipython().display_pub.publish = lambda *a, **k: None\n"
-        "get_ipython().set_custom_exc((BaseException,), lambda *a, **k: None)\n" + WRONG
-    ),
-    "attack_run_cell": submission(
-        "from IPython.core.interactiveshell import InteractiveShell, ExecutionResult\n"
-        "def _ok(self, raw_cell, *a, **k):\n    return ExecutionResult(None)\n"
-        "InteractiveShell.run_cell = _ok\nget_ipython().run_cell = lambda *a, **k: ExecutionResult(None)\n" + WRONG
-    ),
-    "attack_during_test": submission(
-        "def answer():\n    import course.checks as c\n    c.check_tensor = lambda *a, **k: None\n"
-        "    torch.equal = lambda *a, **k: True\n    torch.allclose = lambda *a, **k: True\n    return torch.zeros(2)\n"
-    ),
-    "attack_builtins": submission(
-        "import builtins\nbuiltins.isinstance = lambda *a: True\nbuiltins.bool = lambda *a: True\n" + WRONG
-    ),
-    "attack_edit_test": submission(WRONG, edit=_edit_test),
-    "attack_delete_test": submission(WRONG, edit=_delete_test),
-    "attack_points": submission(WRONG, edit=_points),
+    "stub": submission(STUB, STUB_OTHER),
+    # notebook tampering, on blank answers (more attacks: tests/attacks.py, added below)
+    "attack_edit_test": submission(STUB, STUB_OTHER, edit=_edit_test),
+    "attack_delete_test": submission(STUB, STUB_OTHER, edit=_delete_test),
+    "attack_points": submission(STUB, STUB_OTHER, edit=_points),
     # crashes, timeouts and limits
     "sys_exit": submission("import sys\nsys.exit(1)\n"),
     "os_exit": submission("import os\nos._exit(0)\n"),
@@ -178,10 +92,18 @@ NOTEBOOKS = {
     "probe_other_student": submission(_probe("other_student", "open(OTHER).read()")),
     "probe_gradebook": submission(_probe("gradebook", "open(GRADEBOOK, 'rb').read()")),
     "probe_write": submission(_probe("write", "open(OTHER, 'a').write('x')")),
+    "probe_judge": submission(
+        _probe(
+            "judge",
+            "import os\nfound = [p for p in os.listdir('/proc') if p.isdigit()\n"
+            "         and b'judge' in open(f'/proc/{p}/cmdline', 'rb').read()]\nassert found, 'no judge process in sight'",
+        )
+    ),
     "probe_processes": submission(
         _probe("processes", "import subprocess\nps = [subprocess.Popen(['sleep', '5']) for _ in range(300)]")
     ),
 }
+NOTEBOOKS.update({f"attack_{a.name}": submission(a.answer, a.other, extra=a.code) for a in ATTACKS})
 BAD_FILES = {
     "malformed": b"{ not json",
     "empty": b"",
@@ -288,17 +210,27 @@ def test_right_answers_score_full_and_wrong_or_blank_ones_do_not(graded):
     assert record(graded, "stub")["score"] == 0
 
 
+def test_the_attack_catalogue_covers_every_group_with_at_least_thirty_attacks():
+    groups = {a.group for a in ATTACKS}
+    assert len(ATTACKS) + 3 >= 30, len(ATTACKS)
+    assert {
+        "namespace",
+        "shell",
+        "channel",
+        "hidden",
+        "torch",
+        "tracing",
+        "concurrency",
+        "values",
+        "watching",
+    } <= groups
+
+
 @pytest.mark.parametrize("attack", [s for s in NOTEBOOKS if s.startswith("attack_")])
-def test_no_attack_from_inside_the_kernel_raises_the_score(graded, attack):
+def test_no_attack_on_blank_answers_scores_a_point(graded, attack):
     result = record(graded, attack)
-    answer = result["questions"][0]
-    assert answer["points"] == 0, answer
-    assert result["max_score"] == 3
-
-
-def test_tampering_is_named_in_the_feedback(graded):
-    for attack in ("attack_torch", "attack_checks", "attack_during_test"):
-        assert "评分环境被修改" in record(graded, attack)["questions"][0]["message"], attack
+    assert result["score"] == 0 and result["max_score"] == 3, result
+    assert all(q["points"] == 0 and q["message"] for q in result["questions"]), result["questions"]
 
 
 def test_a_deleted_test_cell_scores_zero_with_a_message(graded):
@@ -339,10 +271,11 @@ def test_a_crashing_or_looping_cell_scores_zero_and_the_rest_is_still_graded(gra
         assert answer["points"] == 0 and other["points"] == 1, (student, answer, other)
 
 
-def test_an_unstoppable_loop_is_ended_by_the_notebook_timeout(graded):
+def test_a_cell_that_cannot_be_stopped_is_skipped_and_the_rest_is_graded(graded):
     result = record(graded, "unstoppable_loop")
-    assert "超过 25 秒" in result["message"]
-    assert result["score"] == 0
+    assert result["status"] == "timeout" and "卡住" in result["message"], result
+    answer, other = result["questions"]
+    assert answer["points"] == 0 and other["points"] == 1, result["questions"]
 
 
 def test_huge_output_is_capped_and_still_graded(graded):
@@ -360,11 +293,22 @@ def test_submissions_are_never_modified(graded):
 
 
 def test_feedback_html_per_submission_never_shows_test_code(graded):
-    for student in ("right", "wrong", "attack_torch", "malformed", "missing"):
+    for student in ("right", "wrong", "attack_patch_torch_comparisons", "malformed", "missing"):
         page = graded["out"] / "feedback" / student / ID / f"{ID}.html"
         text = page.read_text(encoding="utf-8")
         assert "test_answer" in text and "test_other" in text
         assert "BEGIN HIDDEN" not in text and "torch.allclose(answer()" not in text and "check_tensor(" not in text
+
+
+def test_feedback_shows_hints_only_when_the_instructor_asks(graded, course, tmp_path):
+    page = graded["out"] / "feedback" / "wrong" / ID / f"{ID}.html"
+    assert "HINT-ONE" not in page.read_text(encoding="utf-8")
+    subs = tmp_path / "subs"
+    (subs / "wrong" / ID).mkdir(parents=True)
+    shutil.copy2(graded["subs"] / "wrong" / ID / f"{ID}.ipynb", subs / "wrong" / ID / f"{ID}.ipynb")
+    grade(subs, tmp_path / "out", course_root=course, show_hints=True, progress=False)
+    text = (tmp_path / "out" / "feedback" / "wrong" / ID / f"{ID}.html").read_text(encoding="utf-8")
+    assert "提示 (hint) 1 / 2" in text and "HINT-ONE" in text and "HINT-TWO" not in text
 
 
 def test_the_gradebook_is_kept_for_nbgraders_own_tools(graded):
@@ -377,17 +321,27 @@ def test_the_gradebook_is_kept_for_nbgraders_own_tools(graded):
 
 
 @needs_bwrap
-@pytest.mark.parametrize("what", ["network", "source", "other_student", "gradebook", "write", "processes"])
+@pytest.mark.parametrize("what", ["network", "source", "other_student", "gradebook", "write", "judge", "processes"])
 def test_learner_code_is_isolated(graded, what):
     printed = outputs(graded, f"probe_{what}")
     assert f"BLOCKED:{what}" in printed and f"LEAK:{what}" not in printed, printed[-500:]
+
+
+RACY = {f"attack_{a.name}" for a in ATTACKS if a.group == "concurrency"}  # they race the judge on purpose
+
+
+def _rows_without_racy(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.split(",", 1)[0] not in RACY]
 
 
 def test_grading_the_same_class_twice_gives_identical_rows(graded, course, tmp_path):
     out = tmp_path / "again"
     _grade_class(graded["subs"], out, course, jobs=1)
     for name in ("grades.csv", "questions.csv"):
-        assert (out / name).read_text(encoding="utf-8") == (graded["out"] / name).read_text(encoding="utf-8"), name
+        assert _rows_without_racy(out / name) == _rows_without_racy(graded["out"] / name), name
+    for student in RACY:  # whatever the race did, it scored nothing either time
+        assert all(r["score"] == "0" for r in rows(out / "grades.csv") if r["student_id"] == student)
 
 
 def _small_class(root: Path, n: int = 6) -> Path:
@@ -465,3 +419,27 @@ def test_memory_sizes_are_read_or_refused_clearly():
     assert parse_size("4G") == 4 * 2**30 and parse_size("512MiB") == 512 * 2**20
     with pytest.raises(AutograderError, match="cannot read memory size"):
         parse_size("lots")
+
+
+@pytest.fixture(scope="module")
+def tensors_attacked(tmp_path_factory):
+    """01_tensors left blank, with each attack that beat the grader before the judge (6, 2 and 10 of 10)."""
+    from tests import notebooks as nbs
+
+    by_name = {a.name: a for a in ATTACKS}
+    subs = tmp_path_factory.mktemp("attacked")
+    for name in ("rebind_checks", "override_shell_instance_methods", "write_old_result_records_and_exit"):
+        nb = nbs.read(nbs.release_path("01_tensors"))
+        nb.cells.insert(2, new_code_cell(by_name[name].code))  # right after the imports cell
+        folder = subs / name / "01_tensors"
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / "01_tensors.ipynb")
+    return grade(subs, tmp_path_factory.mktemp("out"), course_root=ROOT, jobs=2, progress=False)
+
+
+@pytest.mark.parametrize(
+    "name", ["rebind_checks", "override_shell_instance_methods", "write_old_result_records_and_exit"]
+)
+def test_the_attacks_that_beat_the_old_grader_score_zero_on_01_tensors(tensors_attacked, name):
+    result = tensors_attacked[f"{name}/01_tensors"]
+    assert result["score"] == 0 and result["max_score"] == 10, result

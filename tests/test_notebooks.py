@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
+import nbformat
 import pytest
 
-from autograder.check import check_notebook
 from autograder.generate import generate
 from autograder.grade import grade
 from tests import notebooks as nbs
@@ -80,11 +79,9 @@ def test_release_hides_solutions_and_hidden_tests():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_source_notebook_scores_full_marks_through_nbgrader(assignment):
-    result = check_notebook(nbs.source_path(assignment))
-    assert result.hidden_tests
-    failed = {q.grade_id: q.message for q in result.questions if not q.passed}
-    assert not failed and result.score == result.max_score > 0, failed
+def test_honest_answers_score_full_marks_through_check(honest_progress, assignment):
+    row = next(r for r in honest_progress if r.assignment == assignment)
+    assert row.status == "ok" and not row.remaining and row.score == row.max_score > 0, row
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +89,13 @@ def class_of_two(tmp_path_factory):
     """The sandboxed grader over every assignment: one student hands in the solutions, one the blanks."""
     subs = tmp_path_factory.mktemp("class")
     for assignment in ASSIGNMENTS:
-        for student, path in (("solution", nbs.source_path(assignment)), ("blank", nbs.release_path(assignment))):
+        for student, nb in (
+            ("honest", nbs.honest_submission(assignment)),
+            ("blank", nbs.read(nbs.release_path(assignment))),
+        ):
             folder = subs / student / assignment
             folder.mkdir(parents=True)
-            shutil.copy2(path, folder / f"{assignment}.ipynb")
+            nbformat.write(nb, folder / f"{assignment}.ipynb")
     return grade(subs, tmp_path_factory.mktemp("out"), course_root=nbs.ROOT, progress=False)
 
 
@@ -109,7 +109,7 @@ def test_untouched_release_notebook_scores_zero_on_every_graded_cell(class_of_tw
 
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_source_notebook_scores_full_marks_in_the_sandboxed_grader(class_of_two, assignment):
-    record = class_of_two[f"solution/{assignment}"]
+def test_honest_answers_score_full_marks_in_the_sandboxed_grader(class_of_two, assignment):
+    record = class_of_two[f"honest/{assignment}"]
     failed = {q["grade_id"]: q["message"] for q in record["questions"] if q["status"] != "passed"}
     assert record["status"] == "ok" and not failed and record["score"] == record["max_score"] > 0, failed

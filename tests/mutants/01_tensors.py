@@ -51,24 +51,48 @@ MUTANTS = [
         expect="in-place",
         code="def make_labels(raw):\n    raw -= 1\n    return raw.long()\n",
     ),
-    # positive_mask
+    # in_range_mask
     dict(
-        grade_id="test_positive_mask",
-        name="float mask",
-        expect="torch.bool",
-        code="def positive_mask(x):\n    return (x > 0).float()\n",
+        grade_id="test_in_range_mask",
+        name="chained comparison low <= x < high",
+        expect="链式比较",
+        code="def in_range_mask(x, low, high):\n    return low <= x < high\n",
     ),
     dict(
-        grade_id="test_positive_mask",
-        name="zero counted as positive",
-        expect="x >= 0",
-        code="def positive_mask(x):\n    return x >= 0\n",
+        grade_id="test_in_range_mask",
+        name="Python and between two masks",
+        expect="and",
+        code="def in_range_mask(x, low, high):\n    return (x >= low) and (x < high)\n",
     ),
     dict(
-        grade_id="test_positive_mask",
-        name="torch.where to ints",
+        grade_id="test_in_range_mask",
+        name="& without parentheses",
+        expect="优先级",
+        code="def in_range_mask(x, low, high):\n    return x >= low & x < high\n",
+    ),
+    dict(
+        grade_id="test_in_range_mask",
+        name="x > low leaves out low",
+        expect="包含 low",
+        code="def in_range_mask(x, low, high):\n    return (x > low) & (x < high)\n",
+    ),
+    dict(
+        grade_id="test_in_range_mask",
+        name="x <= high takes in high",
+        expect="不含 high",
+        code="def in_range_mask(x, low, high):\n    return (x >= low) & (x <= high)\n",
+    ),
+    dict(
+        grade_id="test_in_range_mask",
+        name="| instead of &",
+        expect="|（或）",
+        code="def in_range_mask(x, low, high):\n    return (x >= low) | (x < high)\n",
+    ),
+    dict(
+        grade_id="test_in_range_mask",
+        name="float mask from multiplying",
         expect="torch.bool",
-        code="def positive_mask(x):\n    return torch.where(x > 0, 1, 0)\n",
+        code="def in_range_mask(x, low, high):\n    return (x >= low).float() * (x < high).float()\n",
     ),
     # masked_mean
     dict(
@@ -120,23 +144,105 @@ MUTANTS = [
         expect="low + (high - low)",
         code="def uniform_init(shape, low, high, generator):\n    return (high - low) * torch.rand(shape, generator=generator)\n",
     ),
+    dict(
+        grade_id="test_uniform_init",
+        name="Tensor.uniform_ instead of the transform",
+        expect="uniform_",
+        code="def uniform_init(shape, low, high, generator):\n"
+        "    return torch.empty(shape).uniform_(low, high, generator=generator)\n",
+    ),
+    dict(
+        grade_id="test_uniform_init",
+        name="torch.nn.init.uniform_ instead of the transform",
+        expect="torch.nn.init.uniform_",
+        code="def uniform_init(shape, low, high, generator):\n"
+        "    return torch.nn.init.uniform_(torch.empty(shape), low, high, generator=generator)\n",
+    ),
     # time_grid
     dict(
         grade_id="test_time_grid",
         name="arange misses the end point",
-        expect="arange",
-        code="def time_grid(start, stop, steps):\n    return torch.arange(start, stop, (stop - start) / steps)\n",
+        expect="不含终点",
+        code="def time_grid(start, stop, dt):\n    return torch.arange(start, stop, dt)\n",
     ),
     dict(
         grade_id="test_time_grid",
-        name="one point too many",
-        expect="linspace",
-        code="def time_grid(start, stop, steps):\n    return torch.linspace(start, stop, steps + 1)\n",
+        name="arange to stop + dt gets an extra point from rounding",
+        expect="舍入误差",
+        code="def time_grid(start, stop, dt):\n    return torch.arange(start, stop + dt, dt)\n",
     ),
     dict(
         grade_id="test_time_grid",
-        name="step computed with steps instead of steps - 1",
-        expect="终点",
-        code="def time_grid(start, stop, steps):\n    return start + (stop - start) / steps * torch.arange(steps, dtype=torch.float32)\n",
+        name="int() truncates 6.999999999999999 to 6",
+        expect="round()",
+        code="def time_grid(start, stop, dt):\n    return torch.linspace(start, stop, int((stop - start) / dt) + 1)\n",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="k points instead of k + 1",
+        expect="k + 1 个点",
+        code="def time_grid(start, stop, dt):\n    return torch.linspace(start, stop, round((stop - start) / dt))\n",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="float64 grid",
+        expect="float64",
+        code="def time_grid(start, stop, dt):\n"
+        "    return torch.linspace(start, stop, round((stop - start) / dt) + 1, dtype=torch.float64)\n",
+    ),
+    # predict first
+    dict(
+        grade_id="test_predict_div_dtype",
+        name="integer division stays int64",
+        expect="真除法",
+        code="predict_div_dtype = torch.int64\n",
+    ),
+    dict(
+        grade_id="test_predict_div_dtype",
+        name="float64 as in NumPy",
+        expect="默认浮点类型",
+        code="predict_div_dtype = torch.float64\n",
+    ),
+    dict(
+        grade_id="test_predict_div_dtype",
+        name="dtype written as a string",
+        expect="之一",
+        code="predict_div_dtype = 'float32'\n",
+    ),
+    dict(
+        grade_id="test_predict_uint8_sum",
+        name="260 as if the result were promoted",
+        expect="回绕",
+        code="predict_uint8_sum = 260\n",
+    ),
+    dict(
+        grade_id="test_predict_uint8_sum",
+        name="255 as if it saturated",
+        expect="不会停在 255",
+        code="predict_uint8_sum = 255\n",
+    ),
+    dict(
+        grade_id="test_predict_uint8_sum",
+        name="the answer as a tensor",
+        expect="应写成 int",
+        code="predict_uint8_sum = torch.tensor(4, dtype=torch.uint8)\n",
+    ),
+    dict(
+        grade_id="test_predict_votes_raises",
+        name="expects an error like the (N,) float labels",
+        expect="类别概率",
+        code="predict_votes_raises = True\n",
+    ),
+    dict(
+        grade_id="test_predict_votes_raises",
+        name="answers with a word",
+        expect="之一",
+        code="predict_votes_raises = '不报错'\n",
+    ),
+    dict(
+        grade_id="test_predict_votes_raises",
+        name="leaves the placeholder",
+        expect="还没有写预测",
+        code="predict_votes_raises = ...\n",
     ),
 ]

@@ -1,36 +1,42 @@
 """Wrong answers learners write for 02_shapes; each must fail its test cell with the message named."""
 
 MUTANTS = [
-    # squeeze_scores
+    # forward_one
     dict(
-        grade_id="test_squeeze_scores",
-        name="bare squeeze() drops a batch of one",
-        expect="squeeze()",
-        code="def squeeze_scores(scores):\n    return scores.squeeze()\n",
+        grade_id="test_forward_one",
+        name="bare squeeze() also drops the size-1 output dim",
+        expect="squeeze(0)",
+        code="def forward_one(model, sample):\n    return model(sample.unsqueeze(0)).squeeze()\n",
     ),
     dict(
-        grade_id="test_squeeze_scores",
-        name="squeeze(0) squeezes the batch dim",
-        expect="squeeze(dim)",
-        code="def squeeze_scores(scores):\n    return scores.squeeze(0)\n",
+        grade_id="test_forward_one",
+        name="calls the model without a batch dim",
+        expect="unsqueeze(0)",
+        code="def forward_one(model, sample):\n    return model(sample)\n",
     ),
     dict(
-        grade_id="test_squeeze_scores",
-        name="scores[0] takes the first sample",
-        expect="scores[:, 0]",
-        code="def squeeze_scores(scores):\n    return scores[0]\n",
+        grade_id="test_forward_one",
+        name="flatten() removes the batch dim and the sample's own dims",
+        expect="展平",
+        code="def forward_one(model, sample):\n    return model(sample.unsqueeze(0)).flatten()\n",
     ),
     dict(
-        grade_id="test_squeeze_scores",
-        name="transposes instead of squeezing",
-        expect="squeeze(dim)",
-        code="def squeeze_scores(scores):\n    return scores.t()\n",
+        grade_id="test_forward_one",
+        name="keeps the batch dim in the output",
+        expect="batch 维还在",
+        code="def forward_one(model, sample):\n    return model(sample.unsqueeze(0))\n",
     ),
     dict(
-        grade_id="test_squeeze_scores",
-        name="squeeze_ in place changes the input",
+        grade_id="test_forward_one",
+        name="adds the batch dim at the end",
+        expect="unsqueeze(0)",
+        code="def forward_one(model, sample):\n    return model(sample.unsqueeze(-1)).squeeze(-1)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="unsqueeze_ changes the caller's sample",
         expect="in-place",
-        code="def squeeze_scores(scores):\n    return scores.squeeze_(1)\n",
+        code="def forward_one(model, sample):\n    return model(sample.unsqueeze_(0)).squeeze(0)\n",
     ),
     # flatten_batch
     dict(
@@ -147,5 +153,54 @@ MUTANTS = [
         expect="(C, p, p)",
         code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
         "    return x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 3, 5, 1).reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="F.unfold cuts the patches",
+        expect="unfold",
+        code="def patchify(x, p):\n    return torch.nn.functional.unfold(x, kernel_size=p, stride=p).transpose(1, 2)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="nn.PixelUnshuffle cuts the patches",
+        expect="pixel_unshuffle",
+        code="def patchify(x, p):\n    return torch.nn.PixelUnshuffle(p)(x).flatten(2).transpose(1, 2)\n",
+    ),
+    # predict first
+    dict(
+        grade_id="test_predict_row_contiguous",
+        name="applies the product rule to the size-1 dim",
+        expect="大小为 1 的维度",
+        code="predict_row_contiguous = False\n",
+    ),
+    dict(
+        grade_id="test_predict_row_contiguous",
+        name="answers with the stride",
+        expect="之一",
+        code="predict_row_contiguous = (1, 1)\n",
+    ),
+    dict(
+        grade_id="test_predict_row_contiguous",
+        name="answers with a word",
+        expect="之一",
+        code="predict_row_contiguous = 'contiguous'\n",
+    ),
+    dict(
+        grade_id="test_predict_slice_reshape_shares",
+        name="believes reshape always returns a view",
+        expect="只能复制",
+        code="predict_slice_reshape_shares = True\n",
+    ),
+    dict(
+        grade_id="test_predict_slice_reshape_shares",
+        name="answers with a word",
+        expect="之一",
+        code="predict_slice_reshape_shares = 'copy'\n",
+    ),
+    dict(
+        grade_id="test_predict_slice_reshape_shares",
+        name="leaves the placeholder",
+        expect="还没有写预测",
+        code="predict_slice_reshape_shares = None\n",
     ),
 ]

@@ -128,8 +128,54 @@ MUTANTS = [
     dict(
         grade_id="test_broadcast_shape",
         name="calls torch.broadcast_shapes",
-        expect="不要调用 torch.broadcast_shapes",
+        expect="调用了",
         code="def broadcast_shape(a, b):\n    return tuple(torch.broadcast_shapes(a, b))\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="lets torch add two zero tensors",
+        expect="调用了",
+        code="def broadcast_shape(a, b):\n    return tuple((torch.zeros(a) + torch.zeros(b)).shape)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="torch.broadcast_tensors on empty tensors",
+        expect="调用了",
+        code="def broadcast_shape(a, b):\n    return tuple(torch.broadcast_tensors(torch.empty(a), torch.empty(b))[0].shape)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="meta tensors allocate nothing",
+        expect="调用了",
+        code="def broadcast_shape(a, b):\n"
+        "    return tuple((torch.empty(a, device='meta') + torch.empty(b, device='meta')).shape)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="expand a 0-d tensor to one shape, then add the other",
+        expect="调用了",
+        code="def broadcast_shape(a, b):\n    return tuple((torch.tensor(0.0).expand(a) + torch.tensor(0.0).expand(b)).shape)\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="an alias of torch.broadcast_shapes imported earlier",
+        expect="调用了",
+        code="from torch import broadcast_shapes as _shapes\n\n"
+        "def broadcast_shape(a, b):\n    return tuple(_shapes(a, b))\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="numpy's broadcast_shapes",
+        expect="调用了 numpy",
+        code="import numpy as np\n\ndef broadcast_shape(a, b):\n    return tuple(int(d) for d in np.broadcast_shapes(a, b))\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="torch first, the rule only as a fallback",
+        expect="调用了",
+        code="def broadcast_shape(a, b):\n"
+        "    try:\n        return tuple(torch.broadcast_shapes(a, b))\n"
+        "    except RuntimeError as err:\n        raise ValueError(str(err)) from None\n",
     ),
     # mse_loss
     dict(
@@ -224,7 +270,80 @@ MUTANTS = [
     dict(
         grade_id="test_pairwise_sq_dist",
         name="torch.cdist gives distances, not squared",
-        expect="不要开根号",
+        expect="torch.cdist",
         code="def pairwise_sq_dist(x, y):\n    return torch.cdist(x, y)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist squared skips the broadcasting",
+        expect="torch.cdist",
+        code="def pairwise_sq_dist(x, y):\n    return torch.cdist(x, y) ** 2\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="norm over the broadcast difference is the distance",
+        expect="不要开根号",
+        code="def pairwise_sq_dist(x, y):\n    return (x[:, None] - y[None]).norm(dim=-1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="sqrt of the squared distances",
+        expect="不要开根号",
+        code="def pairwise_sq_dist(x, y):\n    return ((x[:, None] - y[None]) ** 2).sum(-1).sqrt()\n",
+    ),
+    # predict first
+    dict(
+        grade_id="test_predict_sum_shape",
+        name="the first operand's shape wins",
+        expect="(2, 4, 3)",
+        code="predict_sum_shape = (2, 1, 3)\n",
+    ),
+    dict(
+        grade_id="test_predict_sum_shape",
+        name="dims in the wrong order",
+        expect="右对齐",
+        code="predict_sum_shape = (4, 2, 3)\n",
+    ),
+    dict(
+        grade_id="test_predict_sum_shape",
+        name="answers that it cannot broadcast",
+        expect="应写成 tuple",
+        code="predict_sum_shape = 'error'\n",
+    ),
+    dict(
+        grade_id="test_predict_expand_stride",
+        name="stride of a contiguous (3, 4)",
+        expect="stride 是 0",
+        code="predict_expand_stride = (4, 1)\n",
+    ),
+    dict(
+        grade_id="test_predict_expand_stride",
+        name="zero stride on the wrong dim",
+        expect="第 0 维不变",
+        code="predict_expand_stride = (0, 1)\n",
+    ),
+    dict(
+        grade_id="test_predict_expand_stride",
+        name="stride unchanged by expand",
+        expect="expand 不复制",
+        code="predict_expand_stride = (1, 1)\n",
+    ),
+    dict(
+        grade_id="test_predict_inplace_raises",
+        name="expects in-place ops to broadcast like x + y",
+        expect="形状不能变",
+        code="predict_inplace_raises = False\n",
+    ),
+    dict(
+        grade_id="test_predict_inplace_raises",
+        name="answers with the error type",
+        expect="之一",
+        code="predict_inplace_raises = 'RuntimeError'\n",
+    ),
+    dict(
+        grade_id="test_predict_inplace_raises",
+        name="leaves the placeholder",
+        expect="还没有写预测",
+        code="predict_inplace_raises = ...\n",
     ),
 ]

@@ -1,36 +1,120 @@
 """Wrong answers learners write for 04_devices; each must fail its test cell with the message named."""
 
+_LIKE = "def to_device_like(x, ref):\n"
+
 MUTANTS = [
+    # predict_one_element
+    dict(
+        grade_id="test_predict_one_element",
+        name="a one-element tensor counts as a number",
+        expect="不是 0-d",
+        code='predict_one_element = "meta"\n',
+    ),
+    dict(
+        grade_id="test_predict_one_element",
+        name="the result follows the CPU operand",
+        expect="预测不对",
+        code='predict_one_element = "cpu"\n',
+    ),
+    dict(
+        grade_id="test_predict_one_element",
+        name="answers True instead of an outcome",
+        expect="之一",
+        code="predict_one_element = True\n",
+    ),
+    dict(
+        grade_id="test_predict_one_element",
+        name="left the prediction unwritten",
+        expect="还没有写预测",
+        code="predict_one_element = ...\n",
+    ),
+    # predict_stack
+    dict(
+        grade_id="test_predict_stack",
+        name="0-d CPU tensors are exempt everywhere",
+        expect="不是逐元素运算",
+        code='predict_stack = "meta"\n',
+    ),
+    dict(
+        grade_id="test_predict_stack",
+        name="the result lands on the CPU",
+        expect="预测不对",
+        code='predict_stack = "cpu"\n',
+    ),
+    dict(
+        grade_id="test_predict_stack",
+        name="writes the exception class instead of its name",
+        expect="之一",
+        code="predict_stack = RuntimeError\n",
+    ),
+    # predict_meta_mm
+    dict(
+        grade_id="test_predict_meta_mm",
+        name="meta always catches mixed devices",
+        expect="不检查设备",
+        code='predict_meta_mm = "RuntimeError"\n',
+    ),
+    dict(
+        grade_id="test_predict_meta_mm",
+        name="the result follows the CPU operand",
+        expect="预测不对",
+        code='predict_meta_mm = "cpu"\n',
+    ),
+    dict(
+        grade_id="test_predict_meta_mm",
+        name="spells the device as torch.device",
+        expect="之一",
+        code='predict_meta_mm = torch.device("meta")\n',
+    ),
     # to_device_like
     dict(
         grade_id="test_to_device_like",
         name="x.to(ref) also copies ref's dtype",
         expect="dtype",
-        code="def to_device_like(x, ref):\n    return x.to(ref)\n",
+        code=_LIKE + "    return x.to(next(ref.parameters()) if isinstance(ref, nn.Module) else ref)\n",
     ),
     dict(
         grade_id="test_to_device_like",
-        name="uses the global device instead of ref.device",
+        name="uses the global device instead of ref's",
         expect="设备 (device)",
-        code="def to_device_like(x, ref):\n    return x.to(device)\n",
+        code=_LIKE + "    return x.to(device)\n",
     ),
     dict(
         grade_id="test_to_device_like",
         name="detaches while moving",
         expect="requires_grad",
-        code="def to_device_like(x, ref):\n    return x.detach().to(ref.device)\n",
+        code=_LIKE
+        + "    return x.detach().to(ref.device if isinstance(ref, torch.Tensor) else next(ref.parameters()).device)\n",
     ),
     dict(
         grade_id="test_to_device_like",
         name="returns x unchanged",
         expect="设备 (device)",
-        code="def to_device_like(x, ref):\n    return x\n",
+        code=_LIKE + "    return x\n",
     ),
     dict(
         grade_id="test_to_device_like",
         name="x.to(ref.device) without returning it",
         expect="torch.Tensor",
-        code="def to_device_like(x, ref):\n    x.to(ref.device)\n",
+        code=_LIKE + "    x.to(ref.device)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="treats a module like a tensor: ref.device",
+        expect="next(ref.parameters()).device",
+        code=_LIKE + "    return x.to(ref.device)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="reads ref.weight, which a Sequential does not have",
+        expect="不是每个模块都有 .weight",
+        code=_LIKE + "    return x.to(ref.weight.device if isinstance(ref, nn.Module) else ref.device)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="passes the module itself to x.to()",
+        expect="nn.Module",
+        code=_LIKE + "    return x.to(ref if isinstance(ref, nn.Module) else ref.device)\n",
     ),
     # causal_mask_fill
     dict(

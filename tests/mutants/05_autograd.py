@@ -2,8 +2,59 @@
 
 _SGD_HEAD = "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
 _ACC_HEAD = "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
+_JAC_HEAD = "def jacobian(f, x):\n"
+_VG_HEAD = "def value_and_grad(f, x):\n"
 
 MUTANTS = [
+    # predict_leaf
+    dict(
+        grade_id="test_predict_leaf",
+        name="leaf means requires_grad=True",
+        expect="是错的",
+        code="predict_leaf = False\n",
+    ),
+    dict(grade_id="test_predict_leaf", name="answers with a string", expect="之一", code='predict_leaf = "True"\n'),
+    dict(
+        grade_id="test_predict_leaf",
+        name="left the prediction unwritten",
+        expect="还没有写预测",
+        code="predict_leaf = None\n",
+    ),
+    # predict_grad
+    dict(
+        grade_id="test_predict_grad",
+        name="backward overwrites .grad",
+        expect="而不是覆盖",
+        code="predict_grad = (2.0, 4.0)\n",
+    ),
+    dict(
+        grade_id="test_predict_grad",
+        name="counts only two backward calls",
+        expect="预测不对",
+        code="predict_grad = (4, 8)\n",
+    ),
+    dict(
+        grade_id="test_predict_grad",
+        name="writes a tensor instead of a tuple",
+        expect="应写成 tuple",
+        code="predict_grad = torch.tensor([6.0, 12.0])\n",
+    ),
+    # predict_bn_same
+    dict(
+        grade_id="test_predict_bn_same",
+        name="BatchNorm treats samples independently",
+        expect="统计量来自 4 个样本",
+        code="predict_bn_same = True\n",
+    ),
+    dict(
+        grade_id="test_predict_bn_same", name="answers with a string", expect="之一", code='predict_bn_same = "False"\n'
+    ),
+    dict(
+        grade_id="test_predict_bn_same",
+        name="left the prediction unwritten",
+        expect="还没有写预测",
+        code="predict_bn_same = ...\n",
+    ),
     # value_and_grad
     dict(
         grade_id="test_value_and_grad",
@@ -41,39 +92,99 @@ MUTANTS = [
             "    value.backward()\n    return value.item(), leaf.grad\n"
         ),
     ),
-    # vjp
     dict(
-        grade_id="test_vjp",
-        name="y.sum().backward() ignores v",
-        expect="上游梯度 (upstream gradient)",
+        grade_id="test_value_and_grad",
+        name="torch.func.grad_and_value does the work",
+        expect="torch.func",
+        code=(_VG_HEAD + "    grad, value = torch.func.grad_and_value(f)(x.detach())\n    return value, grad\n"),
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="backward through the caller's x when it already requires grad",
+        expect="改动了调用者的 x",
         code=(
-            "def vjp(f, x, v):\n    leaf = x.detach().requires_grad_(True)\n    f(leaf).sum().backward()\n"
-            "    return leaf.grad\n"
+            _VG_HEAD + "    leaf = x if x.requires_grad else x.detach().requires_grad_(True)\n    value = f(leaf)\n"
+            "    (grad,) = torch.autograd.grad(value, leaf) if not leaf.is_leaf else (None,)\n"
+            "    if grad is None:\n        value.backward()\n        grad = leaf.grad\n"
+            "    return value.detach(), grad\n"
+        ),
+    ),
+    # jacobian
+    dict(
+        grade_id="test_jacobian",
+        name="rows accumulate in leaf.grad",
+        expect="前 i 行之和",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n    rows = []\n"
+            "    for i in range(y.numel()):\n        v = torch.zeros(y.numel(), dtype=y.dtype)\n        v[i] = 1.0\n"
+            "        y.backward(v.reshape(y.shape), retain_graph=True)\n        rows.append(leaf.grad.clone())\n"
+            "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
         ),
     ),
     dict(
-        grade_id="test_vjp",
-        name="backward() on a non-scalar without v",
-        expect="scalar outputs",
+        grade_id="test_jacobian",
+        name="backward per row without retain_graph",
+        expect="retain_graph",
         code=(
-            "def vjp(f, x, v):\n    leaf = x.detach().requires_grad_(True)\n    f(leaf).backward()\n"
-            "    return leaf.grad\n"
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n    rows = []\n"
+            "    for i in range(y.numel()):\n        v = torch.zeros(y.numel(), dtype=y.dtype)\n        v[i] = 1.0\n"
+            "        leaf.grad = None\n        y.backward(v.reshape(y.shape))\n        rows.append(leaf.grad)\n"
+            "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
         ),
     ),
     dict(
-        grade_id="test_vjp",
-        name="J @ v (JVP) instead of v^T J",
-        expect="JVP",
+        grade_id="test_jacobian",
+        name="rows stacked as columns (x.shape + y.shape)",
+        expect="x.shape + y.shape",
         code=(
-            "def vjp(f, x, v):\n    J = torch.autograd.functional.jacobian(f, x).reshape(v.numel(), x.numel())\n"
-            "    return (J @ v.reshape(-1)).reshape(x.shape)\n"
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n    rows = []\n"
+            "    for i in range(y.numel()):\n        v = torch.zeros(y.numel(), dtype=y.dtype)\n        v[i] = 1.0\n"
+            "        (g,) = torch.autograd.grad(y, leaf, v.reshape(y.shape), retain_graph=True)\n        rows.append(g)\n"
+            "    return torch.stack(rows, dim=-1).reshape(x.shape + y.shape)\n"
         ),
     ),
     dict(
-        grade_id="test_vjp",
+        grade_id="test_jacobian",
+        name="leaves J flattened to (y.numel(), x.numel())",
+        expect="展平",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n    rows = []\n"
+            "    for i in range(y.numel()):\n        v = torch.zeros(y.numel(), dtype=y.dtype)\n        v[i] = 1.0\n"
+            "        (g,) = torch.autograd.grad(y, leaf, v.reshape(y.shape), retain_graph=True)\n"
+            "        rows.append(g.reshape(-1))\n    return torch.stack(rows)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="one backward of y.sum() instead of one VJP per row",
+        expect="一次反向传播",
+        code=(
+            _JAC_HEAD
+            + "    leaf = x.detach().requires_grad_(True)\n    f(leaf).sum().backward()\n    return leaf.grad\n"
+        ),
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="calls torch.autograd.functional.jacobian",
+        expect="torch.autograd.functional.jacobian",
+        code=_JAC_HEAD + "    return torch.autograd.functional.jacobian(f, x)\n",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="imports jacrev from torch.func",
+        expect="torch.func.jacrev",
+        code="from torch.func import jacrev\n\n" + _JAC_HEAD + "    return jacrev(f)(x.detach())\n",
+    ),
+    dict(
+        grade_id="test_jacobian",
         name="requires_grad_() on the caller's x",
         expect="改动了调用者的 x",
-        code=("def vjp(f, x, v):\n    x.requires_grad_(True)\n    f(x).backward(v)\n    return x.grad\n"),
+        code=(
+            _JAC_HEAD + "    x.requires_grad_(True)\n    y = f(x)\n    rows = []\n"
+            "    for i in range(y.numel()):\n        v = torch.zeros(y.numel(), dtype=y.dtype)\n        v[i] = 1.0\n"
+            "        (g,) = torch.autograd.grad(y, x, v.reshape(y.shape), retain_graph=True)\n        rows.append(g)\n"
+            "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
+        ),
     ),
     # accumulate_grads
     dict(
@@ -130,6 +241,26 @@ MUTANTS = [
             "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
             "        loss = loss_fn(model(xb), yb) * len(xb) / len(x)\n"
             "        loss.backward()\n        total += loss\n    return total\n"
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="one full-batch forward and backward",
+        expect="一次就把整批送进了模型",
+        code=(
+            _ACC_HEAD
+            + "    model.zero_grad()\n    loss = loss_fn(model(x), y)\n    loss.backward()\n    return loss.item()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="an extra full-batch forward to log the loss",
+        expect="多做了一次整批前向",
+        code=(
+            _ACC_HEAD + "    model.zero_grad()\n    for s in range(0, len(x), micro_batch_size):\n"
+            "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
+            "        (loss_fn(model(xb), yb) * len(xb) / len(x)).backward()\n"
+            "    with torch.no_grad():\n        return loss_fn(model(x), y).item()\n"
         ),
     ),
     # sgd_step
@@ -213,6 +344,33 @@ MUTANTS = [
             "            if p.grad is None:\n                continue\n"
             "            d = p.grad + weight_decay * p\n            if momentum != 0:\n"
             "                buf = d.clone()\n                d = buf\n            p.sub_(lr * d)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="lets torch.optim.SGD take the step",
+        expect="torch.optim",
+        code=(
+            _SGD_HEAD + "    opt = torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay)\n"
+            "    for i, p in enumerate(params):\n        if i in momentum_buffers:\n"
+            "            opt.state[p]['momentum_buffer'] = momentum_buffers[i]\n    opt.step()\n"
+            "    for i, p in enumerate(params):\n        if 'momentum_buffer' in opt.state[p]:\n"
+            "            momentum_buffers[i] = opt.state[p]['momentum_buffer']\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="calls the functional torch.optim sgd",
+        expect="torch.optim",
+        code=(
+            "from torch.optim.sgd import sgd\n\n"
+            + _SGD_HEAD
+            + "    idx = [i for i, p in enumerate(params) if p.grad is not None]\n"
+            "    bufs = [momentum_buffers.get(i) for i in idx]\n"
+            "    with torch.no_grad():\n"
+            "        sgd([params[i] for i in idx], [params[i].grad for i in idx], bufs, weight_decay=weight_decay,\n"
+            "            momentum=momentum, lr=lr, dampening=0.0, nesterov=False, maximize=False)\n"
+            "    for i, b in zip(idx, bufs):\n        if b is not None:\n            momentum_buffers[i] = b\n"
         ),
     ),
 ]

@@ -1,6 +1,69 @@
 """Wrong answers learners write for 06_no_grad; each test cell must reject them, naming the mistake."""
 
 MUTANTS = [
+    # predict_no_grad ------------------------------------------------------------------------------
+    dict(
+        grade_id="test_predict_no_grad",
+        name="everything_in_no_grad_is_detached",
+        code="predict_no_grad = (False, False)",
+        expect="预测 1 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_no_grad",
+        name="no_grad_changes_nothing",
+        code="predict_no_grad = (True, True)",
+        expect="预测 1 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_no_grad",
+        name="swapped",
+        code="predict_no_grad = (True, False)",
+        expect="预测 1 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_no_grad",
+        name="not_a_pair",
+        code="predict_no_grad = False",
+        expect="预测 1 应是",
+    ),
+    # predict_inference ----------------------------------------------------------------------------
+    dict(
+        grade_id="test_predict_inference",
+        name="inference_tensors_never_enter_autograd",
+        code='predict_inference = ("raises", "raises")',
+        expect="预测 2 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_inference",
+        name="inference_tensors_are_plain_constants",
+        code='predict_inference = ("ok", "ok")',
+        expect="预测 2 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_inference",
+        name="swapped",
+        code='predict_inference = ("raises", "ok")',
+        expect="预测 2 的预测不对",
+    ),
+    # predict_optimizer_state ----------------------------------------------------------------------
+    dict(
+        grade_id="test_predict_optimizer_state",
+        name="state_for_every_parameter",
+        code="predict_optimizer_state = 4",
+        expect="预测 3 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_optimizer_state",
+        name="no_state_until_later",
+        code="predict_optimizer_state = 0",
+        expect="预测 3 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_optimizer_state",
+        name="answer_as_string",
+        code='predict_optimizer_state = "2"',
+        expect="预测 3 应是",
+    ),
     # evaluate -------------------------------------------------------------------------------------
     dict(
         grade_id="test_evaluate",
@@ -14,27 +77,47 @@ def evaluate(model, x):
     ),
     dict(
         grade_id="test_evaluate",
-        name="eval_without_no_grad",
+        name="eval_without_inference_mode",
         code="""
 def evaluate(model, x):
-    was_training = model.training
+    modes = [(m, m.training) for m in model.modules()]
     model.eval()
-    logits = model(x)
-    model.train(was_training)
-    return logits
+    try:
+        return model(x)
+    finally:
+        for m, mode in modes:
+            m.training = mode
 """,
-        expect="inference_mode",
+        expect="torch.inference_mode()",
     ),
     dict(
         grade_id="test_evaluate",
-        name="detach_output_instead_of_no_grad",
+        name="no_grad_instead_of_inference_mode",
         code="""
 def evaluate(model, x):
-    was_training = model.training
+    modes = [(m, m.training) for m in model.modules()]
     model.eval()
-    logits = model(x).detach()
-    model.train(was_training)
-    return logits
+    try:
+        with torch.no_grad():
+            return model(x)
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+        expect="而不是 torch.inference_mode()",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="detach_output_instead_of_inference_mode",
+        code="""
+def evaluate(model, x):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        return model(x).detach()
+    finally:
+        for m, mode in modes:
+            m.training = mode
 """,
         expect="detach() 已经晚了",
     ),
@@ -55,10 +138,11 @@ def evaluate(model, x):
         code="""
 def evaluate(model, x):
     model.eval()
-    with torch.inference_mode():
-        logits = model(x)
-    model.train()
-    return logits
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        model.train()
 """,
         expect="不要无条件调用 model.train()",
     ),
@@ -69,106 +153,296 @@ def evaluate(model, x):
 def evaluate(model, x):
     was_training = model.training
     model.eval()
-    with torch.no_grad():
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        model.training = was_training
+""",
+        expect="子模块",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="model_train_was_training_flips_frozen_backbone",
+        code="""
+def evaluate(model, x):
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        model.train(was_training)
+""",
+        expect="model.train(was_training) 会递归",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="restores_without_finally",
+        code="""
+def evaluate(model, x):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    with torch.inference_mode():
         logits = model(x)
-    model.training = was_training
+    for m, mode in modes:
+        m.training = mode
     return logits
 """,
-        expect="子模块 (submodules",
+        expect="try/finally",
     ),
-    # freeze_backbone ------------------------------------------------------------------------------
     dict(
-        grade_id="test_freeze_backbone",
-        name="detaches_backbone_output",
+        grade_id="test_evaluate",
+        name="swallows_the_exception",
         code="""
-def freeze_backbone(model):
-    backbone, head = model.backbone, model.head
-    model.forward = lambda x: head(backbone(x).detach())
+def evaluate(model, x):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            return model(x)
+    except Exception:
+        return None
+    finally:
+        for m, mode in modes:
+            m.training = mode
 """,
-        expect="detach() backbone 的输出",
+        expect="不要吞掉异常",
     ),
+    # freeze ---------------------------------------------------------------------------------------
     dict(
-        grade_id="test_freeze_backbone",
-        name="rebinds_loop_variable_with_detach",
+        grade_id="test_freeze",
+        name="string_prefix_matches_lookalike_modules",
         code="""
-def freeze_backbone(model):
-    for p in model.backbone.parameters():
-        p = p.detach()
+def freeze(model, names):
+    count = 0
+    for pname, p in model.named_parameters():
+        if any(pname.startswith(name) for name in names):
+            p.requires_grad_(False)
+            count += p.numel()
+    for mname, m in model.named_modules():
+        if any(mname.startswith(name) for name in names):
+            m.eval()
+    return count
 """,
-        expect="requires_grad_(False)",
+        expect="按字符串前缀匹配",
     ),
     dict(
-        grade_id="test_freeze_backbone",
+        grade_id="test_freeze",
         name="eval_as_freeze",
         code="""
-def freeze_backbone(model):
-    model.backbone.eval()
+def freeze(model, names):
+    count = 0
+    for name in names:
+        module = model.get_submodule(name)
+        module.eval()
+        count += sum(p.numel() for p in module.parameters())
+    return count
 """,
         expect="eval() 不是梯度开关",
     ),
     dict(
-        grade_id="test_freeze_backbone",
-        name="freezes_head_too",
+        grade_id="test_freeze",
+        name="rebinds_loop_variable_with_detach",
         code="""
-def freeze_backbone(model):
-    for p in model.parameters():
-        p.requires_grad_(False)
+def freeze(model, names):
+    count = 0
+    for name in names:
+        module = model.get_submodule(name)
+        for p in module.parameters():
+            p = p.detach()
+            count += p.numel()
+        module.eval()
+    return count
 """,
-        expect="head 也被冻结",
+        expect="requires_grad_(False)",
     ),
     dict(
-        grade_id="test_freeze_backbone",
+        grade_id="test_freeze",
+        name="forgets_eval",
+        code="""
+def freeze(model, names):
+    count = 0
+    for name in names:
+        for p in model.get_submodule(name).parameters():
+            p.requires_grad_(False)
+            count += p.numel()
+    return count
+""",
+        expect="还在训练模式",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="whole_model_eval",
+        code="""
+def freeze(model, names):
+    count = 0
+    for name in names:
+        for p in model.get_submodule(name).parameters():
+            p.requires_grad_(False)
+            count += p.numel()
+    model.eval()
+    return count
+""",
+        expect="不要调用 model.eval()",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="counts_tensors_not_elements",
+        code="""
+def freeze(model, names):
+    count = 0
+    for name in names:
+        module = model.get_submodule(name)
+        for p in module.parameters():
+            p.requires_grad_(False)
+            count += 1
+        module.eval()
+    return count
+""",
+        expect="参数张量 (tensor) 的个数",
+    ),
+    dict(
+        grade_id="test_freeze",
         name="freezes_first_layer_only",
         code="""
-def freeze_backbone(model):
-    for p in model.backbone[0].parameters():
-        p.requires_grad_(False)
+def freeze(model, names):
+    count = 0
+    for name in names:
+        module = model.get_submodule(name)
+        for p in module[0].parameters():
+            p.requires_grad_(False)
+            count += p.numel()
+        module.eval()
+    return count
 """,
-        expect="只冻结了部分 backbone 参数",
+        expect="只冻结了部分参数",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="freezes_everything",
+        code="""
+def freeze(model, names):
+    count = 0
+    for p in model.parameters():
+        p.requires_grad_(False)
+        count += p.numel()
+    for name in names:
+        model.get_submodule(name).eval()
+    return count
+""",
+        expect="只冻结 names 里的子模块",
     ),
     # make_optimizer -------------------------------------------------------------------------------
     dict(
         grade_id="test_make_optimizer",
-        name="optimizer_over_all_parameters",
+        name="all_parameters_one_group",
         code="""
-def make_optimizer(model, lr):
-    return torch.optim.AdamW(model.parameters(), lr=lr)
+def make_optimizer(model, lr, weight_decay):
+    return torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
 """,
-        expect="冻结参数 (requires_grad=False)",
+        expect="冻结参数 (requires_grad=False",
     ),
     dict(
         grade_id="test_make_optimizer",
-        name="head_parameters_only",
+        name="groups_without_requires_grad_filter",
         code="""
-def make_optimizer(model, lr):
-    return torch.optim.AdamW(model.head.parameters(), lr=lr)
+def make_optimizer(model, lr, weight_decay):
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
 """,
-        expect="漏掉了",
+        expect="冻结参数 (requires_grad=False",
     ),
     dict(
         grade_id="test_make_optimizer",
-        name="inverted_filter",
+        name="trainable_but_one_group",
         code="""
-def make_optimizer(model, lr):
-    return torch.optim.AdamW([p for p in model.parameters() if not p.requires_grad], lr=lr)
+def make_optimizer(model, lr, weight_decay):
+    return torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr, weight_decay=weight_decay)
 """,
-        expect="冻结参数 (requires_grad=False)",
+        expect="只有 1 个参数组",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="splits_by_bias_in_name",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    decay = [p for n, p in named if "bias" not in n]
+    no_decay = [p for n, p in named if "bias" in n]
+    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
+""",
+        expect="按 p.dim() < 2 分组",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="groups_swapped",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    no_decay = [p for p in trainable if p.dim() < 2]
+    decay = [p for p in trainable if p.dim() >= 2]
+    return torch.optim.AdamW([{"params": no_decay, "weight_decay": 0.0}, {"params": decay, "weight_decay": weight_decay}], lr=lr)
+""",
+        expect="顺序反了",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="second_group_inherits_weight_decay",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for p in trainable if p.dim() >= 2]
+    no_decay = [p for p in trainable if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decay}, {"params": no_decay}], lr=lr, weight_decay=weight_decay)
+""",
+        expect="第 1 组的 weight_decay 应为 0.0",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="ignores_weight_decay_argument",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for p in trainable if p.dim() >= 2]
+    no_decay = [p for p in trainable if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
+""",
+        expect="第 0 组的 weight_decay 应为",
     ),
     dict(
         grade_id="test_make_optimizer",
         name="ignores_lr",
         code="""
-def make_optimizer(model, lr):
-    return torch.optim.AdamW([p for p in model.parameters() if p.requires_grad])
+def make_optimizer(model, lr, weight_decay):
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for p in trainable if p.dim() >= 2]
+    no_decay = [p for p in trainable if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}])
 """,
         expect="学习率 (lr)",
     ),
     dict(
         grade_id="test_make_optimizer",
+        name="head_parameters_only",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    decay = [p for p in model.head.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.head.parameters() if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
+""",
+        expect="漏掉了",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
         name="sgd_instead_of_adamw",
         code="""
-def make_optimizer(model, lr):
-    return torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr)
+def make_optimizer(model, lr, weight_decay):
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for p in trainable if p.dim() >= 2]
+    no_decay = [p for p in trainable if p.dim() < 2]
+    return torch.optim.SGD([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
 """,
         expect="torch.optim.AdamW",
     ),

@@ -1,6 +1,53 @@
 """Wrong answers learners write for 07_item; each test cell must reject them, naming the mistake."""
 
 MUTANTS = [
+    # predict_total --------------------------------------------------------------------------------
+    dict(
+        grade_id="test_predict_total",
+        name="plus_equals_makes_a_new_tensor",
+        code="predict_total = (False, True)",
+        expect="预测 1 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_total",
+        name="a_buffer_cannot_require_grad",
+        code="predict_total = (True, False)",
+        expect="预测 1 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_total", name="neither", code="predict_total = (False, False)", expect="预测 1 的预测不对"
+    ),
+    # predict_item_frees ---------------------------------------------------------------------------
+    dict(
+        grade_id="test_predict_item_frees",
+        name="item_frees_the_graph",
+        code='predict_item_frees = "zero"',
+        expect="预测 2 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_item_frees",
+        name="item_frees_part_of_it",
+        code='predict_item_frees = "less"',
+        expect="预测 2 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_item_frees",
+        name="not_a_choice",
+        code='predict_item_frees = "freed"',
+        expect="预测 2 应是",
+    ),
+    # predict_syncs --------------------------------------------------------------------------------
+    dict(grade_id="test_predict_syncs", name="forgets_the_if", code="predict_syncs = 2", expect="预测 3 的预测不对"),
+    dict(grade_id="test_predict_syncs", name="one_per_step", code="predict_syncs = 6", expect="预测 3 的预测不对"),
+    dict(
+        grade_id="test_predict_syncs",
+        name="counts_the_prints_too",
+        code="predict_syncs = 10",
+        expect="预测 3 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_syncs", name="answer_as_string", code='predict_syncs = "8"', expect="预测 3 应写成 int"
+    ),
     # epoch_mean_loss ------------------------------------------------------------------------------
     dict(
         grade_id="test_epoch_mean_loss",
@@ -93,37 +140,21 @@ def log_running_loss(losses, batch_sizes, log_every):
         name="prints_loss_every_step",
         code="""
 def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, seen = [], 0.0, 0
+    windows, running, seen = [], 0.0, 0
     for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
         print(f"step {step}: loss {loss:.3f}")
         running = running + loss.detach() * batch_size
         seen += batch_size
         if step % log_every == 0:
-            logs.append((running / seen).item())
+            windows.append(running / seen)
             running, seen = 0.0, 0
-    return logs
+    return torch.stack(windows).tolist() if windows else []
 """,
         expect="同步 (sync) 次数太多",
     ),
     dict(
         grade_id="test_log_running_loss",
-        name="accumulates_without_detach",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs
-""",
-        expect="连着多步计算图",
-    ),
-    dict(
-        grade_id="test_log_running_loss",
-        name="never_resets_the_window",
+        name="item_at_every_log_point",
         code="""
 def log_running_loss(losses, batch_sizes, log_every):
     logs, running, seen = [], 0.0, 0
@@ -132,61 +163,14 @@ def log_running_loss(losses, batch_sizes, log_every):
         seen += batch_size
         if step % log_every == 0:
             logs.append((running / seen).item())
-    return logs
-""",
-        expect="清零 (reset)",
-    ),
-    dict(
-        grade_id="test_log_running_loss",
-        name="window_not_weighted_by_batch_size",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, count = [], 0.0, 0
-    for step, loss in enumerate(losses, start=1):
-        running = running + loss.detach()
-        count += 1
-        if step % log_every == 0:
-            logs.append((running / count).item())
-            running, count = 0.0, 0
-    return logs
-""",
-        expect="没有按 batch_size 加权",
-    ),
-    dict(
-        grade_id="test_log_running_loss",
-        name="step_counted_from_zero",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes)):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            logs.append((running / seen).item())
             running, seen = 0.0, 0
     return logs
 """,
-        expect="log 点 (log points) 的个数不对",
+        expect="整个调用只同步 1 次",
     ),
     dict(
         grade_id="test_log_running_loss",
-        name="tensors_in_logs",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            logs.append(running / seen)
-            running, seen = 0.0, 0
-    return logs
-""",
-        expect="是 torch.Tensor",
-    ),
-    dict(
-        grade_id="test_log_running_loss",
-        name="converts_all_logs_at_the_end",
+        name="float_of_each_window_at_the_end",
         code="""
 def log_running_loss(losses, batch_sizes, log_every):
     windows, running, seen = [], 0.0, 0
@@ -196,9 +180,120 @@ def log_running_loss(losses, batch_sizes, log_every):
         if step % log_every == 0:
             windows.append(running / seen)
             running, seen = 0.0, 0
+    return [float(w) for w in windows]
+""",
+        expect="同步 (sync) 次数太多",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_without_detach",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
     return torch.stack(windows).tolist() if windows else []
 """,
-        expect="少于 log 点个数",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="never_resets_the_window",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect="清零 (reset)",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="window_not_weighted_by_batch_size",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, count = [], 0.0, 0
+    for step, loss in enumerate(losses, start=1):
+        running = running + loss.detach()
+        count += 1
+        if step % log_every == 0:
+            windows.append(running / count)
+            running, count = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect="没有按 batch_size 加权",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="step_counted_from_zero",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes)):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect="log 点 (log points) 的个数不对",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="tensors_in_logs",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return windows
+""",
+        expect="是 torch.Tensor",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="returns_the_stacked_tensor",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows) if windows else torch.zeros(0)
+""",
+        expect="返回了 torch.Tensor",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="stack_of_no_windows",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach() * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows).tolist()
+""",
+        expect="stack expects a non-empty TensorList",
     ),
     # train_epoch ----------------------------------------------------------------------------------
     dict(

@@ -283,4 +283,59 @@ def train_step(model, x, y, optimizer):
         code=_regression_step(loss_out="loss"),
         expect=".item()",
     ),
+    # ---------------------------------------------------------------- predict first
+    dict(
+        grade_id="test_predict_nan_step_raises",
+        name="thinks_nan_raises",
+        code="predict_nan_step_raises = True",
+        expect="没有任何运算会因此报错",
+    ),
+    dict(
+        grade_id="test_predict_nan_step_raises",
+        name="answer_as_text",
+        code="predict_nan_step_raises = 'False'",
+        expect="之一",
+    ),
+    dict(
+        grade_id="test_predict_nan_step_raises",
+        name="answer_missing",
+        code="predict_nan_step_raises = ...",
+        expect="还没有写预测",
+    ),
+    dict(
+        grade_id="test_predict_syncs_isfinite",
+        name="counts_only_item",
+        code="predict_syncs_isfinite = 2",
+        expect="一共 12 次",
+    ),
+    dict(
+        grade_id="test_predict_syncs_isfinite",
+        name="counts_only_isfinite",
+        code="predict_syncs_isfinite = 10",
+        expect="一共 12 次",
+    ),
+    dict(
+        grade_id="test_predict_syncs_isfinite",
+        name="thinks_isfinite_stays_on_device",
+        code="predict_syncs_isfinite = 0",
+        expect="bool(张量)",
+    ),
+    dict(
+        grade_id="test_predict_broadcast_shape",
+        name="elementwise_shape",
+        code="predict_broadcast_shape = (3,)",
+        expect="实际是 (3, 3)",
+    ),
+    dict(
+        grade_id="test_predict_broadcast_shape",
+        name="prediction_shape",
+        code="predict_broadcast_shape = (3, 1)",
+        expect="实际是 (3, 3)",
+    ),
+    dict(
+        grade_id="test_predict_broadcast_shape",
+        name="answer_as_text",
+        code="predict_broadcast_shape = '(3, 3)'",
+        expect="应写成 tuple",
+    ),
 ]

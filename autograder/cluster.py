@@ -1,0 +1,131 @@
+"""Grading on a Dask cluster: the same engine on every worker; results come back to the one client that writes.
+
+``grade --cluster ADDRESS`` connects to a Dask scheduler (``local:N`` starts N local worker processes). Each
+submission becomes one Dask task carrying its plan as JSON: the instructor's cells, the submission's cells
+and the points. A worker runs it through its own sandboxed engine (a learner zygote and a judge zygote,
+started once per worker process and kept for its life), reruns included, and returns the outcome as JSON.
+Workers need the course package, the data and bubblewrap, never the submissions or the output folder.
+
+A worker that dies mid-notebook (killed, lost from the network) makes the scheduler run the task again on
+another worker; after ``ALLOWED_FAILURES`` such deaths the task fails with KilledWorker and the submission
+ends as ``crashed``. Only the client writes the journal, CSVs, feedback pages and gradebook, once per
+result, so a record is never lost or doubled and ``--resume`` works as without a cluster.
+"""
+
+from __future__ import annotations
+
+import atexit
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from autograder import engine
+from autograder.errors import AutograderError
+from autograder.notebooks import Plan
+from autograder.pool import Limits, Pool
+
+ALLOWED_FAILURES = 2  # worker deaths a task may cause before it counts as crashed (local clusters)
+
+_POOLS: dict[tuple, Pool] = {}
+
+
+def _worker_pool(mode: str, limits: Limits, hidden: tuple[str, ...]) -> Pool:
+    """This worker process's engine for these settings, started on first use and kept until it exits."""
+    key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, hidden)
+    if key not in _POOLS:
+        _POOLS[key] = engine.open_pool(mode, limits, [Path(h) for h in hidden])
+    return _POOLS[key]
+
+
+@atexit.register
+def _close_pools() -> None:
+    for pool in _POOLS.values():
+        pool.close()
+    _POOLS.clear()
+
+
+def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
+    """Runs on a Dask worker: one submission through the worker's engine; its outcome as JSON."""
+    limits = Limits(**payload["limits"])
+    pool = _worker_pool(payload["mode"], limits, tuple(payload["hidden"]))
+    job = engine.Job(key=payload["key"], plan=Plan.from_dict(payload["plan"]))
+    return engine.run_one(pool, job).to_json()
+
+
+def connect(address: str):  # -> (distributed.Client, LocalCluster | None)
+    """A client for the scheduler at ``address``, or a new local cluster for ``local:N``."""
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise AutograderError("--cluster needs Dask: pip install 'distributed' (or .[cluster])") from None
+    if address.startswith("local:"):
+        try:
+            workers = int(address.removeprefix("local:"))
+        except ValueError:
+            raise AutograderError(f"--cluster {address!r}: use local:N with N worker processes, e.g. local:2") from None
+        if workers < 1:
+            raise AutograderError("--cluster local:N needs N >= 1")
+        dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES})
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=50,
+        )
+        return Client(cluster), cluster
+    try:
+        return Client(address, timeout="30s"), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise AutograderError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def run_jobs(
+    address: str,
+    jobs: list[engine.Job],
+    *,
+    mode: str,
+    limits: Limits,
+    hidden: list[Path],
+    on_done: Callable[[engine.Job, engine.Outcome], None],
+) -> None:
+    """Every job as a task on the cluster; ``on_done`` runs here, in the client, as each result arrives."""
+    from distributed import as_completed
+
+    client, cluster = connect(address)
+    try:
+        by_future = {}
+        for job in jobs:
+            payload = {
+                "key": job.key,
+                "plan": job.plan.to_dict(),
+                "mode": mode,
+                "limits": vars(limits),
+                "hidden": [str(h) for h in hidden],
+            }
+            future = client.submit(grade_on_worker, payload, key=f"grade-{job.key}-{id(job)}", pure=False)
+            by_future[future] = job
+        for future in as_completed(list(by_future)):
+            job = by_future.pop(future)
+            try:
+                result = future.result()
+            except Exception as exc:  # noqa: BLE001 - KilledWorker, or a worker that could not start
+                on_done(job, _crashed(job, exc))
+                continue
+            on_done(job, engine.Outcome.from_json(result))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _crashed(job: engine.Job, exc: BaseException) -> engine.Outcome:
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        note = f"这个提交让评分节点 (worker) 崩溃了 {ALLOWED_FAILURES + 1} 次，没有得分"
+    else:
+        note = f"评分节点出错：{name}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+    questions = [engine.Question(gid, 0.0, job.plan.points.get(gid, 0.0), False, note) for gid in job.plan.tests]
+    return engine.Outcome(questions, {}, "crashed", note)

@@ -1,0 +1,98 @@
+"""Shared vocabulary of the codec: values as data between the judge and the learner process: a JSON tree plus raw byte buffers, never a pickle.
+
+What one side sends, the other rebuilds from plain parts: numbers, strings, containers, plain ``torch.Tensor``
+(rebuilt from its storage bytes, so a learner's tensor subclass never survives), numpy arrays, generators,
+and modules / optimizers of known classes (torch's own and ``course``'s, rebuilt from their attributes).
+
+Identity is kept inside one message and across a call: every tensor, storage, list, dict, module,
+optimizer and generator gets a number; a second mention is ``{"$ref": n}``. A reply names the objects
+of the request it answers with ``{"$arg": n}``, so a returned view of an argument shares the argument's
+storage, and ``updates`` carry the new state of every argument the learner changed in place.
+
+The two directions trust differently. The learner side rebuilds whatever the judge sends (functions and
+classes by import path: named fixtures in ``course/``). The judge side never imports or calls anything the
+learner names: modules and optimizers must be of an allowed class already loaded; anything else the learner
+returns (its own functions, classes, generators) stays in the learner process as a handle, and sizes,
+depth, dtypes, shapes and strides are checked before a byte is used.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+
+from autograder.protocol import CodecError
+
+DTYPES: dict[str, torch.dtype] = {
+    str(d).removeprefix("torch."): d
+    for d in (
+        torch.bool,
+        torch.uint8,
+        torch.int8,
+        torch.int16,
+        torch.int32,
+        torch.int64,
+        torch.float16,
+        torch.bfloat16,
+        torch.float32,
+        torch.float64,
+        torch.complex64,
+        torch.complex128,
+    )
+}
+NUMPY_KINDS = "biufc"  # bool, int, unsigned, float, complex: never object, string or void arrays
+DEFAULT_FACTORIES: dict[str, type] = {"dict": dict, "list": list, "int": int, "float": float}
+MODULE_ROOTS = ("torch.nn.modules.", "course.")  # classes the judge rebuilds from data (else: a handle)
+OPTIMIZER_ROOT = "torch.optim."
+OPTIMIZER_KEYS = {"defaults", "state", "param_groups"}
+
+
+class NotData(CodecError):
+    """The learner side found a value that is not data (it becomes a handle instead)."""
+
+
+@dataclass
+class Handle:
+    """A learner object that is not data, by number: the judge calls it or reads its attributes remotely."""
+
+    id: int
+    type: str
+    callable: bool
+    repr: str
+
+
+def qualified(obj: Any) -> str:
+    return f"{obj.__module__}:{obj.__qualname__}"
+
+
+def loaded_class(path: str, base: type, roots: tuple[str, ...]) -> type | None:
+    """The class at ``module:qualname`` when its module is already imported, under ``roots``, a ``base``."""
+    module_name, _, qualname = path.partition(":")
+    if not module_name.startswith(roots) or "<" in qualname:
+        return None
+    obj: Any = sys.modules.get(module_name)
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+    return obj if isinstance(obj, type) and issubclass(obj, base) else None
+
+
+def storage_key(storage: torch.UntypedStorage) -> tuple[str, int] | None:
+    if storage.device.type == "meta" or storage.nbytes() == 0:
+        return None
+    return (str(storage.device), storage.data_ptr())
+
+
+def storage_bytes(storage: torch.UntypedStorage) -> memoryview:
+    """The storage's bytes without a copy for CPU storages."""
+    data = torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage)
+    if data.device.type != "cpu":
+        data = data.cpu()
+    return memoryview(data.numpy()).cast("B")
+
+
+def hooks_empty(module: nn.Module) -> bool:
+    return not any(value for key, value in vars(module).items() if "hook" in key and isinstance(value, dict))

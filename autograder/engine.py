@@ -1,0 +1,217 @@
+"""One engine for ``grade`` and ``check``: plans in, per-question verdicts out, crashes and hangs handled.
+
+Each submission runs as a learner child and a judge child (``autograder.pool``). When the learner's
+process dies or hangs, the judge fails what still needed it and says where; the engine then runs the
+submission again without that cell (or test), at most ``MAX_RESTARTS`` times, so one bad cell costs its
+own points and not the rest. A notebook that runs past its time is stopped and not rerun.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autograder.notebooks import Plan
+from autograder.pool import Limits, Pool, Run
+
+MAX_RESTARTS = 2
+NOT_ANSWERED = "还没有作答 (NotImplementedError)：删掉 raise NotImplementedError()，写出你的答案"
+MISSING_TEST = "这个测试单元不在提交里（被删除或改动了 metadata），记 0 分"
+
+
+def seed_for(key: str) -> int:
+    """The same seed for the same student and assignment, every time."""
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
+
+
+@dataclass
+class Question:
+    grade_id: str
+    points: float
+    max_points: float
+    passed: bool
+    message: str
+    stdout: str = ""
+
+
+@dataclass
+class Outcome:
+    """How one submission ended: a verdict per test cell, the learner cells' outputs, a status."""
+
+    questions: list[Question]
+    cells: dict[int, dict[str, Any]]
+    status: str  # ok, timeout or crashed
+    note: str = ""
+
+    @property
+    def score(self) -> float:
+        return sum(q.points for q in self.questions)
+
+    @property
+    def max_score(self) -> float:
+        return sum(q.max_points for q in self.questions)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "questions": [vars(q) for q in self.questions],
+            "cells": {str(k): v for k, v in self.cells.items()},
+            "status": self.status,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        questions = [Question(**q) for q in data["questions"]]
+        return cls(questions, {int(k): v for k, v in data["cells"].items()}, data["status"], data["note"])
+
+
+@dataclass
+class Job:
+    """A submission to run: its plan, and what earlier runs of it taught (cells and tests to skip)."""
+
+    key: str
+    plan: Plan
+    skip_cells: dict[int, str] = field(default_factory=dict)
+    skip_tests: dict[str, str] = field(default_factory=dict)
+    restarts: int = 0
+    diagnostic: str = ""
+
+    def payload(self) -> dict[str, Any]:
+        return {**self.plan.to_json(), "skip_cells": sorted(self.skip_cells), "skip_tests": self.skip_tests}
+
+
+def message_of(error: list[str] | None) -> str:
+    """What the learner reads for a failed test: the check's own message, or the error in one line."""
+    if not error:
+        return ""
+    ename, evalue = error[0], error[1].strip()
+    if ename in ("CheckError", "AssertionError") and evalue:
+        return evalue
+    if ename == "NotImplementedError":
+        return NOT_ANSWERED
+    if ename == "AssertionError":
+        return "AssertionError（测试未通过，没有说明）"
+    if ename in ("LearnerGone", "CellTimeout", "Crashed"):
+        return evalue
+    return f"{ename}: {evalue}" if evalue else ename
+
+
+def describe_exit(code: int | None) -> str:
+    if code is None:
+        return "进程意外结束"
+    if code < 0:
+        names = {9: "SIGKILL", 11: "SIGSEGV (segfault)", 6: "SIGABRT", 24: "SIGXCPU (CPU 时间超限)", 25: "SIGXFSZ"}
+        return f"进程被信号 {names.get(-code, -code)} 终止"
+    return f"进程提前退出 (exit code {code}，例如 os._exit() 或 sys.exit())"
+
+
+def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]) -> None:
+    """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome."""
+    queue = list(jobs)
+    running: dict[str, Job] = {}
+
+    def fill() -> None:
+        while queue and len(running) < parallel:
+            job = queue.pop(0)
+            running[pool.start(job.payload(), seed_for(job.key))] = job
+
+    fill()
+    while running:
+        run = pool.wait()
+        job = running.pop(run.id)
+        if run.diagnostic:
+            job.diagnostic = run.diagnostic
+        if _should_rerun(job, run):
+            queue.insert(0, job)
+            fill()
+            continue
+        fill()  # the next submission runs while this one's results are written
+        on_done(job, outcome(job, run, pool.limits.notebook_timeout))
+
+
+def run_one(pool: Pool, job: Job) -> Outcome:
+    """One job to its end (reruns included), on its own."""
+    done: list[Outcome] = []
+    run_jobs(pool, [job], parallel=1, on_done=lambda _job, outcome: done.append(outcome))
+    return done[0]
+
+
+def _should_rerun(job: Job, run: Run) -> bool:
+    lost_at = (run.done or {}).get("lost_at")
+    if run.timed_out or not lost_at or job.restarts >= MAX_RESTARTS:
+        return False
+    lost = str((run.done or {}).get("lost", ""))
+    stuck = "没有响应" in lost
+    note = "这个单元卡住了，无法停止" if stuck else describe_exit((run.learner_exit or {}).get("code"))
+    kind, where = lost_at[0], lost_at[1]
+    if kind == "cell":
+        job.skip_cells[int(where)] = note
+    elif kind == "test":
+        job.skip_tests[str(where)] = f"{note}；这个测试没有得分，其余部分在新进程里重跑"
+    else:
+        return False
+    job.restarts += 1
+    return True
+
+
+def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
+    """Verdicts from what the judge streamed; what it never reached fails with the reason why."""
+    plan = job.plan
+    if run.timed_out:
+        unreached = f"整个笔记本运行超过 {notebook_timeout:g} 秒，被停止 (timeout)"
+    elif run.done is None:
+        unreached = f"评分进程意外结束（{describe_exit((run.judge_exit or {}).get('code'))}），这个测试没有运行"
+    else:
+        unreached = "这个测试没有运行"
+    questions = []
+    for gid in plan.tests:
+        maximum = plan.points.get(gid, 0.0)
+        if gid in plan.missing:
+            questions.append(Question(gid, 0.0, maximum, False, MISSING_TEST))
+            continue
+        result = run.tests.get(gid)
+        if result is None:
+            questions.append(Question(gid, 0.0, maximum, False, unreached))
+            continue
+        passed = bool(result.get("passed"))
+        message = "" if passed else message_of(result.get("error")) or "测试未通过"
+        questions.append(Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", "")))
+    cells = dict(run.cells)
+    for index, note in job.skip_cells.items():
+        cells[index] = {"skipped": True, "note": f"{note}；这个单元在重跑时被跳过"}
+    cell_timeout = any(c.get("timeout") for c in cells.values())
+    stuck = any("卡住" in n for n in [*job.skip_cells.values(), *job.skip_tests.values()])
+    crashed = bool(job.skip_cells or job.skip_tests) or (run.done is not None and bool(run.done.get("lost_at")))
+    if run.timed_out or cell_timeout or stuck:
+        status = "timeout"
+    elif crashed or run.done is None:
+        status = "crashed"
+    else:
+        status = "ok"
+    notes = sorted(set(job.skip_cells.values()) | {n.split("；")[0] for n in job.skip_tests.values()})
+    if run.timed_out:
+        notes.append(unreached)
+    elif run.done is None:
+        notes.append("评分进程意外结束")
+    elif run.done.get("lost") and not notes:
+        notes.append(str(run.done["lost"]))
+    return Outcome(questions, cells, status, "; ".join(notes))
+
+
+def open_pool(mode: str, limits: Limits, hidden: list[Path], *, warm_up: bool = True) -> Pool:
+    """Zygotes in sandbox ``mode`` that can read Python, ``course``, ``autograder`` and the data, and never
+    ``hidden`` (course, submissions, output) nor the grader's home. ``warm_up=False`` skips torch's lazy
+    imports in the zygotes (a single notebook pays for them only if it uses them)."""
+    readable = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent]
+    readable += [Path(importlib.import_module(m).__file__).resolve().parent for m in ("course", "autograder")]
+    value = os.environ.get("COURSE_DATA_DIR")
+    data_dir = Path(value).resolve() if value else None
+    if data_dir is not None:
+        readable.append(data_dir)
+    return Pool(mode, limits, hidden=[*hidden, Path.home()], readable=readable, data_dir=data_dir, warm_up=warm_up)

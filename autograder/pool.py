@@ -1,0 +1,258 @@
+"""The parent's side of the engine: two zygotes (learner, judge), one socket pair per submission between them.
+
+``Pool.start(plan, seed)`` has each zygote fork a child: the learner child gets one end of a fresh socket
+pair, the judge child the other end plus a result socket whose other end only this process holds; the
+plan goes to the judge child over that result socket. ``Pool.wait()`` returns the next finished run: the
+judge's streamed results and how both children ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autograder import sandbox
+from autograder.errors import AutograderError
+from autograder.protocol import send
+
+START_TIMEOUT_S = 180
+
+
+@dataclass
+class Limits:
+    """What one submission may use: seconds per cell and per notebook, bytes of memory."""
+
+    cell_timeout: float
+    notebook_timeout: float
+    memory: int
+
+
+@dataclass
+class Run:
+    """One submission on its way through the two children; filled in as messages arrive."""
+
+    id: str
+    results: socket.socket
+    tests: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cells: dict[int, dict[str, Any]] = field(default_factory=dict)
+    done: dict[str, Any] | None = None
+    learner_exit: dict[str, Any] | None = None
+    judge_exit: dict[str, Any] | None = None
+    pending: bytearray = field(default_factory=bytearray)
+    diagnostic: str = ""  # what a learner child left about its own failure (learner-writable: never trusted)
+
+    @property
+    def finished(self) -> bool:
+        return self.learner_exit is not None and self.judge_exit is not None
+
+    @property
+    def timed_out(self) -> bool:
+        return bool((self.judge_exit or {}).get("timed_out") or (self.learner_exit or {}).get("timed_out"))
+
+
+class Zygote:
+    """One fork server in its sandbox, and its control socket."""
+
+    def __init__(self, role: str, mode: str, rundir: Path, hidden: list[Path], readable: list[Path], env: dict):
+        self.role = role
+        self.control, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        command = sandbox.zygote_command(mode, role, rundir, child_end.fileno(), hidden, readable)
+        self.proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=rundir,
+            pass_fds=[child_end.fileno()],
+        )
+        child_end.close()
+
+    def wait_ready(self, deadline: float) -> None:
+        self.control.settimeout(max(1.0, deadline - time.monotonic()))
+        try:
+            message = json.loads(self.control.recv(1 << 16) or b"{}")
+        except (OSError, ValueError):
+            message = {}
+        self.control.settimeout(None)
+        if message.get("op") != "ready":
+            self.close()
+            detail = (self.proc.stderr.read() if self.proc.stderr else b"").decode("utf-8", "replace").strip()
+            last = detail.splitlines()[-1] if detail else "no detail"
+            raise AutograderError(f"the {self.role} process did not start (is torch importable here?): {last}")
+
+    def send(self, message: dict[str, Any], fds: list[int] | None = None) -> None:
+        socket.send_fds(self.control, [json.dumps(message).encode()], fds or [])
+
+    def close(self) -> None:
+        try:
+            self.control.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Pool:
+    """A learner zygote and a judge zygote, each sandboxed, and the runs going through them."""
+
+    def __init__(
+        self,
+        mode: str,
+        limits: Limits,
+        *,
+        hidden: list[Path],
+        readable: list[Path],
+        data_dir: Path | None,
+        warm_up: bool = True,
+    ):
+        self.limits = limits
+        self.tmp = Path(tempfile.mkdtemp(prefix="autograder-run-"))
+        os.chmod(self.tmp, 0o755)
+        env = sandbox.runner_env(self.tmp, data_dir)
+        env["AUTOGRADER_WARM_UP"] = "1" if warm_up else "0"  # torch's lazy imports, paid once per zygote
+        roots = {}
+        for role in ("learner", "judge"):
+            roots[role] = self.tmp / role
+            roots[role].mkdir()
+            os.chmod(roots[role], 0o755)
+        self.learner = Zygote("learner", mode, roots["learner"], hidden, readable, env)
+        self.judge = Zygote("judge", mode, roots["judge"], hidden, readable, env)
+        self.runs: dict[str, Run] = {}
+        self._counter = 0
+        self._ready = False  # the zygotes import torch while the caller prepares its work
+
+    def _wait_ready(self) -> None:
+        if self._ready:
+            return
+        deadline = time.monotonic() + START_TIMEOUT_S
+        try:
+            self.learner.wait_ready(deadline)
+            self.judge.wait_ready(deadline)
+        except AutograderError:
+            self.close()
+            raise
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.learner.control, selectors.EVENT_READ, "learner")
+        self.selector.register(self.judge.control, selectors.EVENT_READ, "judge")
+        self._ready = True
+
+    def start(self, plan: dict[str, Any], seed: int) -> str:
+        """Start one submission; returns its run id."""
+        self._wait_ready()
+        self._counter += 1
+        run_id = f"r{self._counter}"
+        learner_end, judge_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        mine, judges = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        request = {
+            "op": "start",
+            "task": run_id,
+            "seed": seed,
+            "timeout": self.limits.cell_timeout,
+            "deadline": self.limits.notebook_timeout,
+            "memory": self.limits.memory,
+        }
+        try:
+            self.learner.send(request, [learner_end.fileno()])
+            self.judge.send(request, [judge_end.fileno(), judges.fileno()])
+        finally:
+            for sock in (learner_end, judge_end, judges):
+                sock.close()
+        send(mine, {"plan": plan})
+        mine.setblocking(False)
+        run = Run(run_id, mine)
+        self.runs[run_id] = run
+        self.selector.register(mine, selectors.EVENT_READ, run_id)
+        return run_id
+
+    def wait(self) -> Run:
+        """Block until a run has finished (both children ended); return it."""
+        while True:
+            for run in list(self.runs.values()):
+                if run.finished:
+                    self._forget(run)
+                    return run
+            for key, _ in self.selector.select(timeout=1.0):
+                if key.data in ("learner", "judge"):
+                    self._control(key.data)
+                else:
+                    self._results(self.runs[key.data])
+
+    def _control(self, role: str) -> None:
+        zygote = self.learner if role == "learner" else self.judge
+        try:
+            data = zygote.control.recv(1 << 16)
+        except OSError:
+            data = b""
+        if not data:
+            raise AutograderError(f"the {role} process stopped unexpectedly")
+        message = json.loads(data)
+        run = self.runs.get(message.get("task"))
+        if run is None or message.get("op") != "exit":
+            return
+        if role == "learner":
+            run.learner_exit = message
+        else:
+            run.judge_exit = message
+            self._results(run)  # whatever it sent before it ended
+            if run.learner_exit is None:  # the judge is done: the learner has nothing left to answer
+                self.learner.send({"op": "kill", "task": run.id})
+
+    def _results(self, run: Run) -> None:
+        while True:
+            try:
+                chunk = run.results.recv(1 << 20)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            run.pending += chunk
+        while len(run.pending) >= 8:
+            size = int.from_bytes(run.pending[:8], "big")
+            if len(run.pending) < 8 + size:
+                break
+            message = json.loads(bytes(run.pending[8 : 8 + size]))
+            del run.pending[: 8 + size]
+            kind, item = message.get("kind"), message.get("item")
+            if kind == "test":
+                run.tests[item["grade_id"]] = item
+            elif kind == "cell":
+                run.cells[int(item["index"])] = item
+            elif kind == "done":
+                run.done = message
+
+    def _forget(self, run: Run) -> None:
+        for role in ("learner", "judge"):
+            fatal = self.tmp / role / f"fatal-{run.id}.txt"
+            if fatal.exists():
+                raise AutograderError(f"grader bug in the {role} process:\n{fatal.read_text(encoding='utf-8')}")
+        scratch_fatal = self.tmp / "learner" / "scratch" / run.id / f"fatal-{run.id}.txt"
+        if scratch_fatal.exists():  # written by the learner child itself, so only a diagnostic
+            run.diagnostic = scratch_fatal.read_text(encoding="utf-8", errors="replace")[-2000:]
+        self.runs.pop(run.id, None)
+        try:
+            self.selector.unregister(run.results)
+        except (KeyError, ValueError):
+            pass
+        run.results.close()
+        shutil.rmtree(self.tmp / "learner" / "scratch" / run.id, ignore_errors=True)
+
+    def close(self) -> None:
+        for zygote in (getattr(self, "learner", None), getattr(self, "judge", None)):
+            if zygote is not None:
+                zygote.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)

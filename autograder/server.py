@@ -1,0 +1,190 @@
+"""A warm engine for ``check`` and ``progress``: the zygotes stay up between commands, for one user.
+
+Starting the engine (two sandboxed processes importing torch) costs seconds; running a notebook through a
+warm one costs what its cells cost. The first ``check`` starts this server in the background; later ones
+hand it their prepared plans over a Unix socket in a private folder (mode 0700) and get the outcomes back,
+computed by the same engine as ever. It exits after ``IDLE_S`` seconds without a request, and a client whose
+code or settings differ from the server's (a new checkout, another data folder) stops it and starts a new
+one, so a notebook is never judged by an old engine. ``AUTOGRADER_NO_SERVER=1`` runs everything in-process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from autograder import engine
+from autograder.notebooks import Plan
+from autograder.pool import Limits, Pool
+from autograder.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
+
+IDLE_S = float(os.environ.get("AUTOGRADER_SERVER_IDLE_S", "900"))
+START_S = 120
+
+
+def runtime_dir() -> Path:
+    """A folder only this user can enter: $AUTOGRADER_RUNTIME_DIR, $XDG_RUNTIME_DIR/pytorch-course or ~/.cache."""
+    base = os.environ.get("AUTOGRADER_RUNTIME_DIR")
+    if base:
+        folder = Path(base)
+    elif os.environ.get("XDG_RUNTIME_DIR"):
+        folder = Path(os.environ["XDG_RUNTIME_DIR"]) / "pytorch-course"
+    else:
+        folder = Path.home() / ".cache" / "pytorch-course" / "run"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    return folder
+
+
+def fingerprint() -> str:
+    """The code and settings a verdict depends on: course/ and autograder/ files, Python, data folder."""
+    import autograder
+    import course
+
+    digest = hashlib.sha256(sys.executable.encode())
+    digest.update(os.environ.get("COURSE_DATA_DIR", "").encode())
+    for package in (course, autograder):
+        root = Path(package.__file__).resolve().parent
+        for path in sorted(root.rglob("*.py")):
+            stat = path.stat()
+            digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}".encode())
+    return digest.hexdigest()[:20]
+
+
+def enabled() -> bool:
+    return os.environ.get("AUTOGRADER_NO_SERVER", "") in ("", "0")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Client
+
+
+def run_jobs(jobs: list[engine.Job], *, mode: str, limits: Limits, hidden: list[Path], parallel: int):
+    """Outcomes for ``jobs`` from the warm server (started if needed); None if it cannot be had."""
+    request = {
+        "op": "run",
+        "fingerprint": fingerprint(),
+        "mode": mode,
+        "limits": vars(limits),
+        "hidden": [str(h) for h in hidden],
+        "parallel": parallel,
+        "jobs": [{"key": j.key, "plan": j.plan.to_dict()} for j in jobs],
+    }
+    for attempt in range(2):
+        reply = _ask(request)
+        if reply is not None and reply.get("op") == "outcomes":
+            return [engine.Outcome.from_json(o) for o in reply["outcomes"]]
+        if attempt == 0 and (reply is None or reply.get("op") == "stale"):
+            if reply is not None:
+                _ask({"op": "stop"})
+            if not _start():
+                return None
+    return None
+
+
+def _ask(request: dict[str, Any]) -> dict[str, Any] | None:
+    path = runtime_dir() / "engine.sock"
+    if not path.exists():
+        return None
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.connect(str(path))
+            send(sock, request)
+            header, _ = recv(sock)
+            return header
+    except (OSError, ChannelClosed, ChannelTimeout, CodecError):
+        return None
+
+
+def _start() -> bool:
+    """Start a server in the background and wait until it answers."""
+    folder = runtime_dir()
+    (folder / "engine.sock").unlink(missing_ok=True)
+    log = open(folder / "engine.log", "ab")  # noqa: SIM115 - handed to the child
+    subprocess.Popen(
+        [sys.executable, "-m", "autograder.server"],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+        env=dict(os.environ),
+    )
+    log.close()
+    deadline = time.monotonic() + START_S
+    while time.monotonic() < deadline:
+        reply = _ask({"op": "ping"})
+        if reply is not None and reply.get("op") == "pong":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def stop() -> bool:
+    """Ask a running server to exit; True if there was one."""
+    return _ask({"op": "stop"}) is not None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Server
+
+
+def serve() -> None:
+    folder = runtime_dir()
+    path = folder / "engine.sock"
+    mine = fingerprint()
+    pools: dict[tuple, Pool] = {}
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    os.chmod(path, 0o600)
+    listener.listen(8)
+    listener.settimeout(IDLE_S)
+    try:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                return  # idle
+            with conn:
+                try:
+                    request, _ = recv(conn, deadline=time.monotonic() + 30)
+                except (ChannelClosed, ChannelTimeout, CodecError, OSError):
+                    continue
+                op = request.get("op")
+                if op == "ping":
+                    send(conn, {"op": "pong", "fingerprint": mine})
+                elif op == "stop":
+                    send(conn, {"op": "bye"})
+                    return
+                elif op == "run" and request.get("fingerprint") != mine:
+                    send(conn, {"op": "stale"})
+                elif op == "run":
+                    send(conn, {"op": "outcomes", "outcomes": _run(request, pools)})
+    finally:
+        listener.close()
+        path.unlink(missing_ok=True)
+        for pool in pools.values():
+            pool.close()
+
+
+def _run(request: dict[str, Any], pools: dict[tuple, Pool]) -> list[dict[str, Any]]:
+    limits = Limits(**request["limits"])
+    hidden = tuple(request["hidden"])
+    key = (request["mode"], *vars(limits).values(), hidden)
+    if key not in pools:
+        pools[key] = engine.open_pool(request["mode"], limits, [Path(h) for h in hidden])
+    jobs = [engine.Job(key=j["key"], plan=Plan.from_dict(j["plan"])) for j in request["jobs"]]
+    outcomes: dict[str, engine.Outcome] = {}
+    engine.run_jobs(
+        pools[key], jobs, parallel=int(request["parallel"]), on_done=lambda job, o: outcomes.__setitem__(job.key, o)
+    )
+    return [outcomes[j.key].to_json() for j in jobs]
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,318 @@
+"""Fork servers (zygotes) for the two sides of grading: ``python -m autograder.zygote learner|judge RUNDIR FD``.
+
+A zygote imports torch and everything a notebook uses once, then forks one child per submission on the
+parent's request, so a child starts in milliseconds from a clean copy of that state. The zygote itself
+never runs learner code and never holds a submission: the learner child gets its cells from the judge
+over the channel, and the judge child gets the plan straight from the parent.
+
+Control channel (FD, a SOCK_SEQPACKET socket to the parent), one JSON message each:
+  parent -> zygote: {"op": "start", "task": ID, "seed": int, "timeout": s, "deadline": s, "memory": bytes}
+                    with the task's sockets attached (learner: [channel]; judge: [channel, results]);
+                    {"op": "kill", "task": ID}
+  zygote -> parent: {"op": "ready"} once, then {"op": "exit", "task": ID, "code": int, "timed_out": bool}
+
+Learner children run with their own uid (as root: 20000 + n), their own scratch folder, limits on memory,
+CPU time, processes and file size, and no terminal; judge children are made non-dumpable (no ptrace, no
+/proc/PID/mem by other processes of the same user) and never run learner code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import select
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+UID_BASE = 20000
+CONTROL_MAX = 1 << 16
+
+
+def _preload(role: str) -> dict[str, Any]:
+    """Import what notebooks and tests use; for the learner, build the IPython shell once."""
+    os.environ["MPLBACKEND"] = "Agg"
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # noqa: F401
+    import numpy
+    import numpy.random  # imported lazily otherwise, after a child may no longer read the stdlib's home
+    import torch
+    import torch.nn.functional  # noqa: F401
+
+    import course.checks
+    import course.data  # noqa: F401
+    import course.fixtures  # noqa: F401
+    import course.scenarios  # noqa: F401
+
+    warnings.filterwarnings("ignore", message=".*non-interactive.*cannot be shown")
+    torch.set_num_threads(1)
+    if os.environ.get("AUTOGRADER_WARM_UP", "1") == "1":
+        _warm_up(torch)
+    state: dict[str, Any] = {"torch": torch, "numpy": numpy, "checks": course.checks}
+    if role == "learner":
+        from IPython.core.interactiveshell import InteractiveShell
+        from traitlets.config import Config
+
+        class Shell(InteractiveShell):
+            def enable_gui(self, gui: Any = None) -> None:  # no event loop in a grader
+                pass
+
+        config = Config()
+        config.HistoryManager.enabled = False
+        state["shell"] = Shell.instance(config=config)
+    else:
+        import autograder.judge  # noqa: F401
+    return state
+
+
+def _warm_up(torch: Any) -> None:
+    """What torch imports lazily on first use (an optimizer's first step pulls in torch._dynamo, ~2 s):
+    done once here, so no child pays for it."""
+    import torch.testing
+    import torch.utils.data  # noqa: F401
+
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))
+    for optimizer in (torch.optim.AdamW(model.parameters()), torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)):
+        optimizer.zero_grad()
+        model(torch.ones(2, 2)).sum().backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+    with torch.inference_mode():
+        model.eval()(torch.ones(1, 2))
+    torch.testing.assert_close(torch.ones(1), torch.ones(1))
+    torch.ones(2, device="meta") + torch.tensor(1.0)
+
+
+def _close_other_fds(keep: set[int]) -> None:
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _limit(memory: int, cpu_seconds: int, *, own_uid: bool) -> None:
+    """Memory (address space), CPU seconds, file size, open files; processes only under a uid of its own
+    (RLIMIT_NPROC counts every process of the user, so without one it would cap the grader's user)."""
+    vm = 0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmSize:"):
+            vm = int(line.split()[1]) * 1024
+    for limit, value in (
+        (resource.RLIMIT_AS, vm + memory),
+        (resource.RLIMIT_CPU, cpu_seconds),
+        (resource.RLIMIT_NPROC, 128 if own_uid else resource.RLIM_INFINITY),
+        (resource.RLIMIT_FSIZE, 64 * 2**20),
+        (resource.RLIMIT_NOFILE, 256),
+        (resource.RLIMIT_CORE, 0),
+    ):
+        try:
+            resource.setrlimit(limit, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+def _seed(state: dict[str, Any], seed: int) -> None:
+    random.seed(seed)
+    state["numpy"].random.seed(seed % 2**32)
+    state["torch"].manual_seed(seed)
+
+
+def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path, fds: list[int], uid: int | None):
+    """Runs in the forked learner child; never returns."""
+    from autograder.learner import Server
+
+    channel = socket.socket(fileno=fds[0])
+    os.setpgid(0, 0)
+    scratch = rundir / "scratch" / request["task"]
+    if uid is not None:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+    scratch.mkdir(mode=0o700)
+    os.chdir(scratch)
+    os.environ.update({"HOME": str(scratch), "TMPDIR": str(scratch), "MPLCONFIGDIR": str(scratch)})
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    _limit(int(request["memory"]), int(float(request["deadline"])) + 5, own_uid=uid is not None)
+    _seed(state, int(request["seed"]))
+    shell = state["shell"]
+    shell.showtraceback = lambda *a, **k: None
+    shell.displayhook.write_output_prompt = lambda: None
+
+    def run_source(source: str) -> BaseException | None:
+        import matplotlib.pyplot as plt
+
+        result = shell.run_cell(source, store_history=False, silent=False)
+        plt.close("all")
+        return result.error_before_exec or result.error_in_exec
+
+    Server(shell.user_ns, run_source, timeout=float(request["timeout"])).serve(channel)
+    os._exit(0)
+
+
+def _judge_child(state: dict[str, Any], request: dict[str, Any], fds: list[int]) -> None:
+    """Runs in the forked judge child; never returns."""
+    import ctypes
+
+    from autograder.judge import Learner, SocketChannel, run_plan
+    from autograder.protocol import recv, send
+
+    channel, results = socket.socket(fileno=fds[0]), socket.socket(fileno=fds[1])
+    os.setpgid(0, 0)
+    try:
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 0: no ptrace or /proc/PID/mem for peers
+    except (OSError, AttributeError):
+        pass
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    _limit(int(request["memory"]), int(float(request["deadline"])) + 5, own_uid=False)
+    _seed(state, int(request["seed"]))
+    header, _ = recv(results)
+    plan = header["plan"]
+    learner = Learner(SocketChannel(channel), timeout=float(request["timeout"]))
+
+    def stream(kind: str, item: Any) -> None:
+        payload = item if isinstance(item, dict) else item.__dict__
+        send(results, {"kind": kind, "item": payload})
+
+    report = run_plan(plan, learner, cell_timeout=float(request["timeout"]), on_result=stream)
+    send(results, {"kind": "done", "lost_at": report.lost_at, "lost": report.lost})
+    os._exit(0)
+
+
+def _report_fatal(rundir: Path, request: dict[str, Any]) -> None:
+    import traceback
+
+    text = traceback.format_exc()
+    for folder in (rundir, rundir / "scratch" / request["task"]):  # a learner child after its uid switch
+        try:  # can write only its own scratch folder
+            (folder / f"fatal-{request['task']}.txt").write_text(text, encoding="utf-8")
+            return
+        except OSError:
+            pass
+
+
+def _sweep(uid: int) -> None:
+    """Kill every process left behind under a child's user id (a learner's background process)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool) -> None:
+    """The zygote loop: start children on request, report how each ended, enforce deadlines."""
+    state = _preload(role)
+    if role == "learner":
+        (rundir / "scratch").mkdir(exist_ok=True)
+        os.chmod(rundir / "scratch", 0o1777)
+    control.send(json.dumps({"op": "ready"}).encode())
+    children: dict[int, dict[str, Any]] = {}
+    by_task: dict[str, int] = {}
+    counter = 0
+    open_control = True
+    while open_control or children:
+        now = time.monotonic()
+        for pid, info in list(children.items()):
+            if not info["timed_out"] and now > info["deadline"]:
+                info["timed_out"] = True
+                _kill_group(pid)
+        ready, _, _ = select.select([control] if open_control else [], [], [], 0.05)
+        if ready:
+            try:
+                data, fds, _flags, _addr = socket.recv_fds(control, CONTROL_MAX, 4)
+            except OSError:
+                data, fds = b"", []
+            if not data:
+                open_control = False
+                for pid in children:
+                    _kill_group(pid)
+                continue
+            request = json.loads(data)
+            if request.get("op") == "kill":
+                pid = by_task.get(request.get("task"))
+                if pid is not None:
+                    _kill_group(pid)
+                continue
+            counter += 1
+            uid = UID_BASE + counter if drop_privileges and role == "learner" else None
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    control.close()
+                    _close_other_fds(set(fds))
+                    if role == "learner":
+                        _learner_child(state, request, rundir, fds, uid)
+                    else:
+                        _judge_child(state, request, fds)
+                except BaseException:  # a grader bug, not learner code: leave the traceback for the parent
+                    _report_fatal(rundir, request)
+                finally:
+                    os._exit(70)
+            for fd in fds:
+                os.close(fd)
+            deadline = time.monotonic() + float(request["deadline"])
+            children[pid] = {"task": request["task"], "deadline": deadline, "timed_out": False, "uid": uid}
+            by_task[request["task"]] = pid
+        while children:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+            if pid == 0:
+                break
+            info = children.pop(pid, None)
+            if info is None:
+                continue
+            by_task.pop(info["task"], None)
+            _kill_group(pid)
+            if info["uid"] is not None:
+                _sweep(info["uid"])
+            message = {
+                "op": "exit",
+                "task": info["task"],
+                "code": os.waitstatus_to_exitcode(status),
+                "timed_out": info["timed_out"],
+            }
+            try:
+                control.send(json.dumps(message).encode())
+            except OSError:
+                open_control = False
+
+
+def main(argv: list[str]) -> None:
+    role, rundir, fd = argv[0], Path(argv[1]), int(argv[2])
+    if role not in ("learner", "judge"):
+        raise SystemExit(f"unknown role {role!r}")
+    control = socket.socket(fileno=fd)
+    serve(role, rundir, control, drop_privileges="--drop-privileges" in argv[3:])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

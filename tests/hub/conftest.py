@@ -1,0 +1,68 @@
+"""Fixtures for the hub tests: one real JupyterHub for the session, and the course released on it.
+
+The hub's log is copied to ``artifacts/hub/jupyterhub.log`` after the session; screenshots of the browser
+test go to ``artifacts/hub/<test>/``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from tests.hub import hub as hubs
+from tests.hub.answers import ASSIGNMENT
+
+ARTIFACTS = hubs.ROOT / "artifacts" / "hub"
+INSTRUCTOR = "instructor"
+# alice: right answer, after a wrong one (submits twice); bob: a wrong answer; carol: never fetches;
+# dana: submits after the due date; erin: works in Chromium (test_browser_student.py).
+STUDENTS = ["alice", "bob", "carol", "dana", "erin"]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    from tests.browser import lab
+
+    if not lab.CHROMIUM.is_file():
+        pytest.skip(f"{lab.CHROMIUM} not found: `apt-get install -y chromium` (.ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory) -> Iterator[hubs.Hub]:
+    if importlib.util.find_spec("jupyterhub") is None:
+        pytest.skip("jupyterhub is not installed: pip install -e '.[test]'")
+    if hubs.proxy_command() is None:
+        pytest.skip("configurable-http-proxy not found: `make hub-proxy` installs it into .venv (needs npm)")
+    tmp = tmp_path_factory.mktemp("hub")
+    try:
+        with hubs.running_hub(tmp, instructors=[INSTRUCTOR], students=STUDENTS) as running:
+            yield running
+    finally:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        if (tmp / "jupyterhub.log").exists():
+            shutil.copy2(tmp / "jupyterhub.log", ARTIFACTS / "jupyterhub.log")
+
+
+@pytest.fixture(scope="session")
+def released(hub: hubs.Hub) -> hubs.CommandResult:
+    """The instructor's first steps on the hub, in a terminal of their own server: the class list into the
+    gradebook, then ``nbgrader release_assignment 01_tensors``."""
+    hub.start_server(INSTRUCTOR)
+    roster = " && ".join(f"nbgrader db student add {name}" for name in STUDENTS)
+    result = hub.run(INSTRUCTOR, f"cd ~/course && {roster} && nbgrader release_assignment {ASSIGNMENT}")
+    assert result.status == 0, result.output
+    return result

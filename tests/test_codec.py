@@ -1,0 +1,272 @@
+"""What crosses from the learner to the judge is data, rebuilt and checked by the judge; in-place changes
+to arguments come back; facts about tensors survive; nothing the learner sends is executed or trusted."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+import torch
+from torch import nn
+
+from autograder.codec import Decoder, Encoder
+from autograder.judge import Learner, LearnerGone, LoopbackChannel, Remote
+from autograder.learner import Server, exec_cell
+from autograder.protocol import CodecError, Limits
+from course import remote
+
+
+def learner(source: str) -> Learner:
+    """A learner process stand-in: ``source`` run in its own namespace, answering over the real encoding."""
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile("import torch\nfrom torch import nn\n" + source, "<learner>", "exec"), namespace)
+    return Learner(LoopbackChannel(Server(namespace, exec_cell(namespace))))
+
+
+def call(source: str, name: str, *args, **kwargs):
+    return Remote(learner(source), ["name", name])(*args, **kwargs)
+
+
+def roundtrip(value, side_out="learner", side_in="judge"):
+    enc = Encoder(side_out, handles=[])
+    tree = enc.encode(value)
+    buffers = [bytearray(memoryview(b).cast("B")) for b in enc.buffers]
+    return Decoder(side_in, buffers, remote=lambda info: info).decode(tree)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Tensors are rebuilt from bytes, with their facts
+
+
+def test_a_learner_tensor_subclass_arrives_as_a_plain_tensor_with_its_values():
+    source = (
+        "class Liar(torch.Tensor):\n"
+        "    @classmethod\n"
+        "    def __torch_function__(cls, func, types, args=(), kwargs=None):\n"
+        "        if getattr(func, '__name__', '') in ('equal', '__eq__'):\n"
+        "            return True\n"
+        "        return super().__torch_function__(func, types, args, kwargs or {})\n"
+        "def f():\n    return torch.zeros(3).as_subclass(Liar)\n"
+    )
+    out = call(source, "f")
+    assert type(out) is torch.Tensor
+    assert not torch.equal(out, torch.ones(3)) and torch.equal(out, torch.zeros(3))
+
+
+def test_strides_offsets_and_non_contiguous_layouts_survive():
+    out = roundtrip(torch.arange(24.0).reshape(4, 6)[1:, ::2].t())
+    assert torch.equal(out, torch.arange(24.0).reshape(4, 6)[1:, ::2].t())
+    assert not out.is_contiguous() and out.stride() == (2, 6) and out.storage_offset() == 6
+
+
+def test_requires_grad_leaf_and_grad_fn_come_back_as_facts():
+    out = call(
+        "def f(x):\n    w = torch.ones(2, requires_grad=True)\n    return (w * x, w, x.detach())\n", "f", torch.ones(2)
+    )
+    product, leaf, detached = out
+    assert product.requires_grad and not product.is_leaf and remote.grad_fn_name(product) == "MulBackward0"
+    assert leaf.requires_grad and leaf.is_leaf and leaf.grad_fn is None
+    assert not detached.requires_grad
+
+
+def test_an_inference_tensor_stays_one_and_a_parameter_stays_a_parameter():
+    out = call(
+        "def f():\n    with torch.inference_mode():\n        a = torch.ones(2)\n    return a, nn.Parameter(torch.ones(1))\n",
+        "f",
+    )
+    assert out[0].is_inference() and isinstance(out[1], nn.Parameter)
+
+
+def test_a_returned_view_of_an_argument_shares_the_judges_own_storage():
+    x = torch.arange(6.0)
+    view, copy = call("def f(x):\n    return x[1:4], x.clone()\n", "f", x)
+    assert view.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    assert copy.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+
+
+def test_returning_the_argument_itself_returns_the_judges_object():
+    x = torch.ones(2)
+    assert call("def f(x):\n    return x\n", "f", x) is x
+
+
+def test_meta_tensors_travel_without_data():
+    out = roundtrip(torch.empty(3, 4, device="meta"))
+    assert out.device.type == "meta" and out.shape == (3, 4)
+
+
+# ---------------------------------------------------------------------------------------------------
+# In-place changes to arguments come back
+
+
+def test_in_place_writes_grads_and_requires_grad_on_arguments_come_back():
+    source = "def f(x, p):\n    x.add_(1)\n    p.grad = torch.full_like(p, 7.0)\n    p.requires_grad_(False)\n"
+    x, p = torch.zeros(3), torch.zeros(2, requires_grad=True)
+    call(source, "f", x, p)
+    assert torch.equal(x, torch.ones(3))
+    assert torch.equal(p.grad, torch.full((2,), 7.0)) and not p.requires_grad
+
+
+def test_a_dict_and_a_list_the_learner_fills_come_back_filled():
+    buffers, log = {}, []
+    call("def f(b, log):\n    b[0] = torch.ones(2)\n    log.append('step')\n", "f", buffers, log)
+    assert set(buffers) == {0} and torch.equal(buffers[0], torch.ones(2)) and log == ["step"]
+
+
+def test_a_module_trained_by_the_learner_keeps_its_identity_and_gets_the_new_weights():
+    model = nn.Linear(2, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.5)
+    weight = model.weight
+    source = (
+        "def step(model, opt):\n    model.train()\n    opt.zero_grad()\n"
+        "    model(torch.ones(4, 2)).sum().backward()\n    opt.step()\n"
+    )
+    before = model.weight.detach().clone()
+    model.eval()
+    call(source, "step", model, opt)
+    assert model.weight is weight and model.training
+    assert torch.allclose(model.weight.detach(), before - 0.5 * 4)
+    assert opt.param_groups[0]["params"][0] is model.weight
+
+
+def test_optimizer_state_created_by_a_step_comes_back():
+    w = nn.Parameter(torch.ones(2))
+    opt = torch.optim.AdamW([w], lr=0.1)
+    call("def step(w, opt):\n    (w * 2).sum().backward()\n    opt.step()\n", "step", w, opt)
+    assert len(opt.state) == 1 and "exp_avg" in opt.state[w]
+
+
+def test_a_generators_state_comes_back_after_the_learner_draws_from_it():
+    g = torch.Generator().manual_seed(0)
+    drawn = call("def f(g):\n    return torch.rand(3, generator=g)\n", "f", g)
+    assert torch.equal(drawn, torch.rand(3, generator=torch.Generator().manual_seed(0)))
+    assert torch.equal(torch.rand(1, generator=g), torch.rand(4, generator=torch.Generator().manual_seed(0))[3:])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Models and objects
+
+
+def test_a_model_of_torch_layers_is_rebuilt_in_the_judge_and_runs_there():
+    model = call("def build():\n    return nn.Sequential(nn.Linear(3, 2), nn.ReLU())\n", "build")
+    assert isinstance(model, nn.Sequential) and isinstance(model[0], nn.Linear)
+    assert model(torch.ones(1, 3)).shape == (1, 2)
+
+
+def test_a_model_of_the_learners_own_class_stays_in_the_learner_process():
+    source = "class Net(nn.Module):\n    def forward(self, x):\n        return x * 2\ndef build():\n    return Net()\n"
+    model = call(source, "build")
+    assert isinstance(model, Remote) and not isinstance(model, nn.Module)
+    assert torch.equal(model(torch.ones(2)), torch.full((2,), 2.0))
+
+
+def test_a_torch_layer_with_a_learner_hook_stays_in_the_learner_process():
+    source = "def build():\n    m = nn.Linear(2, 2)\n    m.register_forward_hook(lambda *a: None)\n    return m\n"
+    assert isinstance(call(source, "build"), Remote)
+
+
+def test_a_learner_function_comes_back_as_a_remote_that_calls_into_the_learner():
+    make = call("def make():\n    return lambda x: x + 1\n", "make")
+    assert isinstance(make, Remote) and torch.equal(make(torch.zeros(1)), torch.ones(1))
+
+
+def test_a_scenario_runs_beside_the_learners_objects_and_returns_data():
+    from course import scenarios
+
+    lead = learner("def f(x):\n    return (x ** 2).sum()\n")
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = remote.run(scenarios.backward, Remote(lead, ["name", "f"]), x)
+    assert out.item() == 5.0 and torch.equal(x.grad, torch.tensor([2.0, 4.0]))
+
+
+# ---------------------------------------------------------------------------------------------------
+# What the judge refuses
+
+
+def test_the_judge_refuses_function_references_from_the_learner():
+    with pytest.raises(CodecError, match=r"\$fn"):
+        Decoder("judge", []).decode({"$fn": "os:system"})
+
+
+def test_the_judge_refuses_modules_of_classes_it_does_not_allow_or_has_not_loaded():
+    tree = {"$module": {"class": "subprocess:Popen", "state": {"$dict": [], "kind": "dict"}}, "id": 1}
+    with pytest.raises(CodecError, match="不接收"):
+        Decoder("judge", []).decode(tree)
+
+
+def test_the_judge_refuses_module_state_that_shadows_a_method():
+    enc = Encoder("learner", handles=[])
+    tree = enc.encode(nn.Linear(1, 1))
+    tree["$module"]["state"]["$dict"].append(["forward", "boom"])
+    with pytest.raises(CodecError, match="forward"):
+        Decoder("judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
+
+
+def test_strides_that_reach_outside_the_storage_are_refused():
+    enc = Encoder("learner")
+    tree = enc.encode(torch.zeros(4))
+    tree["$tensor"]["stride"] = [1000]
+    with pytest.raises(CodecError, match="out of storage bounds"):
+        Decoder("judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
+
+
+def test_unknown_dtypes_and_tags_are_refused():
+    with pytest.raises(CodecError):
+        Decoder("judge", []).decode({"$dtype": "object"})
+    with pytest.raises(CodecError):
+        Decoder("judge", []).decode({"$pickle": "gASV..."})
+
+
+def test_too_deep_or_too_large_values_are_refused():
+    deep: list = []
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(Exception, match="not data"):
+        call("def f():\n    x = []\n    for _ in range(100_000):\n        x = [x]\n    return x\n", "f")
+    with pytest.raises(CodecError):
+        Decoder("judge", [], limits=Limits(max_depth=50)).decode(Encoder("judge").encode(deep))
+    enc = Encoder("learner")
+    tree = enc.encode(torch.zeros(1000))
+    with pytest.raises(CodecError):
+        Decoder(
+            "judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers], limits=Limits(max_bytes=100)
+        ).decode(tree)
+
+
+def test_a_test_cell_lambda_cannot_be_handed_to_the_learner():
+    with pytest.raises(CodecError, match="测试单元"):
+        Encoder("judge").encode(lambda x: x)
+
+
+def test_defaultdicts_keep_their_factory_and_odicts_their_type():
+    out = roundtrip({"a": collections.defaultdict(list, {"k": [1]}), "b": collections.OrderedDict(x=1)})
+    assert isinstance(out["a"], collections.defaultdict) and out["a"].default_factory is list
+    assert isinstance(out["b"], collections.OrderedDict)
+
+
+# ---------------------------------------------------------------------------------------------------
+# A learner that cannot answer
+
+
+def test_an_exception_comes_back_by_type_name_and_message():
+    with pytest.raises(ValueError, match="bad shape"):
+        call("def f():\n    raise ValueError('bad shape')\n", "f")
+    with pytest.raises(Exception, match="mine") as info:
+        call("class Mine(Exception):\n    pass\ndef f():\n    raise Mine('mine')\n", "f")
+    assert type(info.value).__name__ == "Mine"
+
+
+def test_a_lost_learner_cannot_be_swallowed_by_except_exception():
+    class Closed:
+        limits = Limits()
+
+        def exchange(self, *a):
+            from autograder.protocol import ChannelClosed
+
+            raise ChannelClosed()
+
+    lost = Remote(Learner(Closed()), ["name", "f"])
+    with pytest.raises(LearnerGone):
+        try:
+            lost()
+        except Exception:  # noqa: BLE001 - what a test cell might write
+            pytest.fail("LearnerGone was caught by except Exception")
