@@ -28,6 +28,7 @@ from autograder.grade import grade, parse_size
 from autograder.sandbox import bwrap_problem
 from tests.attacks import ATTACKS
 from tests.notebooks import ROOT
+from tests.notebooks import max_score as nbs_max
 from tests.probe import ID, RIGHT_ANSWER, STUB, STUB_OTHER, WRONG, make_course, submission
 
 HAS_BWRAP = not bwrap_problem()
@@ -442,4 +443,4 @@ def tensors_attacked(tmp_path_factory):
 )
 def test_the_attacks_that_beat_the_old_grader_score_zero_on_01_tensors(tensors_attacked, name):
     result = tensors_attacked[f"{name}/01_tensors"]
-    assert result["score"] == 0 and result["max_score"] == 10, result
+    assert result["score"] == 0 and result["max_score"] == nbs_max("01_tensors") > 0, result
