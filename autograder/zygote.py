@@ -23,6 +23,7 @@ import os
 import random
 import resource
 import select
+import shutil
 import signal
 import socket
 import sys
@@ -140,6 +141,7 @@ def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path,
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
+    os.umask(0o077)  # what it writes, even in the sandbox's shared /tmp, no other submission can read
     scratch.mkdir(mode=0o700)
     os.chdir(scratch)
     os.environ.update({"HOME": str(scratch), "TMPDIR": str(scratch), "MPLCONFIGDIR": str(scratch)})
@@ -208,8 +210,9 @@ def _report_fatal(rundir: Path, request: dict[str, Any]) -> None:
             pass
 
 
-def _sweep(uid: int) -> None:
-    """Kill every process left behind under a child's user id (a learner's background process)."""
+def _sweep(uid: int, shared_folders: tuple[Path, ...]) -> None:
+    """Kill every process left behind under a child's user id (a learner's background process), and remove
+    what it left in the folders every child can write, so the next submission finds nothing there."""
     pid = os.fork()
     if pid == 0:
         try:
@@ -220,6 +223,17 @@ def _sweep(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+    for shared in shared_folders:
+        try:
+            entries = list(shared.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.lstat().st_uid == uid:
+                    shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+            except OSError:
+                pass
 
 
 def _kill_group(pid: int) -> None:
@@ -293,7 +307,7 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
             by_task.pop(info["task"], None)
             _kill_group(pid)
             if info["uid"] is not None:
-                _sweep(info["uid"])
+                _sweep(info["uid"], (rundir / "scratch", Path("/tmp"), Path("/dev/shm")))
             message = {
                 "op": "exit",
                 "task": info["task"],

@@ -167,3 +167,27 @@ def honest_submission(assignment: str) -> nbformat.NotebookNode:
             lines = solutions[gid].splitlines()
             cell.source = "\n".join(ln for ln in lines if ln.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
     return nb
+
+
+def mutant_submission(assignment: str, mutant: Mutant) -> nbformat.NotebookNode:
+    """The honest submission with one answer cell replaced by ``mutant`` (the cell that defines its names)."""
+    import ast
+
+    def defined(source: str) -> set[str]:
+        tree = ast.parse(source)
+        names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+        return names
+
+    nb = honest_submission(assignment)
+    wanted = defined(mutant.code)
+    for cell in nb.cells:
+        if meta(cell).get("solution") and defined(cell.source) & wanted:
+            cell.source = mutant.code
+            return nb
+    raise KeyError(f"no answer cell defines {sorted(wanted)} in {assignment}")
+
+
+def max_score(assignment: str) -> float:
+    """The points of every graded cell of the assignment, as its source notebook gives them."""
+    return float(sum(meta(c).get("points", 0) for c in grade_cells(read(source_path(assignment)))))

@@ -13,6 +13,12 @@ from autograder.grade import grade
 from tests import notebooks as nbs
 
 ASSIGNMENTS = nbs.assignments()
+# one mutant per assignment (its last of an exercise, not a prediction) graded through the real engine
+MUTANT_OF = {
+    a: [m for m in nbs.mutants(a) if not m.grade_id.startswith("test_predict")][-1]
+    for a in ASSIGNMENTS
+    if a != "10_lenet_mnist"
+}
 
 
 def _stored(path: Path) -> dict:
@@ -86,17 +92,28 @@ def test_honest_answers_score_full_marks_through_check(honest_progress, assignme
 
 @pytest.fixture(scope="module")
 def class_of_two(tmp_path_factory):
-    """The sandboxed grader over every assignment: one student hands in the solutions, one the blanks."""
+    """The sandboxed grader over every assignment: one student hands in the solutions, one the blanks, and
+    one the solutions with a mutant in place of one answer (not in the capstone: it would train again)."""
     subs = tmp_path_factory.mktemp("class")
     for assignment in ASSIGNMENTS:
-        for student, nb in (
-            ("honest", nbs.honest_submission(assignment)),
-            ("blank", nbs.read(nbs.release_path(assignment))),
-        ):
+        students = [("honest", nbs.honest_submission(assignment)), ("blank", nbs.read(nbs.release_path(assignment)))]
+        if assignment in MUTANT_OF:
+            students.append(("mutant", nbs.mutant_submission(assignment, MUTANT_OF[assignment])))
+        for student, nb in students:
             folder = subs / student / assignment
             folder.mkdir(parents=True)
             nbformat.write(nb, folder / f"{assignment}.ipynb")
     return grade(subs, tmp_path_factory.mktemp("out"), course_root=nbs.ROOT, progress=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", sorted(MUTANT_OF))
+def test_a_mutant_fails_through_the_sandboxed_engine_with_its_message_and_nothing_else_does(class_of_two, assignment):
+    mutant = MUTANT_OF[assignment]
+    record = class_of_two[f"mutant/{assignment}"]
+    failed = {q["grade_id"]: q["message"] for q in record["questions"] if q["status"] != "passed"}
+    assert list(failed) == [mutant.grade_id], failed
+    assert mutant.expect in failed[mutant.grade_id], failed
 
 
 @pytest.mark.slow
