@@ -23,20 +23,11 @@ VISIBLE_ONLY_NOTE = "visible tests only: source/ not found, so hidden tests were
 
 
 @dataclass
-class Question:
-    grade_id: str
-    points: float
-    max_points: float
-    passed: bool
-    message: str
-
-
-@dataclass
 class CheckResult:
     notebook: str
     assignment: str | None
     hidden_tests: bool
-    questions: list[Question] = field(default_factory=list)
+    questions: list[engine.Question] = field(default_factory=list)
     status: str = "ok"
     note: str = ""
 
@@ -56,7 +47,7 @@ class CheckResult:
             "assignment": self.assignment,
             "status": self.status,
             "note": self.note,
-            "questions": [asdict(q) for q in self.questions],
+            "questions": [{k: v for k, v in asdict(q).items() if k != "stdout"} for q in self.questions],
         }
 
 
@@ -103,9 +94,7 @@ def check_notebooks(
             pool.close()
     for result, job in zip(results, jobs):
         outcome = outcomes[job.key]
-        result.questions = [
-            Question(q.grade_id, q.points, q.max_points, q.passed, q.message) for q in outcome.questions
-        ]
+        result.questions = list(outcome.questions)
         result.status, result.note = outcome.status, outcome.note
     return results
 

@@ -156,16 +156,27 @@ def run_test_in_judge(stage: JudgeStage, learner_namespace: dict[str, Any]) -> N
         remote.IN_JUDGE = False
 
 
+def solutions(source: Path) -> dict[str, str]:
+    """grade_id -> the instructor's answer cell in ``source``, without its ``### BEGIN/END SOLUTION`` lines."""
+    found = {}
+    markers = ("### BEGIN SOLUTION", "### END SOLUTION")
+    for cell in read(source).cells:
+        if cell.cell_type == "code" and meta(cell).get("solution"):
+            found[meta(cell)["grade_id"]] = "\n".join(
+                ln for ln in cell.source.splitlines() if ln.strip() not in markers
+            )
+    return found
+
+
 def honest_submission(assignment: str) -> nbformat.NotebookNode:
     """The release notebook with the source's solutions pasted into its answer cells (what a learner
     who gets everything right hands in: no hidden tests, no solution markers)."""
-    solutions = {meta(c)["grade_id"]: c.source for c in read(source_path(assignment)).cells if meta(c).get("solution")}
+    answers = solutions(source_path(assignment))
     nb = read(release_path(assignment))
     for cell in nb.cells:
         gid = meta(cell).get("grade_id")
-        if meta(cell).get("solution") and gid in solutions:
-            lines = solutions[gid].splitlines()
-            cell.source = "\n".join(ln for ln in lines if ln.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+        if meta(cell).get("solution") and gid in answers:
+            cell.source = answers[gid]
     return nb
 
 

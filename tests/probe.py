@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -89,3 +91,15 @@ def make_course(root: Path) -> Path:
         encoding="utf-8",
     )
     return root
+
+
+def grade_cli(*args: str, env: dict | None = None) -> subprocess.Popen:
+    """`python -m autograder grade ARGS --quiet` in a session of its own (so a test can kill it whole)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "autograder", "grade", *args, "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )

@@ -19,7 +19,7 @@ import pytest
 
 from autograder.grade import grade
 from tests import postgres
-from tests.probe import ID, RIGHT_ANSWER, STUB, STUB_OTHER, WRONG, make_course, submission
+from tests.probe import ID, RIGHT_ANSWER, STUB, STUB_OTHER, WRONG, grade_cli, make_course, submission
 
 pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow
@@ -111,21 +111,11 @@ def test_a_worker_killed_mid_run_costs_a_retry_and_never_a_row(course, local_row
     assert _text(out) == local_rows
 
 
-def _cli(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "autograder", "grade", *args, "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-
-
 def test_resume_after_the_client_is_killed_finishes_with_exactly_the_rows_of_a_clean_run(course, local_rows, tmp_path):
     subs = _class(tmp_path / "class", slow=True)
     out = tmp_path / "out"
     base = [str(subs), "--out", str(out), "--course", str(course), "--cluster", "local:2", "--timeout", "30"]
-    run = _cli(*base)
+    run = grade_cli(*base)
     journal = out / ".journal.jsonl"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 2):
@@ -133,7 +123,7 @@ def test_resume_after_the_client_is_killed_finishes_with_exactly_the_rows_of_a_c
     os.killpg(run.pid, signal.SIGKILL)  # the client and its local cluster
     run.wait()
     assert 2 <= journal.read_text().count("\n") < 6
-    resumed = _cli(*base, "--resume")
+    resumed = grade_cli(*base, "--resume")
     assert resumed.wait(timeout=300) == 0, resumed.stderr.read()
     keys = [json.loads(line)["key"] for line in journal.read_text().splitlines()]
     assert sorted(keys) == sorted(set(keys)) and len(keys) == 6

@@ -14,8 +14,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -29,7 +27,7 @@ from autograder.sandbox import bwrap_problem
 from tests.attacks import ATTACKS
 from tests.notebooks import ROOT
 from tests.notebooks import max_score as nbs_max
-from tests.probe import ID, RIGHT_ANSWER, STUB, STUB_OTHER, WRONG, make_course, submission
+from tests.probe import ID, RIGHT_ANSWER, STUB, STUB_OTHER, WRONG, grade_cli, make_course, submission
 
 HAS_BWRAP = not bwrap_problem()
 needs_bwrap = pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap is not usable here (.ci/run installs it)")
@@ -383,24 +381,12 @@ def _small_class(root: Path, n: int = 6) -> Path:
     return root
 
 
-def _cli(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "autograder", "grade", *args, "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-        **kwargs,
-    )
-
-
 def test_a_killed_run_resumes_without_losing_or_doubling_a_row(course, tmp_path):
     subs = _small_class(tmp_path / "subs")
     clean, broken = tmp_path / "clean", tmp_path / "broken"
     base = ["--course", str(course), "--jobs", "1", "--sandbox", "auto"]
-    assert _cli(str(subs), "--out", str(clean), *base).wait(timeout=300) == 0
-    run = _cli(str(subs), "--out", str(broken), *base)
+    assert grade_cli(str(subs), "--out", str(clean), *base).wait(timeout=300) == 0
+    run = grade_cli(str(subs), "--out", str(broken), *base)
     journal = broken / ".journal.jsonl"
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 2):
@@ -409,10 +395,10 @@ def test_a_killed_run_resumes_without_losing_or_doubling_a_row(course, tmp_path)
     run.wait()
     done_before = journal.read_text().count("\n")
     assert 2 <= done_before < 6
-    again = _cli(str(subs), "--out", str(broken), *base)
+    again = grade_cli(str(subs), "--out", str(broken), *base)
     assert again.wait(timeout=300) != 0, "without --resume an existing result folder must be refused"
     assert "--resume" in again.stderr.read()
-    resumed = _cli(str(subs), "--out", str(broken), *base, "--resume")
+    resumed = grade_cli(str(subs), "--out", str(broken), *base, "--resume")
     assert resumed.wait(timeout=300) == 0, resumed.stderr.read()
     keys = [json.loads(line)["key"] for line in journal.read_text().splitlines()]
     assert sorted(keys) == sorted(set(keys)) and len(keys) == 6
@@ -425,11 +411,11 @@ def test_without_bubblewrap_auto_warns_once_and_bwrap_fails_clearly(course, tmp_
     (subs / "ann" / ID).mkdir(parents=True)
     nbformat.write(submission(), subs / "ann" / ID / f"{ID}.ipynb")
     env = dict(os.environ, PATH=str(tmp_path))  # no bwrap to be found
-    strict = _cli(str(subs), "--out", str(tmp_path / "o1"), "--course", str(course), "--sandbox", "bwrap", env=env)
+    strict = grade_cli(str(subs), "--out", str(tmp_path / "o1"), "--course", str(course), "--sandbox", "bwrap", env=env)
     assert strict.wait(timeout=120) == 2
     err = strict.stderr.read().strip().splitlines()
     assert len(err) == 1 and "bwrap is not installed" in err[0]
-    auto = _cli(str(subs), "--out", str(tmp_path / "o2"), "--course", str(course), env=env)
+    auto = grade_cli(str(subs), "--out", str(tmp_path / "o2"), "--course", str(course), env=env)
     assert auto.wait(timeout=300) == 0
     warnings = [line for line in auto.stderr.read().splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "resource limits only" in warnings[0]

@@ -1,20 +1,4 @@
-"""Shared vocabulary of the codec: values as data between the judge and the learner process: a JSON tree plus raw byte buffers, never a pickle.
-
-What one side sends, the other rebuilds from plain parts: numbers, strings, containers, plain ``torch.Tensor``
-(rebuilt from its storage bytes, so a learner's tensor subclass never survives), numpy arrays, generators,
-and modules / optimizers of known classes (torch's own and ``course``'s, rebuilt from their attributes).
-
-Identity is kept inside one message and across a call: every tensor, storage, list, dict, module,
-optimizer and generator gets a number; a second mention is ``{"$ref": n}``. A reply names the objects
-of the request it answers with ``{"$arg": n}``, so a returned view of an argument shares the argument's
-storage, and ``updates`` carry the new state of every argument the learner changed in place.
-
-The two directions trust differently. The learner side rebuilds whatever the judge sends (functions and
-classes by import path: named fixtures in ``course/``). The judge side never imports or calls anything the
-learner names: modules and optimizers must be of an allowed class already loaded; anything else the learner
-returns (its own functions, classes, generators) stays in the learner process as a handle, and sizes,
-depth, dtypes, shapes and strides are checked before a byte is used.
-"""
+"""The codec's shared vocabulary: allowed dtypes and classes, handles, storage keys (see ``autograder.codec``)."""
 
 from __future__ import annotations
 

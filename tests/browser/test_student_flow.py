@@ -18,6 +18,7 @@ pytest.importorskip("playwright", reason="playwright is not installed: pip insta
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
+from tests import notebooks as nbs  # noqa: E402
 from tests.browser import lab  # noqa: E402
 from tests.browser.lab import Notebook  # noqa: E402
 
@@ -52,19 +53,6 @@ def _index(cells: list[dict], *, grade_id: str | None = None, contains: str | No
         if contains is not None and cell["cell_type"] == "code" and contains in source:
             return i
     raise KeyError(grade_id or contains)
-
-
-def _solutions(source_notebook: Path) -> dict[str, str]:
-    """grade_id -> the instructor's solution cell, without the ``### BEGIN/END SOLUTION`` lines."""
-    solutions = {}
-    for cell in _cells(source_notebook):
-        meta = cell["metadata"].get("nbgrader", {})
-        if cell["cell_type"] == "code" and meta.get("solution"):
-            lines = "".join(cell["source"]).splitlines()
-            solutions[meta["grade_id"]] = "\n".join(
-                ln for ln in lines if "### BEGIN SOLUTION" not in ln and "### END SOLUTION" not in ln
-            )
-    return solutions
 
 
 def _validate(page: Page, notebook: Notebook, shots: lab.Shots, step: str) -> str:
@@ -142,7 +130,7 @@ def test_student_answers_gets_targeted_feedback_and_validates(student_lab, stude
     text = _validate(page, notebook, shots, "validate-fails-on-dtype")
     assert "The following cell failed" in text and "dtype" in text, text
 
-    for grade_id, solution in _solutions(student_lab.course / "source" / "01_tensors" / "01_tensors.ipynb").items():
+    for grade_id, solution in nbs.solutions(student_lab.course / "source" / "01_tensors" / "01_tensors.ipynb").items():
         notebook.set_source(_index(cells, grade_id=grade_id), solution)
     text = _validate(page, notebook, shots, "validate-passes-with-every-answer")
     assert "Success! Your notebook passes all the tests." in text, text

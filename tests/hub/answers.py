@@ -25,15 +25,9 @@ def release_notebook(assignment: str = ASSIGNMENT) -> dict:
 
 def solutions(assignment: str = ASSIGNMENT) -> dict[str, str]:
     """grade_id -> the instructor's solution cell source, without the ``### BEGIN/END SOLUTION`` lines."""
-    found = {}
-    for cell in _notebook("source", assignment)["cells"]:
-        meta = cell["metadata"].get("nbgrader", {})
-        if cell["cell_type"] == "code" and meta.get("solution"):
-            lines = "".join(cell["source"]).splitlines()
-            found[meta["grade_id"]] = "\n".join(
-                ln for ln in lines if "### BEGIN SOLUTION" not in ln and "END SOLUTION" not in ln
-            )
-    return found
+    from tests import notebooks as nbs
+
+    return nbs.solutions(nbs.source_path(assignment))
 
 
 def answered(notebook: dict, answers: dict[str, str]) -> dict:
