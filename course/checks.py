@@ -502,8 +502,10 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
             raise
         except Exception as exc:  # the learner's code failed: say where and, if we can, why
             hint = _explain_exception(exc)
+            detail = str(exc).strip()[:300].rstrip("。.")
             fail(
-                f"输入 {case.describe()} 时，{fn_name} 抛出 {type(exc).__name__}: {str(exc).strip()[:300].rstrip('。.')}"
+                f"输入 {case.describe()} 时，{fn_name} 抛出 {type(exc).__name__}"
+                + (f": {detail}" if detail else "")
                 + (f"。{hint}" if hint else "")
             )
     if copy and not _same_inputs(snapshot, (args, kwargs)):
