@@ -8,15 +8,31 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("AUTOGRADER_NO_SERVER", "1")
 
 
-@pytest.hookimpl(hookwrapper=True)
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
-    """In CI (.ci/run installs bubblewrap, Chromium and the data) a skipped test is a failure, except
-    the GPU checks: CI has no GPU."""
-    outcome = yield
-    report = outcome.get_result()
+    """Each phase's report on the item (``item.report_call``: browser fixtures screenshot a failed test).
+    In CI (.ci/run installs bubblewrap, Chromium, PostgreSQL, the hub's proxy and the data) a skipped test is
+    a failure, except the GPU checks: CI has no GPU."""
+    report = yield
     if os.environ.get("CI") and report.skipped and "CUDA" not in str(report.longrepr):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where everything the tests need is installed: {report.longrepr}"
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """One Playwright for the whole session (a second sync_playwright in one process refuses to start),
+    driving Debian's Chromium only."""
+    from tests.browser import lab
+
+    if not lab.CHROMIUM.is_file():
+        pytest.skip(f"{lab.CHROMIUM} not found: `apt-get install -y chromium` (.ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
 
 
 @pytest.fixture(scope="session")

@@ -29,23 +29,6 @@ class Lab:
     context: lab.BrowserContext
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    setattr(item, f"report_{report.when}", report)
-    return report
-
-
-@pytest.fixture(scope="session")
-def playwright():
-    if not lab.CHROMIUM.is_file():
-        pytest.skip(f"{lab.CHROMIUM} not found: `apt-get install -y chromium` (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        yield pw
-
-
 def _lab(tmp_path_factory, playwright, request, *, student: bool) -> Iterator[Lab]:
     tmp = tmp_path_factory.mktemp("lab")
     course = lab.copy_course(tmp / "course")

@@ -22,25 +22,6 @@ INSTRUCTOR = "instructor"
 STUDENTS = ["alice", "bob", "carol", "dana", "erin"]
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    setattr(item, f"report_{report.when}", report)
-    return report
-
-
-@pytest.fixture(scope="session")
-def playwright():
-    from tests.browser import lab
-
-    if not lab.CHROMIUM.is_file():
-        pytest.skip(f"{lab.CHROMIUM} not found: `apt-get install -y chromium` (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        yield pw
-
-
 @pytest.fixture(scope="session")
 def hub(tmp_path_factory) -> Iterator[hubs.Hub]:
     if importlib.util.find_spec("jupyterhub") is None:
