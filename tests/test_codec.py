@@ -164,6 +164,39 @@ def test_a_torch_layer_with_a_learner_hook_stays_in_the_learner_process():
     assert isinstance(call(source, "build"), Remote)
 
 
+def test_a_torch_layer_carrying_learner_code_in_an_attribute_stays_in_the_learner_process():
+    source = (
+        "def build():\n    m = nn.Sequential(nn.Linear(1, 1))\n"
+        "    m._compiled_call_impl = lambda x: torch.full((len(x), 10), 7.0)\n    return m\n"
+    )
+    model = call(source, "build")
+    assert isinstance(model, Remote), "a module whose attributes hold code must not be rebuilt in the judge"
+
+
+def test_the_judge_refuses_a_handle_inside_module_state_and_attributes_the_class_defines():
+    enc = Encoder("learner", handles=[])
+    tree = enc.encode(nn.Linear(1, 1))
+    buffers = [bytearray(memoryview(b).cast("B")) for b in enc.buffers]
+    forged = {**tree, "$module": {**tree["$module"], "state": {**tree["$module"]["state"]}}}
+    forged["$module"]["state"]["$dict"] = [
+        *tree["$module"]["state"]["$dict"],
+        ["_compiled_call_impl", {"$handle": {"id": 0, "type": "function", "callable": True, "repr": ""}}],
+    ]
+    with pytest.raises(CodecError):
+        Decoder("judge", buffers, remote=lambda info: info).decode(forged)
+    tree["$module"]["state"]["$dict"].append(["dump_patches", True])  # a class attribute, shadowed
+    with pytest.raises(CodecError, match="dump_patches"):
+        Decoder("judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
+
+
+def test_classes_are_named_by_their_own_module_and_qualname_only():
+    tree = {
+        "$module": {"class": "torch.nn.modules.module:torch.fx.GraphModule", "state": {"$dict": [], "kind": "dict"}}
+    }
+    with pytest.raises(CodecError, match="不接收"):
+        Decoder("judge", []).decode(tree)
+
+
 def test_a_learner_function_comes_back_as_a_remote_that_calls_into_the_learner():
     make = call("def make():\n    return lambda x: x + 1\n", "make")
     assert isinstance(make, Remote) and torch.equal(make(torch.zeros(1)), torch.ones(1))

@@ -61,7 +61,11 @@ def loaded_class(path: str, base: type, roots: tuple[str, ...]) -> type | None:
     obj: Any = sys.modules.get(module_name)
     for part in qualname.split("."):
         obj = getattr(obj, part, None)
-    return obj if isinstance(obj, type) and issubclass(obj, base) else None
+    if not (isinstance(obj, type) and issubclass(obj, base)):
+        return None
+    if obj.__module__ != module_name or obj.__qualname__ != qualname:  # no reaching other classes by attribute
+        return None
+    return obj
 
 
 def storage_key(storage: torch.UntypedStorage) -> tuple[str, int] | None:

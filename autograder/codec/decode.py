@@ -64,6 +64,7 @@ class Decoder:
         self.storages: dict[int, tuple[torch.UntypedStorage, bytes | None]] = {}  # number -> (storage, bytes)
         self._nodes = 0
         self._used: set[int] = set()
+        self._inside_object = 0  # > 0 while rebuilding a module's or optimizer's attributes
 
     @property
     def strict(self) -> bool:
@@ -281,7 +282,7 @@ class Decoder:
         cls = self._class(body.get("class"), nn.Module, MODULE_ROOTS)
         module = cls.__new__(cls)
         self._register(tree, module)
-        state = self.decode(body.get("state"), depth + 1)
+        state = self._object_state(body, depth)
         module.__setstate__(check_module_state(cls, state) if self.strict else state)
         fresh_hooks(module)
         return module
@@ -291,9 +292,18 @@ class Decoder:
         cls = self._class(body.get("class"), torch.optim.Optimizer, (OPTIMIZER_ROOT,))
         opt = cls.__new__(cls)
         self._register(tree, opt)
-        state = self.decode(body.get("state"), depth + 1)
+        state = self._object_state(body, depth)
         opt.__setstate__(check_optimizer_state(state) if self.strict else state)
         return opt
+
+    def _object_state(self, body: dict, depth: int) -> Any:
+        """A module's or optimizer's attributes: data only, never a handle (the learner's code would run
+        whenever the judge uses the rebuilt object)."""
+        self._inside_object += 1
+        try:
+            return self.decode(body.get("state"), depth + 1)
+        finally:
+            self._inside_object -= 1
 
     def _class(self, path: Any, base: type, roots: tuple[str, ...]) -> type:
         if not isinstance(path, str):
@@ -334,6 +344,8 @@ class Decoder:
         body = tree["$handle"]
         if not self.strict or self.remote is None or not isinstance(body, dict):
             raise CodecError("消息格式不对 ($handle)")
+        if self._inside_object:
+            raise CodecError("模型或优化器的属性里有学习者的代码（函数、对象），评分器不接收")
         info = Handle(
             id=body.get("id"),
             type=str(body.get("type", "object"))[:100],

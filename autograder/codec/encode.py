@@ -54,6 +54,7 @@ class Encoder:
         self.objects: dict[int, Any] = {}  # number -> object, what this message sent (the judge keeps it)
         self._memo: dict[Any, int] = {}
         self._keep: list[Any] = []
+        self._data_only = 0  # > 0 inside a module's or optimizer's attributes: no handles there
         self._next = first_id
 
     # -- bookkeeping
@@ -242,12 +243,15 @@ class Encoder:
             if not structural:
                 return self._handle(m)
             mark = self.checkpoint()
+            self._data_only += 1  # an attribute that is not data makes the whole module a handle
             try:
                 number = self._new_id(id(m), m)
                 return {"$module": {"class": qualified(cls), "state": self.module_state(m, depth + 1)}, "id": number}
             except NotData:
                 self.rollback(mark)
-                return self._handle(m)
+            finally:
+                self._data_only -= 1
+            return self._handle(m)
         if not hooks_empty(m):
             raise NotData(f"模型 {cls.__name__} 注册了 hook：评分器不能把它交给学习者的函数")
         self._importable(cls)
@@ -268,6 +272,7 @@ class Encoder:
         if self.side == "judge":
             self._importable(cls)
         mark = self.checkpoint()
+        self._data_only += 1
         try:
             number = self._new_id(id(opt), opt)
             return {"$optim": {"class": qualified(cls), "state": self.optimizer_state(opt, depth + 1)}, "id": number}
@@ -275,7 +280,9 @@ class Encoder:
             if self.side != "learner":
                 raise
             self.rollback(mark)
-            return self._handle(opt)
+        finally:
+            self._data_only -= 1
+        return self._handle(opt)
 
     def _other(self, value: Any, depth: int) -> Any:
         target = getattr(value, "__learner_target__", None)
@@ -301,7 +308,7 @@ class Encoder:
         return self._handle(value)
 
     def _handle(self, value: Any) -> Any:
-        if self.handles is None:
+        if self.handles is None or self._data_only:
             raise NotData(f"{type(value).__name__} 不是数据 (not data)")
         seen = self._seen(id(value))
         if seen is not None:

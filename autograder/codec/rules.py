@@ -122,13 +122,17 @@ def check_module_state(cls: type, state: Any) -> dict[str, Any]:
     """A learner-sent module's attributes: data, tensors and modules where torch keeps them, no method shadowed."""
     if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
         raise CodecError("模型的属性 (module state) 格式不对")
+    members = {
+        name
+        for slot in ("_parameters", "_buffers", "_modules")
+        if isinstance(state.get(slot), dict)
+        for name in state[slot]
+    }
     for key, value in state.items():
-        if (
-            key.startswith("__")
-            or "hook" in key
-            or (callable(getattr(cls, key, None)) and not isinstance(getattr(cls, key, None), type))
-        ):
-            raise CodecError(f"模型的属性 {key!r} 会覆盖方法或 hook，评分器不接收")
+        # a torch module keeps nothing in its instance dict that its class defines (methods, hooks,
+        # _compiled_call_impl, ...) but `training`; nor a name its parameters, buffers or submodules use
+        if key.startswith("__") or "hook" in key or (hasattr(cls, key) and key != "training") or key in members:
+            raise CodecError(f"模型的属性 {key!r} 会覆盖方法、hook 或参数，评分器不接收")
         if key in ("_parameters", "_buffers", "_modules"):
             if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
                 raise CodecError(f"模型的 {key} 格式不对")
