@@ -88,14 +88,15 @@ class Request:
                 apply_state(obj, dec.decode(tree))
             warnings = [(str(c)[:100], str(m)[:2000]) for c, m in _pairs(header.get("warnings", []))]
             stdout = str(header.get("stdout", ""))[:100_000]
-            if "error" in header:
-                error = header["error"]
-                if not isinstance(error, list) or len(error) != 2:
-                    raise CodecError("消息格式不对 (error)")
-                raise rebuild_error(*error)
-            return dec.decode(header.get("value")), warnings, stdout
-        except CodecError as exc:
-            raise ReplyError(f"返回值无法交给评分器 (not data)：{exc}") from None
+            error = header.get("error")
+            if error is not None and (not isinstance(error, list) or len(error) != 2):
+                raise CodecError("消息格式不对 (error)")
+            value = None if error is not None else dec.decode(header.get("value"))
+        except Exception as exc:  # noqa: BLE001 - anything the judge cannot rebuild fails this call only
+            raise ReplyError(f"返回值无法交给评分器 (not data)：{str(exc)[:300]}") from None
+        if error is not None:
+            raise rebuild_error(*error)
+        return value, warnings, stdout
 
     def _apply_storages(self, dec: Decoder, pairs: Any) -> None:
         for number, index in _pairs(pairs):

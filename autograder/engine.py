@@ -48,6 +48,7 @@ class Outcome:
     cells: dict[int, dict[str, Any]]
     status: str  # ok, timeout or crashed
     note: str = ""
+    grader_error: str = ""  # our own traceback, for the grading log (never in a learner's feedback)
 
     @property
     def score(self) -> float:
@@ -63,12 +64,14 @@ class Outcome:
             "cells": {str(k): v for k, v in self.cells.items()},
             "status": self.status,
             "note": self.note,
+            "grader_error": self.grader_error,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Outcome:
         questions = [Question(**q) for q in data["questions"]]
-        return cls(questions, {int(k): v for k, v in data["cells"].items()}, data["status"], data["note"])
+        cells = {int(k): v for k, v in data["cells"].items()}
+        return cls(questions, cells, data["status"], data["note"], data.get("grader_error", ""))
 
 
 @dataclass
@@ -80,7 +83,6 @@ class Job:
     skip_cells: dict[int, str] = field(default_factory=dict)
     skip_tests: dict[str, str] = field(default_factory=dict)
     restarts: int = 0
-    diagnostic: str = ""
 
     def payload(self) -> dict[str, Any]:
         return {**self.plan.to_json(), "skip_cells": sorted(self.skip_cells), "skip_tests": self.skip_tests}
@@ -125,8 +127,6 @@ def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callabl
     while running:
         run = pool.wait()
         job = running.pop(run.id)
-        if run.diagnostic:
-            job.diagnostic = run.diagnostic
         if _should_rerun(job, run):
             queue.insert(0, job)
             fill()
@@ -165,6 +165,8 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     plan = job.plan
     if run.timed_out:
         unreached = f"整个笔记本运行超过 {notebook_timeout:g} 秒，被停止 (timeout)"
+    elif run.grader_error:
+        unreached = "评分进程出错 (grader error)，这个测试没有运行：请老师复查这份提交"
     elif run.done is None:
         unreached = f"评分进程意外结束（{describe_exit((run.judge_exit or {}).get('code'))}），这个测试没有运行"
     else:
@@ -190,18 +192,18 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     crashed = bool(job.skip_cells or job.skip_tests) or (run.done is not None and bool(run.done.get("lost_at")))
     if run.timed_out or cell_timeout or stuck:
         status = "timeout"
-    elif crashed or run.done is None:
+    elif crashed or run.done is None or run.grader_error:
         status = "crashed"
     else:
         status = "ok"
     notes = sorted(set(job.skip_cells.values()) | {n.split("；")[0] for n in job.skip_tests.values()})
-    if run.timed_out:
+    if run.timed_out or run.grader_error:
         notes.append(unreached)
     elif run.done is None:
         notes.append("评分进程意外结束")
     elif run.done.get("lost") and not notes:
         notes.append(str(run.done["lost"]))
-    return Outcome(questions, cells, status, "; ".join(notes))
+    return Outcome(questions, cells, status, "; ".join(notes), run.grader_error)
 
 
 def open_pool(mode: str, limits: Limits, hidden: list[Path], *, warm_up: bool = True) -> Pool:

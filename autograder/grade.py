@@ -280,6 +280,9 @@ class _Sink:
                     "message": q.message,
                 }
             )
+        if outcome.grader_error:  # our bug, or the judge worn down by this submission: the instructor looks
+            with open(self.out / "grader-errors.log", "a", encoding="utf-8") as log:
+                log.write(f"== {task.key}\n{outcome.grader_error}\n")
         notes = [task.note] if task.note else []
         if outcome.note:
             notes.append(outcome.note)

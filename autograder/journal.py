@@ -48,6 +48,11 @@ def atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def cell(value: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting like a formula (=, +, -, @) gets a leading '."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def write_csvs(out: Path, records: dict[str, dict[str, Any]]) -> None:
     """grades.csv and questions.csv from the journal, sorted by student and assignment."""
     grades, questions = io.StringIO(), io.StringIO()
@@ -55,18 +60,10 @@ def write_csvs(out: Path, records: dict[str, dict[str, Any]]) -> None:
     g.writerow(GRADES_COLUMNS)
     q.writerow(QUESTIONS_COLUMNS)
     for r in sorted(records.values(), key=lambda r: (r["student_id"], r["assignment"])):
-        g.writerow([r["student_id"], r["assignment"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]])
+        student = cell(r["student_id"])
+        g.writerow([student, r["assignment"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]])
         for x in r["questions"]:
-            q.writerow(
-                [
-                    r["student_id"],
-                    r["assignment"],
-                    x["grade_id"],
-                    f"{x['points']:g}",
-                    f"{x['max_points']:g}",
-                    x["status"],
-                    x["message"],
-                ]
-            )
+            points = [f"{x['points']:g}", f"{x['max_points']:g}"]
+            q.writerow([student, r["assignment"], x["grade_id"], *points, x["status"], cell(x["message"])])
     atomic_write(out / "grades.csv", grades.getvalue())
     atomic_write(out / "questions.csv", questions.getvalue())

@@ -19,11 +19,12 @@ from typing import Any
 
 from autograder.calls import LearnerError, Request
 from autograder.codec import DEFAULT_LIMITS, CodecError, Decoder, Handle, Limits, qualified
-from autograder.learner import CellTimeout, Server, captured, deadline
+from autograder.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
 from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
 from course import remote
 
 GRACE_S = 5.0  # how much longer than its own limit the judge waits for the learner to answer
+OUTPUT_BUDGET = 2_000_000  # characters of learner cell output kept per notebook
 
 
 class LearnerGone(BaseException):
@@ -83,6 +84,7 @@ class Learner:
         self.channel = channel
         self.timeout = timeout
         self.lost: str = ""  # why the learner can no longer answer; '' while it can
+        self.output_kept = 0
         self._next_id = 0
 
     def _exchange(self, header: dict[str, Any], buffers: list[Any]) -> tuple[dict, list]:
@@ -90,15 +92,15 @@ class Learner:
             raise LearnerGone(self.lost)
         self._next_id += 1
         header = {**header, "id": self._next_id}
-        wait = self.timeout + GRACE_S if self.timeout else None
+        wait = WALL_FACTOR * self.timeout + GRACE_S if self.timeout else None
         try:
             reply, reply_buffers = self.channel.exchange(header, buffers, wait)
         except ChannelTimeout:
             self.lost = f"学习者的进程在 {wait:g} 秒内没有响应（卡住了，无法停止），之后的测试都无法运行"
         except (ChannelClosed, OSError):
             self.lost = "学习者的进程已经结束（崩溃或退出），之后的测试都无法运行"
-        except CodecError as exc:
-            self.lost = f"学习者的进程发来了无法读取的消息（{exc}），之后的测试都无法运行"
+        except (CodecError, ValueError, TypeError, OverflowError, MemoryError) as exc:
+            self.lost = f"学习者的进程发来了无法读取的消息（{str(exc)[:200]}），之后的测试都无法运行"
         except CellTimeout:  # the judge's own cell ran out of time while waiting: the channel is out of step
             self.lost = "测试单元超时时学习者的进程还在运行，之后的测试都无法运行"
             raise
@@ -110,14 +112,20 @@ class Learner:
         raise LearnerGone(self.lost)
 
     def run_cell(self, source: str) -> dict[str, Any]:
-        """Run one of the submission's cells in the learner's process; its outputs and error as data."""
+        """Run one of the submission's cells in the learner's process; its outputs and error as data.
+
+        The outputs kept for the whole notebook are capped (``OUTPUT_BUDGET``): what a submission prints
+        cannot fill the judge's memory or the graded notebook."""
         reply, _ = self._exchange({"op": "run", "source": source}, [])
-        return {
-            "stdout": str(reply.get("stdout", ""))[:200_000],
-            "stderr": str(reply.get("stderr", ""))[:200_000],
-            "timeout": bool(reply.get("timeout")),
-            "error": _error_pair(reply.get("error")),
-        }
+        kept = {}
+        for name in ("stdout", "stderr"):
+            text = str(reply.get(name, ""))[:200_000]
+            room = max(0, OUTPUT_BUDGET - self.output_kept)
+            if len(text) > room:
+                text = text[:room] + "\n[... output dropped: this notebook printed more than the grader keeps]\n"
+            self.output_kept += min(len(text), room)
+            kept[name] = text
+        return {**kept, "timeout": bool(reply.get("timeout")), "error": _error_pair(reply.get("error"))}
 
     def call(self, op: str, target: list[Any], args: tuple = (), kwargs: dict | None = None, **extra: Any) -> Any:
         request = Request.make(op, target, args, kwargs, **extra)
@@ -138,8 +146,8 @@ class Learner:
                 name, kind, tree = entry
                 if name in names and kind in ("data", "remote", "missing"):
                     found[name] = (kind, dec.decode(tree) if kind == "data" else None)
-        except (CodecError, ValueError, TypeError) as exc:
-            raise LearnerError(f"学习者的变量无法交给评分器 (not data)：{exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a learner's value the judge cannot rebuild
+            raise LearnerError(f"学习者的变量无法交给评分器 (not data)：{str(exc)[:300]}") from None
         return found
 
     def _remote(self, info: Handle) -> Remote:
@@ -286,7 +294,7 @@ def run_plan(
                 sync(step["next_upto"])
                 try:
                     _bind(namespace, learner, answer_names)
-                except (LearnerGone, LearnerError):
+                except (Exception, LearnerGone):  # noqa: BLE001 - whatever the learner sent, the setup goes on
                     pass
             with captured(), deadline(cell_timeout):
                 try:

@@ -57,9 +57,16 @@ class CappedWriter(io.TextIOBase):
         return text
 
 
+WALL_FACTOR = 3  # a cell that sleeps instead of computing is stopped after this many times its limit
+
+
 @contextlib.contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
-    """Raise CellTimeout in this (main) thread after ``seconds``; None: no limit."""
+    """Raise CellTimeout in this (main) thread after ``seconds`` of this process's own CPU time, or after
+    ``WALL_FACTOR * seconds`` of wall time (a sleeping cell); None: no limit.
+
+    CPU time, not wall time: another submission hogging the machine cannot make this one's cells time out.
+    """
     if not seconds:
         yield
         return
@@ -67,13 +74,16 @@ def deadline(seconds: float | None) -> Iterator[None]:
     def on_alarm(signum: int, frame: Any) -> None:
         raise CellTimeout()
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    previous = {sig: signal.signal(sig, on_alarm) for sig in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, float(seconds))
+    signal.setitimer(signal.ITIMER_REAL, WALL_FACTOR * float(seconds))
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @contextlib.contextmanager
@@ -159,7 +169,7 @@ class Server:
             timed_out, error = True, None
         result: dict[str, Any] = {"stdout": out.value(), "stderr": err.value(), "timeout": timed_out, "error": None}
         if timed_out:
-            result["error"] = ["CellTimeout", f"这个单元运行超过 {self.timeout:g} 秒，被停止"]
+            result["error"] = ["CellTimeout", f"这个单元运行超过时限（{self.timeout:g} 秒 CPU 时间），被停止"]
         elif error is not None:
             result["error"] = [type(error).__name__, str(error)[:2000]]
         return result
@@ -200,7 +210,7 @@ class Server:
                     else:
                         value = target(*incoming.args, **incoming.kwargs)
             except CellTimeout:
-                error = CellTimeout(f"调用运行超过 {self.timeout:g} 秒，被停止")
+                error = CellTimeout(f"调用运行超过时限（{self.timeout:g} 秒 CPU 时间），被停止")
             except Exception as exc:  # noqa: BLE001 - the learner's exception goes back as data
                 error = exc
         warned = [[type(w.message).__name__, str(w.message)[:2000]] for w in caught[:20]]

@@ -48,7 +48,7 @@ class Run:
     learner_exit: dict[str, Any] | None = None
     judge_exit: dict[str, Any] | None = None
     pending: bytearray = field(default_factory=bytearray)
-    diagnostic: str = ""  # what a learner child left about its own failure (learner-writable: never trusted)
+    grader_error: str = ""  # a traceback from our own code (the judge's, or a child's set-up), for the log
 
     @property
     def finished(self) -> bool:
@@ -57,6 +57,22 @@ class Run:
     @property
     def timed_out(self) -> bool:
         return bool((self.judge_exit or {}).get("timed_out") or (self.learner_exit or {}).get("timed_out"))
+
+
+def _read_small_file(path: Path, limit: int = 64_000) -> str:
+    """A regular file's text, at most ``limit`` bytes; '' for anything else (no blocking on a FIFO)."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, limit).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
 
 
 class Zygote:
@@ -234,22 +250,22 @@ class Pool:
                 run.cells[int(item["index"])] = item
             elif kind == "done":
                 run.done = message
+                if message.get("grader_error"):
+                    run.grader_error = str(message["grader_error"])
 
     def _forget(self, run: Run) -> None:
-        for role in ("learner", "judge"):
-            fatal = self.tmp / role / f"fatal-{run.id}.txt"
-            if fatal.exists():
-                raise AutograderError(f"grader bug in the {role} process:\n{fatal.read_text(encoding='utf-8')}")
-        scratch_fatal = self.tmp / "learner" / "scratch" / run.id / f"fatal-{run.id}.txt"
-        if scratch_fatal.exists():  # written by the learner child itself, so only a diagnostic
-            run.diagnostic = scratch_fatal.read_text(encoding="utf-8", errors="replace")[-2000:]
+        for role in ("learner", "judge"):  # a child that broke before it ran anything: a grader bug
+            text = _read_small_file(self.tmp / role / f"fatal-{run.id}.txt")
+            if text:
+                run.grader_error = run.grader_error or f"{role} process: {text}"
         self.runs.pop(run.id, None)
         try:
             self.selector.unregister(run.results)
         except (KeyError, ValueError):
             pass
         run.results.close()
-        shutil.rmtree(self.tmp / "learner" / "scratch" / run.id, ignore_errors=True)
+        for folder in (self.tmp / "learner" / "scratch").glob(f"{run.id}-*"):
+            shutil.rmtree(folder, ignore_errors=True)
 
     def close(self) -> None:
         for zygote in (getattr(self, "learner", None), getattr(self, "judge", None)):

@@ -49,8 +49,9 @@ def _nonneg_int(value: Any) -> bool:
 def dumps(header: dict[str, Any], buffers: list[Any]) -> list[bytes | memoryview]:
     """The parts of one message: 8-byte length, JSON header, then each buffer."""
     header = {**header, "buffers": [memoryview(b).nbytes for b in buffers]}
-    text = json.dumps(header, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-    return [len(text).to_bytes(8, "big"), text, *buffers]
+    text = json.dumps(header, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    data = text.encode("utf-8", "replace")  # a lone surrogate in some text becomes "?", never an error
+    return [len(data).to_bytes(8, "big"), data, *buffers]
 
 
 def parse_header(text: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
@@ -61,12 +62,31 @@ def parse_header(text: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]
         header = json.loads(text.decode("utf-8"), parse_constant=refuse)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise CodecError(f"消息不是合法的 JSON：{str(exc)[:100]}") from None
+    _check_text(header)
     lengths = header.get("buffers") if isinstance(header, dict) else None
     if not isinstance(lengths, list) or not all(_nonneg_int(n) for n in lengths):
         raise CodecError("消息格式不对 (buffers)")
     if sum(lengths) > limits.max_bytes:
         raise CodecError(f"消息太大：超过 {limits.max_bytes // 2**20} MiB")
     return header
+
+
+def _check_text(value: Any) -> None:
+    """Every string must be valid Unicode text (JSON's \\ud800 escapes make lone surrogates, which no file,
+    notebook or page can hold)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise CodecError("消息里有无效的 Unicode 文本 (lone surrogate)") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def send(sock: socket.socket, header: dict[str, Any], buffers: list[Any] | None = None) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -52,53 +51,59 @@ def resolve(mode: str, warn) -> str:
     return "none"
 
 
+SYSTEM_DIRS = ("/usr", "/etc", "/sys")  # what any program needs, read-only; nothing else of the host is there
+SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # merged-/usr symlinks, or folders
+DEFAULT_EXCHANGE = Path("/usr/local/share/nbgrader/exchange")  # nbgrader's: every student's submissions
+
+
 def _inside(path: Path, folders: list[Path]) -> bool:
     return any(path == f or f in path.parents for f in folders)
-
-
-def _closed_parents(paths: list[Path]) -> list[Path]:
-    """Folders above ``paths`` that other users cannot enter (e.g. /root holding a pyenv Python): they are
-    replaced in the sandbox, with the needed paths bound back under traversable folders."""
-    closed = set()
-    for path in paths:
-        for parent in path.resolve().parents:
-            try:
-                if parent != Path("/") and not (parent.stat().st_mode & stat.S_IXOTH):
-                    closed.add(parent)
-            except OSError:
-                pass
-    return sorted(closed)
 
 
 def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Path], readable: list[Path]) -> list[str]:
     """The command that starts a zygote (``autograder.zygote``) for ``role``, on control socket ``fd``.
 
-    ``hidden`` folders (course, submissions, output, home) are replaced by empty ones inside the sandbox;
-    ``readable`` paths needed to run (the Python install, this package, data) are bound back read-only.
-    The learner's zygote, when started as root, may switch its children to their own user ids.
+    The sandbox holds an allowlist, not the host: the system folders read-only, the ``readable`` paths
+    needed to run (the Python install, this package, the data) bound read-only, a fresh /tmp, /dev and
+    /proc, and the run folder. Home folders, other courses, worktrees and backups are simply not there.
+    ``hidden`` folders that lie inside the system folders (an nbgrader exchange under /usr/local) are
+    replaced by empty ones. The learner's zygote, when started as root, may switch its children to their
+    own user ids.
     """
     as_root = os.geteuid() == 0
     inner = [sys.executable, "-m", "autograder.zygote", role, str(rundir), str(fd)]
     if mode == "none":  # no sandbox: children keep the grader's user (its Python may live under a private home)
         return inner
-    hidden = [p.resolve() for p in hidden if p.exists()] + _closed_parents(readable)
-    args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-    for folder in sorted(set(hidden), key=lambda p: len(p.parts)):
+    system = [Path(d) for d in SYSTEM_DIRS if Path(d).is_dir()]
+    args = ["bwrap"]
+    for folder in system:
+        args += ["--ro-bind", str(folder), str(folder)]
+    for name in SYSTEM_LINKS:
+        link = Path(name)
+        if link.is_symlink():
+            args += ["--symlink", os.readlink(link), name]
+        elif link.is_dir():
+            args += ["--ro-bind", name, name]
+            system.append(link)
+    args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    hidden = sorted({p.resolve() for p in [*hidden, DEFAULT_EXCHANGE] if p.exists()}, key=lambda p: len(p.parts))
+    masked = [folder for folder in hidden if _inside(folder, system)]  # the rest is not in the sandbox at all
+    for folder in masked:
         args += ["--tmpfs", str(folder)]
-    made: set[Path] = set()
-    covers = hidden + [Path("/tmp")]
+    made: set[Path] = {Path("/tmp")}
+
+    def parents_of(path: Path) -> None:  # bwrap would make missing parents 0700: unreadable for a child's uid
+        for parent in reversed(path.parents):
+            if parent != Path("/") and parent not in made and not _inside(parent, system):
+                args.extend(["--perms", "0755", "--dir", str(parent)])
+                made.add(parent)
+
     for path in sorted({p.resolve() for p in readable if p.exists()}, key=lambda p: len(p.parts)):
-        if _inside(path, covers):
-            top = max((f for f in covers if f == path or f in path.parents), key=lambda f: len(f.parts))
-            for parent in reversed(path.parents):  # bwrap would make missing parents 0700: unreadable
-                if top in parent.parents and parent not in made:
-                    args += ["--perms", "0755", "--dir", str(parent)]
-                    made.add(parent)
-            args += ["--ro-bind", str(path), str(path)]
-    for parent in reversed(rundir.parents):  # e.g. /tmp/autograder-run-x/ above learner/: traversable
-        if Path("/tmp") in parent.parents and parent not in made:
-            args += ["--perms", "0755", "--dir", str(parent)]
-            made.add(parent)
+        if _inside(path, system) and not _inside(path, masked):
+            continue  # the system folders hold it already
+        parents_of(path)
+        args += ["--ro-bind", str(path), str(path)]
+    parents_of(rundir)
     args += ["--bind", str(rundir), str(rundir), "--chdir", str(rundir)]
     args += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]
     if as_root and role == "learner":

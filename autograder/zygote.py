@@ -136,13 +136,13 @@ def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path,
 
     channel = socket.socket(fileno=fds[0])
     os.setpgid(0, 0)
-    scratch = rundir / "scratch" / request["task"]
+    scratch = Path(request["scratch"])  # made by the zygote, owned by this child's uid
     if uid is not None:
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
+    _not_dumpable()  # with a shared uid (rootless bwrap) another submission cannot ptrace this one
     os.umask(0o077)  # what it writes, even in the sandbox's shared /tmp, no other submission can read
-    scratch.mkdir(mode=0o700)
     os.chdir(scratch)
     os.environ.update({"HOME": str(scratch), "TMPDIR": str(scratch), "MPLCONFIGDIR": str(scratch)})
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -168,17 +168,12 @@ def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path,
 
 def _judge_child(state: dict[str, Any], request: dict[str, Any], fds: list[int]) -> None:
     """Runs in the forked judge child; never returns."""
-    import ctypes
-
     from autograder.judge import Learner, SocketChannel, run_plan
     from autograder.protocol import recv, send
 
     channel, results = socket.socket(fileno=fds[0]), socket.socket(fileno=fds[1])
     os.setpgid(0, 0)
-    try:
-        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 0: no ptrace or /proc/PID/mem for peers
-    except (OSError, AttributeError):
-        pass
+    _not_dumpable()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -193,21 +188,47 @@ def _judge_child(state: dict[str, Any], request: dict[str, Any], fds: list[int])
         payload = item if isinstance(item, dict) else item.__dict__
         send(results, {"kind": kind, "item": payload})
 
-    report = run_plan(plan, learner, cell_timeout=float(request["timeout"]), on_result=stream)
-    send(results, {"kind": "done", "lost_at": report.lost_at, "lost": report.lost})
+    try:
+        report = run_plan(plan, learner, cell_timeout=float(request["timeout"]), on_result=stream)
+        send(results, {"kind": "done", "lost_at": report.lost_at, "lost": report.lost})
+    except BaseException:  # noqa: BLE001 - whatever a submission made the judge do, this run ends, not the class
+        import traceback
+
+        try:
+            send(results, {"kind": "done", "lost_at": None, "lost": "", "grader_error": traceback.format_exc()[-4000:]})
+        except BaseException:  # noqa: BLE001 - no memory left to say so: the parent sees no "done"
+            pass
     os._exit(0)
+
+
+def _not_dumpable() -> None:
+    """PR_SET_DUMPABLE 0: processes of the same user cannot ptrace this one or read /proc/PID/mem."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _scratch(rundir: Path, task: str, uid: int | None) -> Path:
+    """A fresh folder for one learner child, with a name no submission can guess, owned by its uid."""
+    import secrets
+
+    folder = rundir / "scratch" / f"{task}-{secrets.token_hex(8)}"
+    folder.mkdir(mode=0o700)
+    if uid is not None:
+        os.chown(folder, uid, uid)
+    return folder
 
 
 def _report_fatal(rundir: Path, request: dict[str, Any]) -> None:
     import traceback
 
-    text = traceback.format_exc()
-    for folder in (rundir, rundir / "scratch" / request["task"]):  # a learner child after its uid switch
-        try:  # can write only its own scratch folder
-            (folder / f"fatal-{request['task']}.txt").write_text(text, encoding="utf-8")
-            return
-        except OSError:
-            pass
+    try:  # a learner child after its uid switch cannot write here, by design (nothing it writes is read)
+        (rundir / f"fatal-{request['task']}.txt").write_text(traceback.format_exc(), encoding="utf-8")
+    except OSError:
+        pass
 
 
 def _sweep(uid: int, shared_folders: tuple[Path, ...]) -> None:
@@ -246,9 +267,9 @@ def _kill_group(pid: int) -> None:
 def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool) -> None:
     """The zygote loop: start children on request, report how each ended, enforce deadlines."""
     state = _preload(role)
-    if role == "learner":
+    if role == "learner":  # each child's own folder is made here, before it runs: none can make another's
         (rundir / "scratch").mkdir(exist_ok=True)
-        os.chmod(rundir / "scratch", 0o1777)
+        os.chmod(rundir / "scratch", 0o711)
     control.send(json.dumps({"op": "ready"}).encode())
     children: dict[int, dict[str, Any]] = {}
     by_task: dict[str, int] = {}
@@ -279,6 +300,8 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
                 continue
             counter += 1
             uid = UID_BASE + counter if drop_privileges and role == "learner" else None
+            if role == "learner":
+                request["scratch"] = str(_scratch(rundir, request["task"], uid))
             pid = os.fork()
             if pid == 0:
                 try:
@@ -307,7 +330,7 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
             by_task.pop(info["task"], None)
             _kill_group(pid)
             if info["uid"] is not None:
-                _sweep(info["uid"], (rundir / "scratch", Path("/tmp"), Path("/dev/shm")))
+                _sweep(info["uid"], (Path("/tmp"), Path("/dev/shm")))
             message = {
                 "op": "exit",
                 "task": info["task"],

@@ -88,6 +88,8 @@ NOTEBOOKS = {
         _probe("network", "import socket\nsocket.create_connection(('127.0.0.1', PORT), timeout=3)")
     ),
     "probe_source": submission(_probe("source", "open(SOURCE).read()")),
+    # another copy of a course on the machine (a worktree, a backup, this repository): not in the sandbox
+    "probe_other_course": submission(_probe("other_course", "open(ELSEWHERE).read()")),
     "probe_other_student": submission(_probe("other_student", "open(OTHER).read()")),
     "probe_gradebook": submission(_probe("gradebook", "open(GRADEBOOK, 'rb').read()")),
     "probe_write": submission(_probe("write", "open(OTHER, 'a').write('x')")),
@@ -167,6 +169,7 @@ def graded(course, tmp_path_factory, listener):
             "SOURCE": str(course / "source" / ID / f"{ID}.ipynb"),
             "OTHER": str(subs / "right" / ID / f"{ID}.ipynb"),
             "GRADEBOOK": str(out / "nbgrader" / "gradebook.db"),
+            "ELSEWHERE": str(ROOT / "source" / "01_tensors" / "01_tensors.ipynb"),
         },
     )
     before = {p: p.read_bytes() for p in subs.rglob("*") if p.is_file()}
@@ -340,6 +343,7 @@ def test_the_gradebook_is_kept_for_nbgraders_own_tools(graded):
     [
         "probe_network",
         "probe_source",
+        "probe_other_course",
         "probe_other_student",
         "probe_gradebook",
         "probe_write",
