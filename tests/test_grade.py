@@ -250,6 +250,33 @@ def test_no_attack_on_blank_answers_scores_a_point(graded, attack):
     assert all(q["points"] == 0 and q["message"] for q in result["questions"]), result["questions"]
 
 
+def test_a_message_that_looks_like_a_formula_stays_text_in_questions_csv(graded):
+    messages = [
+        r["message"]
+        for r in rows(graded["out"] / "questions.csv")
+        if r["student_id"].endswith("formula_in_the_message")
+    ]
+    assert messages and messages[0].startswith("'") and "=HYPERLINK" in messages[0], messages
+
+
+def test_a_cells_time_limit_counts_its_own_cpu_time_with_a_wall_clock_backstop():
+    """So that a submission hogging the machine cannot make another's cells time out (time spent waiting
+    for the CPU does not count), while a cell that only sleeps is still stopped."""
+    import time as clock
+
+    from autograder.learner import WALL_FACTOR, CellTimeout, deadline
+
+    with deadline(1.0):
+        clock.sleep(1.5)  # waiting: no CPU time spent, under the wall backstop
+    with pytest.raises(CellTimeout), deadline(0.5):
+        while True:  # computing: stopped after 0.5 s of CPU time
+            pass
+    start = clock.monotonic()
+    with pytest.raises(CellTimeout), deadline(0.2):
+        clock.sleep(5)  # sleeping forever: stopped by the wall backstop
+    assert clock.monotonic() - start < 0.2 * WALL_FACTOR + 0.5
+
+
 def test_a_deleted_test_cell_scores_zero_with_a_message(graded):
     assert "被删除" in record(graded, "attack_delete_test")["questions"][0]["message"]
 
