@@ -125,9 +125,15 @@ def _start() -> bool:
     return False
 
 
-def stop() -> bool:
-    """Ask a running server to exit; True if there was one."""
-    return _ask({"op": "stop"}) is not None
+def stop(wait: float = 15.0) -> bool:
+    """Ask a running server to exit and wait until it has (its socket is gone); True if there was one."""
+    if _ask({"op": "stop"}) is None:
+        return False
+    path = runtime_dir() / "engine.sock"
+    deadline = time.monotonic() + wait
+    while path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return True
 
 
 # ---------------------------------------------------------------------------------------------------

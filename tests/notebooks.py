@@ -92,10 +92,13 @@ def mutants(assignment: str) -> list[Mutant]:
 
 def learner_cells_namespace(nb: nbformat.NotebookNode) -> dict[str, Any]:
     """Exec the cells a learner's process runs (everything but test cells) in one namespace."""
+    import matplotlib.pyplot as plt
+
     namespace: dict[str, Any] = {"__name__": "__main__"}
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "code" and not (meta(cell).get("grade") and not meta(cell).get("solution")):
             exec(compile(cell.source, f"<cell {i}>", "exec"), namespace)
+            plt.close("all")  # the notebooks' figures: nobody looks at them here
     return namespace
 
 
