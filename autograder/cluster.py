@@ -94,6 +94,8 @@ def run_jobs(
     """Every job as a task on the cluster; ``on_done`` runs here, in the client, as each result arrives."""
     from distributed import as_completed
 
+    if not jobs:
+        return
     client, cluster = connect(address)
     try:
         by_future = {}

@@ -115,12 +115,15 @@ def describe_exit(code: int | None) -> str:
 
 def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]) -> None:
     """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome."""
-    queue = list(jobs)
+    upcoming = iter(jobs)  # taken only when a slot is free: preparing the next overlaps the running ones
+    again: list[Job] = []
     running: dict[str, Job] = {}
 
     def fill() -> None:
-        while queue and len(running) < parallel:
-            job = queue.pop(0)
+        while len(running) < parallel:
+            job = again.pop(0) if again else next(upcoming, None)
+            if job is None:
+                return
             running[pool.start(job.payload(), seed_for(job.key))] = job
 
     fill()
@@ -128,7 +131,7 @@ def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callabl
         run = pool.wait()
         job = running.pop(run.id)
         if _should_rerun(job, run):
-            queue.insert(0, job)
+            again.append(job)
             fill()
             continue
         fill()  # the next submission runs while this one's results are written

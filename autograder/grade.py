@@ -161,17 +161,15 @@ def grade(
     sink = _Sink(out, pages, book, records, bar, hints)
     hidden = [course_root, submissions, out, book.root]
     pool = engine.open_pool(mode, limits, hidden) if left and not cluster else None  # starts while we prepare
+    # prepared one by one as the engine asks for the next (a submission that cannot run gets its record
+    # here), so nbgrader's sanitising overlaps the submissions already running
+    runnable = (job for job in (_prepare(book, task, sink) for task in left) if job is not None)
     try:
-        runnable: list[engine.Job] = []
-        for task in left:
-            job = _prepare(book, task, sink)
-            if job is not None:
-                runnable.append(job)
-        if runnable and cluster:
+        if cluster:
             from autograder import cluster as dask_cluster
 
-            dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=sink.graded)
-        elif runnable and pool is not None:
+            dask_cluster.run_jobs(cluster, list(runnable), mode=mode, limits=limits, hidden=hidden, on_done=sink.graded)
+        elif pool is not None:
             parallel = max(1, jobs or os.cpu_count() or 1)
             engine.run_jobs(pool, runnable, parallel=parallel, on_done=sink.graded)
     finally:

@@ -49,6 +49,7 @@ class Run:
     judge_exit: dict[str, Any] | None = None
     pending: bytearray = field(default_factory=bytearray)
     grader_error: str = ""  # a traceback from our own code (the judge's, or a child's set-up), for the log
+    closed: bool = False  # the judge closed its end of the result socket
 
     @property
     def finished(self) -> bool:
@@ -227,14 +228,19 @@ class Pool:
                 self.learner.send({"op": "kill", "task": run.id})
 
     def _results(self, run: Run) -> None:
-        while True:
+        while not run.closed:
             try:
                 chunk = run.results.recv(1 << 20)
             except BlockingIOError:
                 break
             except OSError:
                 chunk = b""
-            if not chunk:
+            if not chunk:  # the judge is done with it: stop watching (an EOF stays "readable" forever)
+                run.closed = True
+                try:
+                    self.selector.unregister(run.results)
+                except (KeyError, ValueError):
+                    pass
                 break
             run.pending += chunk
         while len(run.pending) >= 8:

@@ -267,6 +267,9 @@ def _kill_group(pid: int) -> None:
 def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool) -> None:
     """The zygote loop: start children on request, report how each ended, enforce deadlines."""
     state = _preload(role)
+    import gc
+
+    gc.freeze()  # what the zygote imported is never scanned by a child's collector (nor copied for it)
     if role == "learner":  # each child's own folder is made here, before it runs: none can make another's
         (rundir / "scratch").mkdir(exist_ok=True)
         os.chmod(rundir / "scratch", 0o711)
