@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -131,13 +132,22 @@ def runner_env(rundir: Path, data_dir: Path | None) -> dict[str, str]:
     }
     if data_dir is not None:
         env["COURSE_DATA_DIR"] = str(data_dir)
-    import autograder
-    import course
-
     # the same course/ and autograder/ as this process (a checkout under test, not only the installed one)
-    homes = dict.fromkeys(str(Path(m.__file__).resolve().parent.parent) for m in (course, autograder))
+    homes = dict.fromkeys(str(folder.parent) for folder in package_folders())
     env["PYTHONPATH"] = os.pathsep.join(homes)
     for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # machine quirks the BLAS needs (see env docs)
         if name in os.environ:
             env[name] = os.environ[name]
     return env
+
+
+def package_folders() -> list[Path]:
+    """The folders of the ``course`` and ``autograder`` packages this process would import, found without
+    importing ``course`` (which imports torch: a second of a warm check's start-up)."""
+    folders = []
+    for name in ("course", "autograder"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise AutograderError(f"the {name} package cannot be found: run from the course folder or install it")
+        folders.append(Path(spec.origin).resolve().parent)
+    return folders

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from autograder import engine
+from autograder import engine, sandbox
 from autograder.notebooks import Plan
 from autograder.pool import Limits, Pool
 from autograder.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
@@ -44,13 +44,9 @@ def runtime_dir() -> Path:
 
 def fingerprint() -> str:
     """The code and settings a verdict depends on: course/ and autograder/ files, Python, data folder."""
-    import autograder
-    import course
-
     digest = hashlib.sha256(sys.executable.encode())
     digest.update(os.environ.get("COURSE_DATA_DIR", "").encode())
-    for package in (course, autograder):
-        root = Path(package.__file__).resolve().parent
+    for root in sandbox.package_folders():
         for path in sorted(root.rglob("*.py")):
             stat = path.stat()
             digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}".encode())
