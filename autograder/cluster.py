@@ -15,7 +15,8 @@ result, so a record is never lost or doubled and ``--resume`` works as without a
 from __future__ import annotations
 
 import atexit
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from autograder.pool import Limits, Pool
 ALLOWED_FAILURES = 2  # worker deaths a task may cause before it counts as crashed (local clusters)
 
 _POOLS: dict[tuple, Pool] = {}
+_POOL_LOCK = threading.Lock()  # a worker with several threads runs one submission at a time per engine
 
 
 def _worker_pool(mode: str, limits: Limits, hidden: tuple[str, ...]) -> Pool:
@@ -47,9 +49,16 @@ def _close_pools() -> None:
 def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
     """Runs on a Dask worker: one submission through the worker's engine; its outcome as JSON."""
     limits = Limits(**payload["limits"])
-    pool = _worker_pool(payload["mode"], limits, tuple(payload["hidden"]))
     job = engine.Job(key=payload["key"], plan=Plan.from_dict(payload["plan"]))
-    return engine.run_one(pool, job).to_json()
+    with _POOL_LOCK:
+        pool = _worker_pool(payload["mode"], limits, tuple(payload["hidden"]))
+        return engine.run_one(pool, job).to_json()
+
+
+def warm_worker(settings: dict[str, Any]) -> None:
+    """Runs on a Dask worker: start its engine now, while the client still prepares the first submissions."""
+    with _POOL_LOCK:
+        _worker_pool(settings["mode"], Limits(**settings["limits"]), tuple(settings["hidden"]))
 
 
 def connect(address: str):  # -> (distributed.Client, LocalCluster | None)
@@ -84,33 +93,49 @@ def connect(address: str):  # -> (distributed.Client, LocalCluster | None)
 
 def run_jobs(
     address: str,
-    jobs: list[engine.Job],
+    jobs: Iterable[engine.Job],
     *,
     mode: str,
     limits: Limits,
     hidden: list[Path],
     on_done: Callable[[engine.Job, engine.Outcome], None],
 ) -> None:
-    """Every job as a task on the cluster; ``on_done`` runs here, in the client, as each result arrives."""
+    """Every job as a task on the cluster; ``on_done`` runs here, in the client, as each result arrives.
+
+    The workers start their engines first; jobs are then taken from ``jobs`` (prepared by the caller as it
+    goes) only while fewer than two per worker are in flight, so preparing the next submissions overlaps
+    those running, as in a local run.
+    """
     from distributed import as_completed
 
-    if not jobs:
+    upcoming = iter(jobs)
+    first = next(upcoming, None)
+    if first is None:
         return
+    settings = {"mode": mode, "limits": vars(limits), "hidden": [str(h) for h in hidden]}
     client, cluster = connect(address)
     try:
-        by_future = {}
-        for job in jobs:
-            payload = {
-                "key": job.key,
-                "plan": job.plan.to_dict(),
-                "mode": mode,
-                "limits": vars(limits),
-                "hidden": [str(h) for h in hidden],
-            }
-            future = client.submit(grade_on_worker, payload, key=f"grade-{job.key}-{id(job)}", pure=False)
-            by_future[future] = job
-        for future in as_completed(list(by_future)):
+        workers = list(client.scheduler_info()["workers"])
+        # held until the end: Dask drops a task whose future nobody holds
+        _warming = [client.submit(warm_worker, settings, workers=[w], pure=False) for w in workers]
+        in_flight = as_completed()
+        by_future: dict[Any, engine.Job] = {}
+
+        def fill(job: engine.Job | None) -> None:
+            window = 2 * max(1, len(client.scheduler_info()["workers"]))  # workers may join while we grade
+            while job is not None:
+                payload = {"key": job.key, "plan": job.plan.to_dict(), **settings}
+                future = client.submit(grade_on_worker, payload, key=f"grade-{job.key}-{id(job)}", pure=False)
+                by_future[future] = job
+                in_flight.add(future)
+                if len(by_future) >= window:
+                    return
+                job = next(upcoming, None)
+
+        fill(first)
+        for future in in_flight:
             job = by_future.pop(future)
+            fill(next(upcoming, None))  # the next submission is on its way while this result is written
             try:
                 result = future.result()
             except Exception as exc:  # noqa: BLE001 - KilledWorker, or a worker that could not start

@@ -168,7 +168,7 @@ def grade(
         if cluster:
             from autograder import cluster as dask_cluster
 
-            dask_cluster.run_jobs(cluster, list(runnable), mode=mode, limits=limits, hidden=hidden, on_done=sink.graded)
+            dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=sink.graded)
         elif pool is not None:
             parallel = max(1, jobs or os.cpu_count() or 1)
             engine.run_jobs(pool, runnable, parallel=parallel, on_done=sink.graded)
