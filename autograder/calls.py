@@ -17,7 +17,6 @@ import torch
 from torch import nn
 
 from autograder.codec import (
-    DEFAULT_LIMITS,
     CodecError,
     Decoder,
     Encoder,
@@ -217,11 +216,6 @@ class Incoming:
                 header["value"] = enc.encode(value)
             except CodecError as exc:
                 header["error"] = ["ReplyError", f"返回值无法交给评分器 (not data)：{exc}"]
-        size = sum(memoryview(b).nbytes for b in enc.buffers)
-        if size > DEFAULT_LIMITS.max_bytes:  # refused here, as an error the tests report, not by the judge's recv
-            limit = DEFAULT_LIMITS.max_bytes // 2**20
-            message = f"返回值（连同被改动的参数）有 {size // 2**20} MiB，超过评分器能接收的 {limit} MiB"
-            return {**extra, "updates": [], "storages": [], "error": ["ReplyError", message]}, []
         return header, enc.buffers
 
 

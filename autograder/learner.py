@@ -21,7 +21,7 @@ from typing import Any
 
 from autograder.calls import Incoming
 from autograder.codec import CodecError, Encoder
-from autograder.protocol import ChannelClosed, recv, send
+from autograder.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
 
 OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
 
@@ -142,6 +142,17 @@ class Server:
                 return
 
     def handle(self, header: dict[str, Any], buffers: list[bytearray]) -> tuple[dict[str, Any], list[Any]]:
+        """The reply to one request; one the judge would refuse for its size becomes an error reply here, so
+        the channel stays open and the test that asked reports the size."""
+        reply, reply_buffers = self._answer(header, buffers)
+        size = _nbytes(reply_buffers)
+        if size > DEFAULT_LIMITS.max_bytes:
+            limit = DEFAULT_LIMITS.max_bytes // 2**20
+            message = f"返回值（连同被改动的参数）有 {size // 2**20} MiB，超过评分器能接收的 {limit} MiB"
+            return {"id": header.get("id"), "error": ["ReplyError", message], "updates": [], "storages": []}, []
+        return reply, reply_buffers
+
+    def _answer(self, header: dict[str, Any], buffers: list[bytearray]) -> tuple[dict[str, Any], list[Any]]:
         op = header.get("op")
         base = {"id": header.get("id")}
         if op == "run":
@@ -226,6 +237,8 @@ class Server:
             mark = enc.checkpoint()
             try:
                 tree = enc.encode(self.namespace[name])
+                if _nbytes(enc.buffers[mark[0] :]) > DEFAULT_LIMITS.max_bytes:
+                    raise CodecError("too large to send")  # a handle: its calls answer for their own size
             except Exception:  # noqa: BLE001 - not data (or a learner __repr__ raised): called by name
                 enc.rollback(mark)
                 tree = {"$handle": {}}
@@ -234,3 +247,7 @@ class Server:
             else:
                 found.append([name, "data", tree])
         return {"names": found}, enc.buffers
+
+
+def _nbytes(buffers: list[Any]) -> int:
+    return sum(memoryview(b).nbytes for b in buffers)

@@ -266,12 +266,13 @@ def test_too_deep_or_too_large_values_are_refused():
 
 
 def test_a_reply_larger_than_the_judge_accepts_is_refused_by_the_learner_as_an_error(monkeypatch):
-    import autograder.calls
+    import autograder.learner
 
-    monkeypatch.setattr(autograder.calls, "DEFAULT_LIMITS", Limits(max_bytes=2**20))
+    monkeypatch.setattr(autograder.learner, "DEFAULT_LIMITS", Limits(max_bytes=2**20))
     with pytest.raises(Exception, match="超过评分器能接收的 1 MiB"):
         call("def f():\n    return torch.zeros(2**19)\n", "f")  # 2 MiB
     assert call("def f():\n    return torch.zeros(2**17)\n", "f").shape == (2**17,)  # 512 KiB passes
+    assert learner("big = torch.zeros(2**19)\n").names(["big"])["big"][0] == "remote"  # a name: a handle
 
 
 def test_a_test_cell_lambda_cannot_be_handed_to_the_learner():
