@@ -100,11 +100,25 @@ class LabServer:
         return json.loads(body) if body else None
 
     def shutdown_kernels(self) -> None:
-        """End every session and its kernel, so that the next test starts from fresh kernels."""
-        for session in self.api("/api/sessions"):
-            self.api(f"/api/sessions/{session['id']}", method="DELETE")
-        for kernel in self.api("/api/kernels"):
-            self.api(f"/api/kernels/{kernel['id']}", method="DELETE")
+        """End every session and its kernel, so that the next test starts from fresh kernels.
+
+        Listing while a kernel is still shutting down can answer 500, and one already gone answers 404: both
+        are part of ending them, so the listing is tried again until nothing is left.
+        """
+        for attempt in range(10):
+            try:
+                for session in self.api("/api/sessions"):
+                    self.api(f"/api/sessions/{session['id']}", method="DELETE")
+                kernels = self.api("/api/kernels")
+                for kernel in kernels:
+                    self.api(f"/api/kernels/{kernel['id']}", method="DELETE")
+                if not kernels:
+                    return
+            except urllib.error.HTTPError as err:
+                if err.code not in (404, 500) or attempt == 9:
+                    raise
+            time.sleep(0.3)
+        raise AssertionError(f"kernels still running after shutdown: {self.api('/api/kernels')}")
 
     def log_tail(self, chars: int = 4000) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")[-chars:] if self.log.exists() else ""
