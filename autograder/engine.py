@@ -114,28 +114,40 @@ def describe_exit(code: int | None) -> str:
 
 
 def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]) -> None:
-    """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome."""
-    upcoming = iter(jobs)  # taken only when a slot is free: preparing the next overlaps the running ones
+    """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome.
+
+    A finished submission's results are saved (``on_done``) before the next job is prepared (taken from
+    ``jobs``), so nothing a later submission does can lose them; one job prepared ahead starts at once
+    when a slot frees, so the next submission still runs while this one's results are written."""
+    upcoming = iter(jobs)
     again: list[Job] = []
+    ahead: list[Job] = []  # prepared, not started
     running: dict[str, Job] = {}
 
-    def fill() -> None:
-        while len(running) < parallel:
-            job = again.pop(0) if again else next(upcoming, None)
-            if job is None:
-                return
+    def start_ready() -> None:
+        while len(running) < parallel and (again or ahead):
+            job = again.pop(0) if again else ahead.pop(0)
             running[pool.start(job.payload(), seed_for(job.key))] = job
 
-    fill()
+    def prepare() -> None:
+        while len(running) + len(ahead) + len(again) <= parallel:
+            job = next(upcoming, None)
+            if job is None:
+                return
+            ahead.append(job)
+            start_ready()
+
+    prepare()
     while running:
         run = pool.wait()
         job = running.pop(run.id)
         if _should_rerun(job, run):
             again.append(job)
-            fill()
-            continue
-        fill()  # the next submission runs while this one's results are written
-        on_done(job, outcome(job, run, pool.limits.notebook_timeout))
+        else:
+            start_ready()
+            on_done(job, outcome(job, run, pool.limits.notebook_timeout))
+        start_ready()
+        prepare()
 
 
 def run_one(pool: Pool, job: Job) -> Outcome:

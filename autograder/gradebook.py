@@ -101,7 +101,7 @@ class Gradebook:
             nb, resources = step(config=self.config).preprocess(nb, resources)
         return nb
 
-    def save(self, student: str, assignment: str, nb: Any, submission: Path | None) -> None:
+    def save(self, student: str, assignment: str, nb: Any, submission: bytes | None) -> None:
         """nbgrader's LimitOutput and SaveAutoGrades; the graded notebook goes where formgrader looks."""
         import nbformat
         from nbgrader.preprocessors import LimitOutput, SaveAutoGrades
@@ -115,7 +115,7 @@ class Gradebook:
         if self.own and submission is not None:
             submitted = self.root / "submitted" / student / assignment
             submitted.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(submission, submitted / f"{assignment}.ipynb")
+            (submitted / f"{assignment}.ipynb").write_bytes(submission)  # the bytes graded, never a link
 
     def zero(self, student: str, assignment: str) -> None:
         """A submission that could not run: every grade 0, as nbgrader does for a missing notebook."""
