@@ -19,6 +19,7 @@ from typing import Any
 
 from autograder.notebooks import Plan
 from autograder.pool import Limits, Pool, Run
+from autograder.text import neutral
 
 MAX_RESTARTS = 2
 NOT_ANSWERED = "还没有作答 (NotImplementedError)：删掉 raise NotImplementedError()，写出你的答案"
@@ -88,19 +89,30 @@ class Job:
         return {**self.plan.to_json(), "skip_cells": sorted(self.skip_cells), "skip_tests": self.skip_tests}
 
 
-def message_of(error: list[str] | None) -> str:
-    """What the learner reads for a failed test: the check's own message, or the error in one line."""
+LEARNERS_ERROR = "你的代码抛出了异常 (raised by your code)："
+
+
+def message_of(error: list[str] | None, origin: str = "") -> str:
+    """What the learner reads for a failed test: the check's own message, or the error in one line.
+
+    ``origin`` (who raised it: check, learner, test, gone, timeout, crashed; see ``judge.TestResult``)
+    chooses the wording, never the exception's name: a learner's exception class named CheckError or
+    LearnerGone is shown as the learner's, after a marker saying so."""
     if not error:
         return ""
-    ename, evalue = error[0], error[1].strip()
-    if ename in ("CheckError", "AssertionError") and evalue:
+    ename, evalue = neutral(error[0]), neutral(error[1].strip())
+    if origin in ("gone", "timeout", "crashed"):
         return evalue
+    if origin == "learner":
+        if ename == "NotImplementedError":
+            return NOT_ANSWERED
+        return LEARNERS_ERROR + (f"{ename}: {evalue}" if evalue else ename)
+    if origin == "check" and evalue:
+        return evalue
+    if origin == "check":
+        return "AssertionError（测试未通过，没有说明）"
     if ename == "NotImplementedError":
         return NOT_ANSWERED
-    if ename == "AssertionError":
-        return "AssertionError（测试未通过，没有说明）"
-    if ename in ("LearnerGone", "CellTimeout", "Crashed"):
-        return evalue
     return f"{ename}: {evalue}" if evalue else ename
 
 
@@ -197,7 +209,7 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
             questions.append(Question(gid, 0.0, maximum, False, unreached))
             continue
         passed = bool(result.get("passed"))
-        message = "" if passed else message_of(result.get("error")) or "测试未通过"
+        message = "" if passed else message_of(result.get("error"), str(result.get("origin", ""))) or "测试未通过"
         questions.append(Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", "")))
     cells = dict(run.cells)
     for index, note in job.skip_cells.items():

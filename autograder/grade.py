@@ -24,6 +24,7 @@ from autograder.errors import AutograderError
 from autograder.gradebook import Gradebook
 from autograder.notebooks import make_plan, parse_notebook, test_cells
 from autograder.pool import Limits
+from autograder.text import neutral
 
 
 @dataclass
@@ -389,6 +390,9 @@ class _Sink:
 
 
 def _record(task: Task, status: str, questions: list[dict[str, Any]], message: str) -> dict[str, Any]:
+    for q in questions:  # every text a page, a CSV or formgrader shows: no control or bidi characters
+        q["message"] = neutral(q["message"])
+    message = neutral(message)
     return {
         "key": task.key,
         "fingerprint": task.fingerprint,
@@ -417,7 +421,7 @@ def attach_outputs(nb: Any, outcome: engine.Outcome) -> None:
         question = by_id.get(gid) if gid is not None and not meta(cell).get("solution") else None
         if question is not None:
             if question.stdout:
-                cell.outputs.append(new_output("stream", name="stdout", text=question.stdout))
+                cell.outputs.append(new_output("stream", name="stdout", text=neutral(question.stdout)))
             if not question.passed:
                 cell.outputs.append(new_output("error", ename="TestFailed", evalue=question.message, traceback=[]))
             continue
@@ -428,9 +432,9 @@ def attach_outputs(nb: Any, outcome: engine.Outcome) -> None:
             cell.outputs.append(new_output("error", ename="Crashed", evalue=result.get("note", ""), traceback=[]))
             continue
         if result.get("stdout"):
-            cell.outputs.append(new_output("stream", name="stdout", text=result["stdout"]))
+            cell.outputs.append(new_output("stream", name="stdout", text=neutral(result["stdout"])))
         if result.get("stderr"):
-            cell.outputs.append(new_output("stream", name="stderr", text=result["stderr"]))
+            cell.outputs.append(new_output("stream", name="stderr", text=neutral(result["stderr"])))
         if result.get("error"):
             ename, evalue = result["error"]
-            cell.outputs.append(new_output("error", ename=ename, evalue=evalue, traceback=[]))
+            cell.outputs.append(new_output("error", ename=neutral(ename), evalue=neutral(evalue), traceback=[]))

@@ -95,7 +95,7 @@ class Encoder:
         if isinstance(value, int):
             return int(value)
         if isinstance(value, float):
-            return value if math.isfinite(value) else {"$float": repr(value)}
+            return value if math.isfinite(value) else {"$float": repr(float(value))}  # np.float64 is a float
         if isinstance(value, complex):
             return {"$complex": [self.encode(value.real), self.encode(value.imag)]}
         if isinstance(value, torch.Tensor):
