@@ -33,7 +33,7 @@ _POOL_LOCK = threading.Lock()  # a worker with several threads runs one submissi
 
 def _worker_pool(mode: str, limits: Limits, hidden: tuple[str, ...]) -> Pool:
     """This worker process's engine for these settings, started on first use and kept until it exits."""
-    key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, hidden)
+    key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, limits.storage, hidden)
     if key not in _POOLS:
         _POOLS[key] = engine.open_pool(mode, limits, [Path(h) for h in hidden])
     return _POOLS[key]

@@ -169,13 +169,23 @@ def run_one(pool: Pool, job: Job) -> Outcome:
     return done[0]
 
 
+def over_storage(run: Run) -> str:
+    """The note for a learner process stopped for what it wrote (files, shared memory); '' otherwise."""
+    over = str((run.learner_exit or {}).get("over_storage") or "")
+    return f"写入的文件和共享内存超过上限（{over}），进程被停止 (storage limit)" if over else ""
+
+
 def _should_rerun(job: Job, run: Run) -> bool:
     lost_at = (run.done or {}).get("lost_at")
     if run.timed_out or not lost_at or job.restarts >= MAX_RESTARTS:
         return False
     lost = str((run.done or {}).get("lost", ""))
     stuck = "没有响应" in lost
-    note = "这个单元卡住了，无法停止" if stuck else describe_exit((run.learner_exit or {}).get("code"))
+    note = (
+        "这个单元卡住了，无法停止"
+        if stuck
+        else over_storage(run) or describe_exit((run.learner_exit or {}).get("code"))
+    )
     kind, where = lost_at[0], lost_at[1]
     if kind == "cell":
         job.skip_cells[int(where)] = note
@@ -224,6 +234,8 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     else:
         status = "ok"
     notes = sorted(set(job.skip_cells.values()) | {n.split("；")[0] for n in job.skip_tests.values()})
+    if over_storage(run) and over_storage(run) not in notes:
+        notes.append(over_storage(run))
     if run.timed_out or run.grader_error:
         notes.append(unreached)
     elif run.done is None:
