@@ -403,3 +403,24 @@ def test_check_words_a_learners_checkerror_and_a_refused_value_as_grade_does(cou
     by_id = {q.grade_id: q for q in refused.questions}
     assert not by_id["test_model"].passed and "model" in by_id["test_model"].message
     assert by_id["test_ratio"].passed and by_id["test_answer"].passed
+
+
+# --- collection: nbgrader collect never follows a student's link (deploy/hub's instructor config)
+
+
+def test_the_hubs_collect_copies_regular_files_only_and_never_follows_a_link(course, tmp_path):
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+
+    from autograder.exchange import SafeCollect
+
+    inbound = tmp_path / "inbound" / "mallory+99_probe+2026-12-01 10:00:00.000000 UTC"
+    inbound.mkdir(parents=True)
+    (inbound / "notes.txt").write_text("mine", encoding="utf-8")
+    os.symlink(course / "source" / ID / f"{ID}.ipynb", inbound / f"{ID}.ipynb")
+    os.mkfifo(inbound / "pipe")
+    collector = SafeCollect(coursedir=CourseDirectory(), authenticator=Authenticator())
+    collector.do_copy(str(inbound), str(tmp_path / "submitted"))
+    assert sorted(p.name for p in (tmp_path / "submitted").iterdir()) == ["notes.txt"]
+    config = (ROOT / "deploy" / "hub" / "jupyter" / "instructor" / "nbgrader_config.py").read_text(encoding="utf-8")
+    assert 'c.ExchangeFactory.collect = "autograder.exchange.SafeCollect"' in config
