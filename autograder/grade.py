@@ -82,7 +82,7 @@ def find_tasks(submissions: Path, assignments: list[str]) -> list[Task]:
 
     Nothing under ``submissions`` is followed or opened here beyond listing folders: a student folder that
     is a link, or a name that is not UTF-8 text, becomes a task that is refused with its reason."""
-    students = sorted(p.name for p in _entries(submissions) if _is_real_dir(p) and not p.name.startswith("."))
+    students = sorted(p.name for p in _entries(submissions) if p.is_dir() and not p.name.startswith("."))
     if not students:
         raise AutograderError(
             f"no student folders in {submissions} (expected {submissions}/<student_id>/<assignment>/)"
@@ -116,6 +116,8 @@ def _task(submissions: Path, folder_name: str, student: str, assignment: str) ->
     expected = folder / f"{assignment}.ipynb"
     if student != folder_name:
         return Task(student, assignment, expected, refused="the student folder's name is not UTF-8 text")
+    if not _is_real_dir(submissions / folder_name):
+        return Task(student, assignment, expected, refused="the student folder is a symbolic link")
     timestamp = submission.read_small_text(submissions, (folder_name, assignment, "timestamp.txt"))
     timestamp = timestamp.strip() if timestamp is not None else None
     try:

@@ -81,18 +81,22 @@ libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
 libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
 libc.shmdt.argtypes = [ctypes.c_void_p]
+queue = libc.msgget(0x5EEDF, 0o1000 | 0o666)  # a message queue outlives its process too
+message = ctypes.create_string_buffer(b'\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00secret', 14)
+libc.msgsnd(queue, message, 6, 0)
 for i in range(6):  # 1.5 GB of SysV shared memory, outside RLIMIT_AS once detached
     shmid = libc.shmget(0x5EED0 + i, 256 * 2**20, 0o1000 | 0o666)
     address = libc.shmat(shmid, None, 0)
     ctypes.memset(address, 1, 256 * 2**20)
     libc.shmdt(address)
 import time
-time.sleep(3)
+time.sleep(1)
 """
 SHM_READER = """
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 left = [libc.shmget(0x5EED0 + i, 0, 0) for i in range(6)]
+left.append(libc.msgget(0x5EEDF, 0))
 print('SHM-LEFT', sum(1 for s in left if s >= 0))
 """
 DISK = """
@@ -144,6 +148,7 @@ LINKED = {
     "link_folder": "a classmate's whole assignment folder",
 }
 REFUSED = [
+    "link_student",
     "copy_source",
     "solution_cell_copied",
     "hidden_test_marker",
@@ -215,6 +220,7 @@ def graded(course, tmp_path_factory) -> dict:
     work = tmp_path_factory.mktemp("perimeter")
     subs, out = work / "submitted", work / "out"
     _write_class(subs, course)
+    (subs / "link_student").symlink_to(subs / "right")
     records = grade(subs, out, jobs=2, **_settings(course))
     return {"records": records, "subs": subs, "out": out}
 
@@ -263,6 +269,7 @@ def test_the_reason_names_what_was_handed_in(graded):
     assert "FIFO" in record(graded, "a_fifo")["message"]
     assert "folder" in record(graded, "a_folder")["message"]
     assert "symbolic link" in record(graded, "link_folder")["message"]
+    assert "symbolic link" in record(graded, "link_student")["message"]
     assert "MB" in record(graded, "too_big")["message"]
     assert "instructor" in record(graded, "copy_source")["message"]
     assert "instructor" in record(graded, "solution_cell_copied")["message"]
