@@ -103,7 +103,27 @@ MUTANTS = [
         grade_id="test_diagnose",
         name="isnan_misses_inf",
         code=_diagnose(finite_check="bool(torch.isnan(logits).any())"),
-        expect="isfinite",
+        expect="torch.isnan 只认 nan",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="equals_nan_is_always_false",
+        code=_diagnose(finite_check='bool((logits == float("nan")).any())'),
+        expect="永远是 False",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sums_allclose_default_tolerance",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and torch.allclose(logits.sum(dim=1), torch.ones(logits.shape[0]))"
+        ),
+        expect="漏掉了 'probabilities_not_logits'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probability_check_on_a_single_column",
+        code=_diagnose(prob_guard="logits.dim() == 2"),
+        expect="误报 (false positive) 'probabilities_not_logits'",
     ),
     dict(
         grade_id="test_diagnose",
@@ -207,6 +227,18 @@ def diagnose(logits, labels, num_classes):
     dict(grade_id="test_train_step", name="keeps_eval_mode", code=_train_step(train="pass"), expect="model.train()"),
     dict(
         grade_id="test_train_step",
+        name="sets_training_attribute_instead_of_train",
+        code=_train_step(train="model.training = True"),
+        expect="只改了模型自己的这个属性",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="train_after_the_forward_pass",
+        code=_train_step(forward="model(x)\n    model.train()", train="pass"),
+        expect="返回的 loss",
+    ),
+    dict(
+        grade_id="test_train_step",
         name="calls_eval_instead_of_train",
         code=_train_step(train="model.eval()"),
         expect="model.train()",
@@ -263,7 +295,36 @@ def train_step(model, x, y, optimizer):
             guard="""if torch.isnan(loss):
         return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
         ),
-        expect="torch.isnan 会漏掉 inf",
+        expect="认不出 inf",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="loss_equals_nan_is_always_false",
+        code=_regression_step(
+            guard="""if loss == float("nan"):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+        expect="永远是 False",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="self_inequality_guard_misses_inf",
+        code=_regression_step(
+            guard="""if loss != loss:
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+        expect="认不出 inf",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="backward_before_the_isfinite_check",
+        code=_regression_step(
+            guard="""loss.backward()
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}""",
+            late_norm="norm = grad_norm(model)",
+        ).replace("    loss.backward()\n    norm = grad_norm", "    norm = grad_norm"),
+        expect="还是做了 backward()",
     ),
     dict(
         grade_id="test_regression_step",
