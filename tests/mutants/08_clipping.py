@@ -649,43 +649,65 @@ def clip_by_global_norm_(parameters, max_norm):
     # ---------------------------------------------------------------- predict first
     dict(
         grade_id="test_predict_clip_total",
+        formative=True,
         name="norm_after_clipping",
         code="predict_clip_total = 1.3",
         expect="裁剪之前 (before clipping)",
     ),
     dict(
         grade_id="test_predict_clip_total",
+        formative=True,
         name="sum_of_per_tensor_norms",
         code="predict_clip_total = 17.0",
         expect="5 + 12 = 17",
     ),
-    dict(grade_id="test_predict_clip_total", name="answer_as_text", code="predict_clip_total = '13'", expect="之一"),
+    dict(
+        grade_id="test_predict_clip_total",
+        formative=True,
+        name="answer_as_text",
+        code="predict_clip_total = '13'",
+        expect="之一",
+    ),
     dict(
         grade_id="test_predict_syncs_if",
+        formative=True,
         name="no_sync_tensors_stay_on_device",
         code="predict_syncs_if = 0",
         expect="循环 3 次就同步 3 次",
     ),
     dict(
         grade_id="test_predict_syncs_if",
+        formative=True,
         name="one_sync_for_the_one_coef",
         code="predict_syncs_if = 1",
         expect="循环 3 次就同步 3 次",
     ),
-    dict(grade_id="test_predict_syncs_if", name="answer_missing", code="predict_syncs_if = ...", expect="还没有写预测"),
+    dict(
+        grade_id="test_predict_syncs_if",
+        formative=True,
+        name="answer_missing",
+        code="predict_syncs_if = ...",
+        expect="还没有写预测",
+    ),
     dict(
         grade_id="test_predict_w_clip_first",
+        formative=True,
         name="thinks_it_clips",
         code="predict_w_clip_first = 0.9",
         expect="w = 1 - 0.1 × 200 = -19",
     ),
     dict(
         grade_id="test_predict_w_clip_first",
+        formative=True,
         name="thinks_nothing_moves",
         code="predict_w_clip_first = 1.0",
         expect="-19",
     ),
     dict(
-        grade_id="test_predict_w_clip_first", name="answer_as_text", code="predict_w_clip_first = '-19'", expect="之一"
+        grade_id="test_predict_w_clip_first",
+        formative=True,
+        name="answer_as_text",
+        code="predict_w_clip_first = '-19'",
+        expect="之一",
     ),
 ]
