@@ -148,6 +148,22 @@ def layer_grad_norms(model, norm_type=2.0):
     ),
     dict(
         grade_id="test_layer_grad_norms",
+        name="named_modules_with_recursive_parameters",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    layers = {}
+    for name, m in model.named_modules():
+        gs = [p.grad for p in m.parameters() if p.grad is not None]
+        if gs:
+            layers[name] = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in gs]), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad, norm_type) for p in model.parameters() if p.grad is not None]), norm_type)
+""",
+        expect="期望的键",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
         name="total_always_l2",
         code=_layers(total="torch.linalg.vector_norm(torch.stack(list(layers.values())))"),
         expect="同一个 norm_type",
@@ -590,6 +606,29 @@ def clip_by_global_norm_(parameters, max_norm):
         name="stats_as_python_numbers",
         code=_step(clipped='stats["clipped"] = int(stats["clipped"]) + int(grad_norm > max_norm)'),
         expect="主机与设备同步",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="clip_with_error_if_nonfinite",
+        code=_step(
+            clip="grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, error_if_nonfinite=True)"
+        ),
+        expect="error_if_nonfinite",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="clip_grad_value_instead_of_norm",
+        code=_step(
+            clip="""grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])
+    torch.nn.utils.clip_grad_value_(model.parameters(), max_norm)"""
+        ),
+        expect="之后的参数",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="nonfinite_checked_with_isnan_only",
+        code=_advise().replace('not math.isfinite(float(stats["largest"]))', 'math.isnan(float(stats["largest"]))'),
+        expect="裁剪救不了它",
     ),
     # ---------------------------------------------------------------- advise
     dict(

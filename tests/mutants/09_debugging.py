@@ -121,6 +121,12 @@ MUTANTS = [
     ),
     dict(
         grade_id="test_diagnose",
+        name="probabilities_by_row_sums_only",
+        code=_diagnose(prob_check="bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())"),
+        expect="误报 (false positive) 'probabilities_not_logits'",
+    ),
+    dict(
+        grade_id="test_diagnose",
         name="probability_check_on_a_single_column",
         code=_diagnose(prob_guard="logits.dim() == 2"),
         expect="误报 (false positive) 'probabilities_not_logits'",
