@@ -73,6 +73,7 @@ class Mutant:
     name: str
     code: str
     expect: str
+    mistake: str = ""  # the catalogue id (course/mistakes.py) the judge must report for it, when given
 
     def __str__(self) -> str:
         return f"{self.assignment}:{self.grade_id}:{self.name}"
