@@ -108,7 +108,7 @@ def _shape_mistake(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
     """The mistake id behind :func:`_shape_hint`'s diagnosis (same conditions), or '' when it names none."""
     same_non_unit = [d for d in expected if d != 1] == [d for d in actual if d != 1]
     if len(actual) < len(expected) and same_non_unit:
-        return "squeeze-without-dim"
+        return ""  # squeeze() without dim: no mutant proves it yet, so no id (course/mistakes.py)
     if len(actual) > len(expected) and same_non_unit:
         return "extra-unit-dim"
     if (
@@ -118,7 +118,7 @@ def _shape_mistake(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
         and expected[0] == actual[0]
         and math.prod(expected) == expected[0]
     ):
-        return "broadcast-n-by-n"
+        return ""  # (N, 1) with (N,) broadcast to (N, N): no mutant proves it yet, so no id
     if math.prod(actual) == math.prod(expected) and sorted(actual) == sorted(expected):
         return "wrong-dim-order"
     return ""
@@ -231,8 +231,7 @@ def check_tensor(
     if check_device and actual.device != expected.device:
         fail(
             f"{name} 的设备 (device) 不对：期望 {expected.device}，得到 {actual.device}。"
-            "参与同一次运算的张量必须在同一设备上：用 .to(device)，或按输入的 x.device 创建新张量。",
-            mistake="wrong-device",
+            "参与同一次运算的张量必须在同一设备上：用 .to(device)，或按输入的 x.device 创建新张量。"
         )
     if actual.device.type != "meta":
         _check_values(actual, expected, name=name, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -316,8 +315,7 @@ def check_grad_fn(t: torch.Tensor, *, expect_none: bool, name: str = "张量") -
         fail(
             f"{name} 应该没有 grad_fn（叶子张量 (leaf) 或已脱离计算图），但它有 grad_fn={type(t.grad_fn).__name__}。"
             "例如 torch.randn(..., requires_grad=True) / k 得到的是非叶子张量，它的 .grad 会一直是 None；"
-            "应先算好数值，再 requires_grad_(True)。要脱离计算图用 detach()。",
-            mistake="non-leaf-tensor",
+            "应先算好数值，再 requires_grad_(True)。要脱离计算图用 detach()。"
         )
     if not expect_none and t.grad_fn is None:
         fail(
@@ -334,13 +332,11 @@ def check_contiguous(t: torch.Tensor, *, expected: bool, name: str = "张量") -
         if expected:
             fail(
                 f"{name} 应该是连续的 (contiguous)，但 is_contiguous() 为 False："
-                "permute() / t() / transpose() 只改 stride 不搬数据；需要连续内存时调用 .contiguous()（会复制）。",
-                mistake="needs-contiguous",
+                "permute() / t() / transpose() 只改 stride 不搬数据；需要连续内存时调用 .contiguous()（会复制）。"
             )
         fail(
             f"{name} 不应该是连续张量：这里要的是 permute / transpose 得到的视图 (view)，"
-            "不需要 .contiguous() 或 clone() 复制数据。",
-            mistake="needless-copy",
+            "不需要 .contiguous() 或 clone() 复制数据。"
         )
 
 
@@ -363,8 +359,7 @@ def check_shares_storage(actual: torch.Tensor, base: torch.Tensor, *, expected: 
     if not expected and shares:
         fail(
             f"{name} 应该是独立的复制，但它与输入共享存储 (shares storage)："
-            "修改一个会改变另一个。需要独立数据时用 clone()。",
-            mistake="view-not-copy",
+            "修改一个会改变另一个。需要独立数据时用 clone()。"
         )
 
 
@@ -378,15 +373,13 @@ def check_grad(param: torch.Tensor, expected: torch.Tensor | None, *, name: str 
             fail(
                 f"{name}.grad 应该是 None，得到的是 {'全零张量' if zeros else '一个梯度张量'}。"
                 "zero_grad(set_to_none=True) 会把 .grad 设为 None，而 zero_()/set_to_none=False 留下全零："
-                "优化器会跳过 None 梯度，但对全零梯度仍会执行 momentum / weight decay。",
-                mistake="grad-zeros-not-none",
+                "优化器会跳过 None 梯度，但对全零梯度仍会执行 momentum / weight decay。"
             )
         return
     if grad is None:
         fail(
             f"{name}.grad 是 None：没有对包含它的 loss 调用 backward()？或者它不是叶子张量 (leaf)、"
-            "不在 loss 的计算路径上（被 detach() / no_grad() 截断），或在 zero_grad(set_to_none=True) 之后没有反向传播。",
-            mistake="grad-missing",
+            "不在 loss 的计算路径上（被 detach() / no_grad() 截断），或在 zero_grad(set_to_none=True) 之后没有反向传播。"
         )
     g = grad.detach().to(torch.float64).cpu()
     e = expected.detach().to(torch.float64).cpu()
@@ -396,8 +389,7 @@ def check_grad(param: torch.Tensor, expected: torch.Tensor | None, *, name: str 
         if abs(k - round(k)) < 1e-6 and round(k) >= 2 and bool(torch.allclose(ratio, torch.full_like(ratio, k))):
             fail(
                 f"{name}.grad 是期望值的 {round(k)} 倍：梯度默认累积 (accumulate) 到 .grad，"
-                "忘了在每次 backward() 前调用 optimizer.zero_grad()？",
-                mistake="grad-accumulated",
+                "忘了在每次 backward() 前调用 optimizer.zero_grad()？"
             )
     check_tensor(grad, expected, name=f"{name}.grad", check_requires_grad=False, **tol)
 

@@ -35,22 +35,10 @@ _ENTRIES = (
         "返回 torch.Tensor：不要返回 list / NumPy 数组 / Python 数字，也别忘了 return。",
     ),
     Mistake(
-        "squeeze-without-dim",
-        "不带 dim 的 squeeze() 删掉了 batch 维",
-        "squeeze() without dim drops the batch dimension",
-        "写 squeeze(dim)，只删你想删的那个大小为 1 的维度；batch 为 1 时也不会出错。",
-    ),
-    Mistake(
         "extra-unit-dim",
         "多出一个大小为 1 的维度",
         "an extra dimension of size 1",
         "检查 unsqueeze() 和 keepdim=True：结果的形状应与期望一致，不多一个维度。",
-    ),
-    Mistake(
-        "broadcast-n-by-n",
-        "(N, 1) 与 (N,) 广播成了 (N, N)",
-        "(N, 1) and (N,) broadcast to (N, N)",
-        "运算前让两个张量形状相同（squeeze(1) 或 unsqueeze(1)）：广播从尾部维度对齐。",
     ),
     Mistake(
         "wrong-dim-order",
@@ -83,12 +71,6 @@ _ENTRIES = (
         "创建时写 dtype=torch.float32，或调用 .float()；整数列表默认得到 int64。",
     ),
     Mistake(
-        "wrong-device",
-        "张量在错误的设备上",
-        "tensor on the wrong device",
-        "按输入的 x.device 创建新张量，或用 .to(device)。",
-    ),
-    Mistake(
         "detached-from-graph",
         "结果脱离了计算图",
         "result detached from the autograd graph",
@@ -101,52 +83,10 @@ _ENTRIES = (
         "需要脱离计算图时用 detach()，或在 torch.no_grad() / inference_mode() 里计算。",
     ),
     Mistake(
-        "non-leaf-tensor",
-        "需要 .grad 的张量不是叶子张量",
-        "a tensor that needs .grad is not a leaf",
-        "先算好数值，再 requires_grad_(True)：torch.randn(..., requires_grad=True) / k 不是叶子张量。",
-    ),
-    Mistake(
-        "needs-contiguous",
-        "需要连续内存时没有 contiguous()",
-        "non-contiguous where contiguous memory is needed",
-        "permute() / t() 只改 stride：需要连续内存时调用 .contiguous()。",
-    ),
-    Mistake(
-        "needless-copy",
-        "不必要的复制",
-        "a needless copy",
-        "这里要视图 (view)：不需要 .contiguous() 或 clone()。",
-    ),
-    Mistake(
         "copy-not-view",
         "得到复制而不是视图",
         "a copy where a view is expected",
         "view() / 切片 / transpose() 共享存储；reshape() 在布局不兼容时、contiguous()、clone() 会复制。",
-    ),
-    Mistake(
-        "view-not-copy",
-        "得到视图而不是独立的复制",
-        "a view where an independent copy is expected",
-        "需要独立数据时用 clone()：视图与输入共享存储，改一个会改另一个。",
-    ),
-    Mistake(
-        "grad-zeros-not-none",
-        "梯度是全零而不是 None",
-        "zero gradients where None is expected",
-        "zero_grad(set_to_none=True) 把 .grad 设为 None；优化器跳过 None，但对全零梯度仍做 momentum / weight decay。",
-    ),
-    Mistake(
-        "grad-missing",
-        "参数没有梯度 (.grad 是 None)",
-        "parameter has no gradient (.grad is None)",
-        "对包含它的 loss 调用 backward()；它要是叶子张量，且在 loss 的计算路径上。",
-    ),
-    Mistake(
-        "grad-accumulated",
-        "梯度累积：忘了 zero_grad()",
-        "gradients accumulated: zero_grad() forgotten",
-        "每次 backward() 前调用 optimizer.zero_grad()：梯度默认累加到 .grad。",
     ),
     Mistake(
         "modifies-input",

@@ -15,8 +15,8 @@ from autograder.journal import GRADES_COLUMNS, QUESTIONS_COLUMNS
 
 # student -> (status, [(grade_id, points, max, mistake)]) for one assignment "a1"
 CLASS = {
-    "ann": ("ok", [("q1", 1, 1, ""), ("q2", 2, 2, ""), ("q3", 0, 1, "squeeze-without-dim")]),
-    "bob": ("ok", [("q1", 1, 1, ""), ("q2", 0, 2, "float64-not-float32"), ("q3", 0, 1, "squeeze-without-dim")]),
+    "ann": ("ok", [("q1", 1, 1, ""), ("q2", 2, 2, ""), ("q3", 0, 1, "extra-unit-dim")]),
+    "bob": ("ok", [("q1", 1, 1, ""), ("q2", 0, 2, "float64-not-float32"), ("q3", 0, 1, "extra-unit-dim")]),
     "cy": ("ok", [("q1", 0, 1, "unknown"), ("q2", 0, 2, "float64-not-float32"), ("q3", 0, 1, "unknown")]),
     "dee": ("missing", [("q1", 0, 1, ""), ("q2", 0, 2, ""), ("q3", 0, 1, "")]),
 }
@@ -69,7 +69,7 @@ def test_a_question_nobody_passes_is_flagged_and_its_mistakes_are_ranked_by_stud
     q3 = by_id(classdata.question_stats(classdata.load(write_class(tmp_path))))["q3"]
     assert q3.full_credit == 0 and "nobody passes" in q3.flags
     assert [(m.mistake, m.students) for m in q3.mistakes] == [
-        ("squeeze-without-dim", ["ann", "bob"]),
+        ("extra-unit-dim", ["ann", "bob"]),
         ("unknown", ["cy"]),
     ]
     assert q3.mistakes[0].share == pytest.approx(2 / 3)
@@ -89,7 +89,7 @@ def test_students_who_lost_most_come_first_with_their_named_mistakes(tmp_path):
     students = classdata.student_stats(classdata.load(write_class(tmp_path)))
     assert [s.student for s in students] == ["cy", "dee", "bob", "ann"]
     bob = next(s for s in students if s.student == "bob")
-    assert dict(bob.mistakes) == {"float64-not-float32": 1, "squeeze-without-dim": 1}
+    assert dict(bob.mistakes) == {"float64-not-float32": 1, "extra-unit-dim": 1}
     assert [q.grade_id for q in bob.lost] == ["q2", "q3"]
 
 
@@ -115,7 +115,7 @@ def test_the_page_has_every_section_plots_inline_and_links_to_feedback_pages(tmp
     assert page.count("data:image/png;base64,") == 3
     assert "http://" not in page and "https://" not in page  # offline: no CDN
     assert 'href="feedback/bob/a1/a1.html"' in page
-    assert report.catalogue()["squeeze-without-dim"].hint in page
+    assert report.catalogue()["extra-unit-dim"].hint in page
 
 
 def test_json_report_holds_the_same_numbers(tmp_path):
@@ -124,7 +124,7 @@ def test_json_report_holds_the_same_numbers(tmp_path):
     q3 = next(q for q in data["questions"] if q["grade_id"] == "q3")
     assert q3["mistakes"][0] == {
         **q3["mistakes"][0],
-        "mistake": "squeeze-without-dim",
+        "mistake": "extra-unit-dim",
         "count": 2,
         "students": ["ann", "bob"],
     }
