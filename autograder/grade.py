@@ -82,7 +82,7 @@ def find_tasks(submissions: Path, assignments: list[str]) -> list[Task]:
 
     Nothing under ``submissions`` is followed or opened here beyond listing folders: a student folder that
     is a link, or a name that is not UTF-8 text, becomes a task that is refused with its reason."""
-    students = sorted(p.name for p in _entries(submissions) if _is_real_dir(p) and not p.name.startswith("."))
+    students = sorted(p.name for p in _entries(submissions) if p.is_dir() and not p.name.startswith("."))
     if not students:
         raise AutograderError(
             f"no student folders in {submissions} (expected {submissions}/<student_id>/<assignment>/)"
@@ -116,10 +116,17 @@ def _task(submissions: Path, folder_name: str, student: str, assignment: str) ->
     expected = folder / f"{assignment}.ipynb"
     if student != folder_name:
         return Task(student, assignment, expected, refused="the student folder's name is not UTF-8 text")
+    if not _is_real_dir(submissions / folder_name):
+        return Task(student, assignment, expected, refused="the student folder is a symbolic link")
     timestamp = submission.read_small_text(submissions, (folder_name, assignment, "timestamp.txt"))
     timestamp = timestamp.strip() if timestamp is not None else None
-    if folder.is_symlink() or (folder.exists() and not _is_real_dir(folder)):
-        return Task(student, assignment, expected, timestamp=timestamp, refused=f"{assignment} is not a folder")
+    try:
+        mode = folder.lstat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISDIR(mode):
+        kind = submission.kind_of(mode)
+        return Task(student, assignment, expected, timestamp=timestamp, refused=f"{assignment} is {kind}, not a folder")
     try:
         expected.lstat()
         return Task(student, assignment, expected, timestamp=timestamp)  # refused later if not a regular file
@@ -206,7 +213,8 @@ def grade(
     bar = _progress(len(tasks), len(tasks) - len(left), progress)
     sink = _Sink(out, pages, book, records, bar, hints)
     hidden = [course_root, submissions, out, book.root]
-    pool = engine.open_pool(mode, limits, hidden) if left and not cluster else None  # starts while we prepare
+    runs = any(t.notebook is not None and not t.refused for t in left)  # else no engine is needed
+    pool = engine.open_pool(mode, limits, hidden) if runs and not cluster else None  # starts while we prepare
     # prepared one by one as the engine asks for the next (a submission that cannot run gets its record
     # here), so nbgrader's sanitising overlaps the submissions already running
     runnable = (job for job in (_prepare(book, task, sink) for task in left) if job is not None)
@@ -218,6 +226,9 @@ def grade(
         elif pool is not None:
             parallel = max(1, jobs or os.cpu_count() or 1)
             engine.run_jobs(pool, runnable, parallel=parallel, on_done=sink.graded)
+        else:  # every task left is refused or missing: each gets its record as it is prepared, no engine
+            for _job in runnable:
+                raise AssertionError(f"{_job.key} can run, but no engine was started")
     finally:
         if pool is not None:
             pool.close()

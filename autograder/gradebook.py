@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import nbgrader_api
+from autograder.inert import make_inert
 from autograder.notebooks import read_notebook
 
 
@@ -109,6 +110,7 @@ class Gradebook:
         resources = self.resources(student, assignment)
         for step in (LimitOutput, SaveAutoGrades):
             nb, resources = step(config=self.config).preprocess(nb, resources)
+        nb = make_inert(nb, self.sources[assignment], self.config)  # safe in formgrader, no hidden tests
         target = self.root / "autograded" / student / assignment
         target.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target / f"{assignment}.ipynb")

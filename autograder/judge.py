@@ -20,6 +20,7 @@ from typing import Any
 from autograder.calls import LearnerError, Request, raised_by_learner
 from autograder.codec import DEFAULT_LIMITS, CodecError, Decoder, Handle, Limits, qualified
 from autograder.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
+from autograder.notebooks import cell_names
 from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
 from course import remote
 
@@ -197,8 +198,12 @@ class Refused:
     def __init__(self, name: str, why: str) -> None:
         self._name, self._why = name, why
 
+    @property
+    def message(self) -> str:
+        return f"学习者的变量 {self._name} 无法交给评分器 (not data)：{self._why}"
+
     def _fail(self, *_args: Any, **_kwargs: Any) -> Any:
-        raise RefusedValue(f"学习者的变量 {self._name} 无法交给评分器 (not data)：{self._why}")
+        raise RefusedValue(self.message)
 
     __call__ = __getattr__ = __getitem__ = __iter__ = __len__ = __bool__ = __float__ = __int__ = __index__ = _fail
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __matmul__ = __neg__ = _fail
@@ -386,6 +391,9 @@ def _run_test(
         except Exception as exc:  # noqa: BLE001 - a failed test
             error, origin = [type(exc).__name__, str(exc)[:4000]], _origin(exc)
             mistake = _mistake(exc, origin)
+    refused = [v for n in cell_names(step["source"]).used if isinstance(v := namespace.get(n), Refused)]
+    if refused and not learner.lost:  # a test that uses a refused value never passes, and says which value
+        error, origin, mistake = ["RefusedValue", refused[0].message], "test", ""
     if learner.lost and error is None:  # belt and braces: a test the learner could not finish never passes
         error, origin = ["LearnerGone", learner.lost], "gone"
     return TestResult(gid, error is None, error, out.value(), timed_out, learner.lost, origin, mistake)

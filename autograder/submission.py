@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder.errors import AutograderError
-from autograder.notebooks import is_test, meta, test_cells
+from autograder.notebooks import MAX_NOTEBOOK_BYTES, is_test, meta, test_cells  # a notebook is at most 32 MB
 
-MAX_NOTEBOOK_BYTES = 32 * 2**20  # a course notebook with outputs is well under 5 MB
 MAX_SMALL_FILE = 64 * 2**10  # timestamp.txt, submission_secret.txt
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 

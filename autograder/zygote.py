@@ -241,7 +241,7 @@ def _sweep(uid: int, shared_folders: tuple[Path, ...]) -> None:
             os.setgid(uid)
             os.setuid(uid)
             os.kill(-1, signal.SIGKILL)
-            _remove_sysv_shm(uid)  # they outlive the process: the next submission could read them
+            _remove_sysv(uid)  # they outlive the process: the next submission could read them
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
@@ -262,21 +262,31 @@ STORAGE_CHECK_S = 0.2  # how often a learner child's files and shared memory are
 MAX_ENTRIES = 20_000  # more files than this in its folders counts as over the limit
 
 
-def _sysv_shm(uid: int | None = None) -> list[tuple[int, int, int]]:
-    """(id, bytes, owner uid) of every SysV shared memory segment in this IPC namespace (of ``uid``)."""
-    try:
-        lines = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
-    except OSError:
-        return []
+SYSV = {  # /proc/sysvipc/<kind>: (id column, bytes column or None, owner uid column, creator uid column)
+    "shm": (1, 3, 7, 9),
+    "msg": (1, 3, 7, 9),
+    "sem": (1, None, 4, 6),
+}
+
+
+def _sysv(uid: int | None = None) -> list[tuple[str, int, int, int]]:
+    """(kind, id, bytes, owner uid) of every SysV IPC object (shared memory, message queue, semaphore set)
+    in this IPC namespace, of ``uid`` when given: they outlive the process that made them."""
     found = []
-    for line in lines:
-        fields = line.split()  # key shmid perms size cpid lpid nattch uid gid cuid cgid ...
+    for kind, (id_col, size_col, owner_col, creator_col) in SYSV.items():
         try:
-            shmid, size, owner, creator = int(fields[1]), int(fields[3]), int(fields[7]), int(fields[9])
-        except (IndexError, ValueError):
+            lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        except OSError:
             continue
-        if uid is None or uid in (owner, creator):
-            found.append((shmid, size, owner))
+        for line in lines:
+            fields = line.split()
+            try:
+                ident, owner, creator = int(fields[id_col]), int(fields[owner_col]), int(fields[creator_col])
+                size = int(fields[size_col]) if size_col is not None else 0
+            except (IndexError, ValueError):
+                continue
+            if uid is None or uid in (owner, creator):
+                found.append((kind, ident, size, owner))
     return found
 
 
@@ -306,23 +316,30 @@ def _files_bytes(folder: Path, uid: int | None, budget: list[int]) -> int:
 
 def storage_used(scratch: Path | None, uid: int | None) -> tuple[int, bool]:
     """What a learner child keeps outside its address space, in bytes, and whether it made too many files:
-    its scratch folder; with a uid of its own, also its files in /tmp and /dev/shm and its SysV segments."""
+    its scratch folder; with a uid of its own, also its files in /tmp and /dev/shm, its SysV shared memory
+    and message queues."""
     budget = [MAX_ENTRIES]
     total = _files_bytes(scratch, None, budget) if scratch is not None else 0
     if uid is not None:
         total += sum(_files_bytes(Path(d), uid, budget) for d in ("/tmp", "/dev/shm"))
-        total += sum(size for _id, size, _owner in _sysv_shm(uid))
+        total += sum(size for _kind, _id, size, _owner in _sysv(uid))
     return total, budget[0] < 0
 
 
-def _remove_sysv_shm(uid: int) -> None:
-    """Remove the SysV shared memory segments of ``uid`` (run as ``uid``: the owner may remove them)."""
+def _remove_sysv(uid: int) -> None:
+    """Remove the SysV IPC objects of ``uid`` (run as ``uid``: the owner may remove them)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
-    for shmid, _size, owner in _sysv_shm(uid):
-        if owner == uid:
-            libc.shmctl(shmid, 0, None)  # IPC_RMID
+    for kind, ident, _size, owner in _sysv(uid):
+        if owner != uid:
+            continue
+        if kind == "shm":
+            libc.shmctl(ident, 0, None)  # IPC_RMID
+        elif kind == "msg":
+            libc.msgctl(ident, 0, None)
+        else:
+            libc.semctl(ident, 0, 0)
 
 
 def _kill_group(pid: int) -> None:
