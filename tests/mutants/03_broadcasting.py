@@ -7,55 +7,81 @@ _PAD = (
 )
 
 MUTANTS = [
-    # outer_sum
+    # batch_outer_sum
     dict(
-        grade_id="test_outer_sum",
-        name="a + b without unsqueeze",
-        expect="形状不能广播",
-        code="def outer_sum(a, b):\n    return a + b\n",
+        grade_id="test_batch_outer_sum",
+        name="the plain outer sum: batch dims broadcast against each other",
+        expect="batch_outer_sum",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze(1) + b.unsqueeze(0)\n",
     ),
     dict(
-        grade_id="test_outer_sum",
-        name="unsqueeze positions swapped gives (N, M)",
+        grade_id="test_batch_outer_sum",
+        name="unsqueeze positions swapped gives (B, N, M)",
         expect="放反",
-        code="def outer_sum(a, b):\n    return a.unsqueeze(0) + b.unsqueeze(1)\n",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze(1) + b.unsqueeze(2)\n",
     ),
     dict(
-        grade_id="test_outer_sum",
-        name="both as columns (M, 1) + (N, 1)",
-        expect="形状不能广播",
-        code="def outer_sum(a, b):\n    return a[:, None] + b[:, None]\n",
+        grade_id="test_batch_outer_sum",
+        name="pairs sample k of a with every sample of b when B == M",
+        expect="数值",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze(2) + b.unsqueeze(0)\n",
     ),
     dict(
-        grade_id="test_outer_sum",
+        grade_id="test_batch_outer_sum",
+        name="a loop over the batch",
+        expect="Python 循环",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="flattens to (B, M * N)",
+        expect="3 维",
+        code="def batch_outer_sum(a, b):\n    return (a.unsqueeze(2) + b.unsqueeze(1)).flatten(1)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
         name="unsqueeze_ changes the caller's tensor",
         expect="in-place",
-        code="def outer_sum(a, b):\n    return a.unsqueeze_(1) + b.unsqueeze(0)\n",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze_(2) + b.unsqueeze(1)\n",
     ),
-    # expand_rows
+    # add_channel_bias_
     dict(
-        grade_id="test_expand_rows",
-        name="repeat copies the row",
-        expect="repeat()",
-        code="def expand_rows(v, n):\n    return v.repeat(n, 1)\n",
-    ),
-    dict(
-        grade_id="test_expand_rows",
-        name="expand then contiguous() copies",
-        expect="contiguous()",
-        code="def expand_rows(v, n):\n    return v.expand(n, -1).contiguous()\n",
+        grade_id="test_add_channel_bias_",
+        name="x += bias adds along W",
+        expect="最后一维 W",
+        code="def add_channel_bias_(x, bias):\n    x += bias\n    return x\n",
     ),
     dict(
-        grade_id="test_expand_rows",
-        name="torch.stack of n rows copies",
-        expect="torch.stack",
-        code="def expand_rows(v, n):\n    return torch.stack([v] * n)\n",
+        grade_id="test_add_channel_bias_",
+        name="bias as a column (C, 1) adds along H",
+        expect="H 维",
+        code="def add_channel_bias_(x, bias):\n    x += bias.unsqueeze(1)\n    return x\n",
     ),
     dict(
-        grade_id="test_expand_rows",
-        name="expands into columns (D, n)",
-        expect="维度顺序",
-        code="def expand_rows(v, n):\n    return v.unsqueeze(1).expand(-1, n)\n",
+        grade_id="test_add_channel_bias_",
+        name="a new tensor: x unchanged",
+        expect="x 没有被修改",
+        code="def add_channel_bias_(x, bias):\n    return x + bias.view(1, -1, 1, 1)\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="in place but returns nothing",
+        expect="return x",
+        code="def add_channel_bias_(x, bias):\n    x.add_(bias.view(1, -1, 1, 1))\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over the channels",
+        expect="Python 循环",
+        code="def add_channel_bias_(x, bias):\n"
+        "    for c in range(x.shape[1]):\n        x[:, c] += bias[c]\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="rebinds x to x + bias (not in place)",
+        expect="x 没有被修改",
+        code="def add_channel_bias_(x, bias):\n    x = x + bias[:, None, None]\n    return x\n",
     ),
     # broadcast_shape
     dict(
@@ -294,54 +320,63 @@ MUTANTS = [
     # predict first
     dict(
         grade_id="test_predict_sum_shape",
+        formative=True,
         name="the first operand's shape wins",
         expect="(2, 4, 3)",
         code="predict_sum_shape = (2, 1, 3)\n",
     ),
     dict(
         grade_id="test_predict_sum_shape",
+        formative=True,
         name="dims in the wrong order",
         expect="右对齐",
         code="predict_sum_shape = (4, 2, 3)\n",
     ),
     dict(
         grade_id="test_predict_sum_shape",
+        formative=True,
         name="answers that it cannot broadcast",
         expect="应写成 tuple",
         code="predict_sum_shape = 'error'\n",
     ),
     dict(
         grade_id="test_predict_expand_stride",
+        formative=True,
         name="stride of a contiguous (3, 4)",
         expect="stride 是 0",
         code="predict_expand_stride = (4, 1)\n",
     ),
     dict(
         grade_id="test_predict_expand_stride",
+        formative=True,
         name="zero stride on the wrong dim",
         expect="第 0 维不变",
         code="predict_expand_stride = (0, 1)\n",
     ),
     dict(
         grade_id="test_predict_expand_stride",
+        formative=True,
         name="stride unchanged by expand",
         expect="expand 不复制",
         code="predict_expand_stride = (1, 1)\n",
     ),
     dict(
         grade_id="test_predict_inplace_raises",
+        formative=True,
         name="expects in-place ops to broadcast like x + y",
         expect="形状不能变",
         code="predict_inplace_raises = False\n",
     ),
     dict(
         grade_id="test_predict_inplace_raises",
+        formative=True,
         name="answers with the error type",
         expect="之一",
         code="predict_inplace_raises = 'RuntimeError'\n",
     ),
     dict(
         grade_id="test_predict_inplace_raises",
+        formative=True,
         name="leaves the placeholder",
         expect="还没有写预测",
         code="predict_inplace_raises = ...\n",
