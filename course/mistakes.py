@@ -59,12 +59,6 @@ _ENTRIES = (
         "分类标签和索引用 torch.long (int64)：调用 .long()。",
     ),
     Mistake(
-        "mask-not-bool",
-        "掩码不是 torch.bool",
-        "mask is not torch.bool",
-        "比较运算 (x > 0) 直接得到 bool 掩码，不要再 .float() / .int()。",
-    ),
-    Mistake(
         "int-not-float",
         "得到整数张量而不是浮点张量",
         "an integer tensor where a float one is expected",
