@@ -10,6 +10,7 @@ Plots are PNGs inside the page (matplotlib, Agg): no CDN, no second file.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import importlib.util
 import io
@@ -26,6 +27,7 @@ from autograder.journal import atomic_write
 
 REPORT = "report.html"
 REPORT_JSON = "report.json"
+PLOTTED_QUESTIONS = 40  # at most this many bars in the full-credit plot (the lowest rates)
 
 
 def catalogue() -> dict[str, Any]:
@@ -152,11 +154,15 @@ def _num(x: float | None, digits: int = 2) -> str:
     return "—" if x is None else f"{x:.{digits}f}"
 
 
+@functools.lru_cache(maxsize=65536)
+def _href(base: str, student: str, assignment: str) -> str:
+    a = quote(assignment, safe="")
+    return esc(f"{base}/{quote(student, safe='')}/{a}/{a}.html")
+
+
 def _link(report: dict[str, Any], student: str, assignment: str, text: str | None = None) -> str:
     """A link to the student's feedback page for ``assignment`` (its text: ``text`` or the student)."""
-    base = report["feedback"]
-    href = f"{base}/{quote(student, safe='')}/{quote(assignment, safe='')}/{quote(assignment, safe='')}.html"
-    return f'<a href="{esc(href)}">{esc(student if text is None else text)}</a>'
+    return f'<a href="{_href(report["feedback"], student, assignment)}">{esc(student if text is None else text)}</a>'
 
 
 def render(report: dict[str, Any]) -> str:
@@ -335,6 +341,9 @@ def _plot_questions(report: dict[str, Any]) -> str:
     qs = [q for q in report["questions"] if q["full_credit_rate"] is not None]
     if not qs:
         return ""
+    if len(qs) > PLOTTED_QUESTIONS:  # a readable plot: the questions the fewest students pass
+        hardest = sorted(qs, key=lambda q: q["full_credit_rate"])[:PLOTTED_QUESTIONS]
+        qs = [q for q in qs if q in hardest]
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, max(2.5, 0.22 * len(qs) + 1)))
     labels = [f"{q['assignment']}:{q['grade_id']}" for q in qs]
@@ -343,7 +352,7 @@ def _plot_questions(report: dict[str, Any]) -> str:
     ax.set_yticks(range(len(qs)), labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("full credit (% of attempted); red: flagged")
+    ax.set_xlabel(f"full credit (% of attempted; at most the {PLOTTED_QUESTIONS} lowest); red: flagged")
     fig.subplots_adjust(left=0.32, right=0.97, bottom=min(0.4, 0.8 / fig.get_figheight()))
     return _png(fig)
 
