@@ -21,6 +21,8 @@ from autograder.grade import grade
 from autograder.sandbox import bwrap_problem
 from tests import notebooks as nbs
 
+pytestmark = pytest.mark.browser
+
 ASSIGNMENT = "01_tensors"
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "report"
