@@ -83,6 +83,19 @@ MUTANTS = [
         expect="x 没有被修改",
         code="def add_channel_bias_(x, bias):\n    x = x + bias[:, None, None]\n    return x\n",
     ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="repeats bias to the full (N, C, H, W) size",
+        expect="一样大",
+        code="def add_channel_bias_(x, bias):\n"
+        "    n, c, h, w = x.shape\n    x += bias.view(1, c, 1, 1).repeat(n, 1, h, w)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="multiplies bias by ones_like(x)",
+        expect="一样大",
+        code="def add_channel_bias_(x, bias):\n    x += torch.ones_like(x) * bias.view(-1, 1, 1)\n    return x\n",
+    ),
     # broadcast_shape
     dict(
         grade_id="test_broadcast_shape",
