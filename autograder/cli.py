@@ -213,6 +213,28 @@ def progress(folder: str | None, as_json: bool, map_path: str | None, course: st
         click.echo(f"course map: {target}")
 
 
+@cli.command()
+@click.argument("out", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Write OUT/report.json instead of OUT/report.html.")
+@click.option("--compare", "old", type=click.Path(), help="An earlier grading of the same class: list what changed.")
+def report(out: str, as_json: bool, old: str | None) -> None:
+    """What the class got wrong: OUT/report.html from a grading run's OUT folder alone.
+
+    Per question: attempted, full-credit rate, mean points, discrimination and flags; the misconceptions
+    behind failures, ranked by students, with hints and links to feedback pages; per student: what was
+    lost. With --compare OLD_OUT: every student whose score or status changed, per question.
+
+    \b
+    Example:
+      python -m autograder report grades-out
+      python -m autograder report grades-out --compare grades-out-before-fix
+    """
+    from autograder.report import write
+
+    target = write(Path(out), as_json=as_json, compare_with=Path(old) if old else None)
+    click.echo(f"report: {target}")
+
+
 def main() -> None:
     """Entry point: domain errors become one line on stderr and exit status 2."""
     try:

@@ -23,6 +23,7 @@ from autograder.text import neutral
 
 MAX_RESTARTS = 2
 NOT_ANSWERED = "还没有作答 (NotImplementedError)：删掉 raise NotImplementedError()，写出你的答案"
+UNKNOWN_MISTAKE = "unknown"  # course.mistakes.UNKNOWN (the parent does not import course: torch)
 MISSING_TEST = "这个测试单元不在提交里（被删除或改动了 metadata），记 0 分"
 
 
@@ -39,6 +40,7 @@ class Question:
     passed: bool
     message: str
     stdout: str = ""
+    mistake: str = ""  # failed: the named mistake's id (course.mistakes) or "unknown"; passed: ''
 
 
 @dataclass
@@ -114,6 +116,15 @@ def message_of(error: list[str] | None, origin: str = "") -> str:
     if ename == "NotImplementedError":
         return NOT_ANSWERED
     return f"{ename}: {evalue}" if evalue else ename
+
+
+def mistake_of(result: dict[str, Any]) -> str:
+    """A failed test's mistake id, as the judge sent it in its own field (the judge checked it against the
+    catalogue), or ``unknown``: never read from the message."""
+    value = result.get("mistake")
+    if isinstance(value, str) and value and len(value) <= 64 and value.replace("-", "").isalnum():
+        return value
+    return UNKNOWN_MISTAKE
 
 
 def describe_exit(code: int | None) -> str:
@@ -220,7 +231,10 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
             continue
         passed = bool(result.get("passed"))
         message = "" if passed else message_of(result.get("error"), str(result.get("origin", ""))) or "测试未通过"
-        questions.append(Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", "")))
+        mistake = "" if passed else mistake_of(result)
+        questions.append(
+            Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", ""), mistake)
+        )
     cells = dict(run.cells)
     for index, note in job.skip_cells.items():
         cells[index] = {"skipped": True, "note": f"{note}；这个单元在重跑时被跳过"}

@@ -370,6 +370,7 @@ class _Sink:
                     "max_points": max_points,
                     "status": status,
                     "message": q.message,
+                    "mistake": "" if status == "passed" else (q.mistake or engine.UNKNOWN_MISTAKE),
                 }
             )
         if outcome.grader_error:  # our bug, or the judge worn down by this submission: the instructor looks

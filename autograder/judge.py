@@ -280,6 +280,7 @@ class TestResult:
     timeout: bool = False
     lost: str = ""  # why the learner could not answer, when it could not
     origin: str = ""  # who wrote ``error``: check, learner, test (the test code's own error), gone, timeout, crashed
+    mistake: str = ""  # the catalogue id (course.mistakes) a check's failure proved; '' when none
 
 
 @dataclass
@@ -374,6 +375,7 @@ def _run_test(
         return TestResult(gid, False, ["LearnerGone", learner.lost], lost=learner.lost, origin="gone")
     error: list[str] | None = None
     origin = ""
+    mistake = ""
     timed_out = False
     with captured() as (out, _err):
         try:
@@ -388,12 +390,23 @@ def _run_test(
             error, origin = ["LearnerGone", str(exc)], "gone"
         except Exception as exc:  # noqa: BLE001 - a failed test
             error, origin = [type(exc).__name__, str(exc)[:4000]], _origin(exc)
+            mistake = _mistake(exc, origin)
     refused = [v for n in cell_names(step["source"]).used if isinstance(v := namespace.get(n), Refused)]
     if refused and not learner.lost:  # a test that uses a refused value never passes, and says which value
-        error, origin = ["RefusedValue", refused[0].message], "test"
+        error, origin, mistake = ["RefusedValue", refused[0].message], "test", ""
     if learner.lost and error is None:  # belt and braces: a test the learner could not finish never passes
         error, origin = ["LearnerGone", learner.lost], "gone"
-    return TestResult(gid, error is None, error, out.value(), timed_out, learner.lost, origin)
+    return TestResult(gid, error is None, error, out.value(), timed_out, learner.lost, origin, mistake)
+
+
+def _mistake(exc: Exception, origin: str) -> str:
+    """The catalogue id a check's failure carries (an attribute the check set in this process), or ''."""
+    from course import mistakes
+    from course.checks import CheckError
+
+    if origin != "check" or not isinstance(exc, CheckError):
+        return ""
+    return mistakes.checked(getattr(exc, "mistake", ""))
 
 
 def _origin(exc: Exception) -> str:

@@ -215,7 +215,8 @@ def test_every_student_gets_one_grades_row_and_a_row_per_question(graded):
     assert [r["student_id"] for r in grades] == students
     assert list(grades[0]) == ["student_id", "assignment", "score", "max_score", "status"]
     questions = rows(graded["out"] / "questions.csv")
-    assert list(questions[0]) == ["student_id", "assignment", "grade_id", "points", "max_points", "status", "message"]
+    columns = ["student_id", "assignment", "grade_id", "points", "max_points", "status", "message", "mistake"]
+    assert list(questions[0]) == columns
     assert len(questions) == 2 * len(students)
     assert all(r["max_score"] == "3" for r in grades)
 
