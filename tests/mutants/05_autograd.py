@@ -263,6 +263,31 @@ MUTANTS = [
             "    with torch.no_grad():\n        return loss_fn(model(x), y).item()\n"
         ),
     ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="one backward on the summed micro-batch losses",
+        expect="全部 2 次前向，之后才反向",
+        code=(
+            _ACC_HEAD + "    model.zero_grad()\n    total = 0\n"
+            "    for s in range(0, len(x), micro_batch_size):\n"
+            "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
+            "        total = total + loss_fn(model(xb), yb) * len(xb) / len(x)\n"
+            "    total.backward()\n    return total.item()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="keeps every micro-batch loss and calls backward on each at the end",
+        expect="全部 2 次前向，之后才反向",
+        code=(
+            _ACC_HEAD + "    model.zero_grad()\n    losses = []\n"
+            "    for s in range(0, len(x), micro_batch_size):\n"
+            "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
+            "        losses.append(loss_fn(model(xb), yb) * len(xb) / len(x))\n"
+            "    for loss in losses:\n        loss.backward()\n"
+            "    return sum(loss.item() for loss in losses)\n"
+        ),
+    ),
     # sgd_step
     dict(
         grade_id="test_sgd_step",
@@ -371,6 +396,33 @@ MUTANTS = [
             "        sgd([params[i] for i in idx], [params[i].grad for i in idx], bufs, weight_decay=weight_decay,\n"
             "            momentum=momentum, lr=lr, dampening=0.0, nesterov=False, maximize=False)\n"
             "    for i, b in zip(idx, bufs):\n        if b is not None:\n            momentum_buffers[i] = b\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="first momentum buffer aliases p.grad (no clone)",
+        expect="同一块内存",
+        code=(
+            _SGD_HEAD + "    with torch.no_grad():\n        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n                continue\n            d = p.grad\n"
+            "            if weight_decay != 0:\n                d = d.add(p, alpha=weight_decay)\n"
+            "            if momentum != 0:\n                if i not in momentum_buffers:\n"
+            "                    momentum_buffers[i] = d\n                else:\n"
+            "                    momentum_buffers[i].mul_(momentum).add_(d)\n"
+            "                d = momentum_buffers[i]\n            p.sub_(lr * d)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="adds weight decay into p.grad in place",
+        expect="不能修改 .grad",
+        code=(
+            _SGD_HEAD + "    with torch.no_grad():\n        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n                continue\n"
+            "            d = p.grad.add_(p, alpha=weight_decay)\n"
+            "            if momentum != 0:\n"
+            "                momentum_buffers[i] = momentum * momentum_buffers[i] + d if i in momentum_buffers else d.clone()\n"
+            "                d = momentum_buffers[i]\n            p.sub_(lr * d)\n"
         ),
     ),
 ]
