@@ -76,7 +76,7 @@ MUTANTS = [
     dict(
         grade_id="test_to_device_like",
         name="uses the global device instead of ref's",
-        expect="设备 (device)",
+        expect="读了全局变量 device",
         code=_LIKE + "    return x.to(device)\n",
     ),
     dict(
@@ -85,6 +85,15 @@ MUTANTS = [
         expect="requires_grad",
         code=_LIKE
         + "    return x.detach().to(ref.device if isinstance(ref, torch.Tensor) else next(ref.parameters()).device)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x.to(device) without reassigning x",
+        expect="x.to(...) 不会改动 x 本身",
+        code=(
+            _LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+            "    x.to(device)\n    return x\n"
+        ),
     ),
     dict(
         grade_id="test_to_device_like",

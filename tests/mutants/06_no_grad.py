@@ -243,6 +243,21 @@ def freeze(model, names):
     ),
     dict(
         grade_id="test_freeze",
+        name="module_requires_grad_attribute",
+        code="""
+def freeze(model, names):
+    count = 0
+    for name in names:
+        module = model.get_submodule(name)
+        module.requires_grad = False
+        module.eval()
+        count += sum(p.numel() for p in module.parameters())
+    return count
+""",
+        expect="普通属性 requires_grad = False",
+    ),
+    dict(
+        grade_id="test_freeze",
         name="rebinds_loop_variable_with_detach",
         code="""
 def freeze(model, names):
