@@ -2,6 +2,8 @@
 
 _LIKE = "def to_device_like(x, ref):\n"
 
+_ASYNC = "def to_device_async(batch, device):\n"
+
 MUTANTS = [
     # predict_one_element
     dict(
@@ -241,5 +243,47 @@ MUTANTS = [
             "    if isinstance(batch, (list, tuple)):\n        return type(batch)(move_to(v, device) for v in batch)\n"
             "    return batch\n"
         ),
+    ),
+    # to_device_async
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking=True for every copy",
+        expect="可分页 (pageable)",
+        code=_ASYNC + "    return {k: t.to(device, non_blocking=True) for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="never non_blocking",
+        expect="没有用 non_blocking=True",
+        code=_ASYNC + "    return {k: t.to(device) for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pins in the main thread, then copies non_blocking",
+        expect="pin_memory()",
+        code=_ASYNC + "    return {k: (t.pin_memory() if t.device.type == 'cpu' else t).to(device, non_blocking=True) "
+        "for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking whenever the target is not the CPU side",
+        expect="可分页 (pageable)",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=device.type == 'cuda') for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking whenever the source is on the GPU",
+        expect="GPU -> CPU",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=t.is_pinned() or t.device.type == 'cuda') for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="moves the tensors into the caller's dict",
+        expect="不要修改调用者的 batch",
+        code=_ASYNC + "    for k, t in batch.items():\n"
+        "        batch[k] = t.to(device, non_blocking=t.is_pinned() and torch.device(device).type == 'cuda')\n"
+        "    return batch\n",
     ),
 ]
