@@ -529,4 +529,92 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
 """,
         expect="梯度还流过了 target",
     ),
+    # refine
+    dict(
+        grade_id="test_refine",
+        name="detach_without_clone_updates_h_in_place",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="共享存储",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="clone_without_detach_stays_in_the_callers_graph",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="非叶子",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="detach_clone_without_requires_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone()
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="requires_grad_(True)",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="functional_steps_through_the_callers_graph",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h
+    for _ in range(steps):
+        (g,) = torch.autograd.grad(loss_fn(z), z)
+        z = z - lr * g
+    return z.detach()
+""",
+        expect="不是 requires_grad=True 的叶子",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="forgets_to_clear_z_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+    return z.detach()
+""",
+        expect="返回值",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="returns_the_leaf_still_requiring_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z
+""",
+        expect="requires_grad",
+    ),
 ]
