@@ -73,7 +73,9 @@ def check_prediction(
     """A "predict first" question: the learner's ``answer`` against what the snippet really does (``actual``).
 
     Shapes compare as tuples (a list or ``torch.Size`` is fine). ``explain`` says why the snippet does what it
-    does; it is the point of the exercise, so it is shown whenever the prediction is wrong.
+    does; it is the point of the exercise, so it is shown whenever the prediction is wrong. A prediction is
+    formative: its cell is read-only, checked in the learner's kernel only, worth no points (a retry that
+    has read the true value would always earn them); it prints its own success line.
     """
     __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if answer is Ellipsis or answer is None:
@@ -88,6 +90,8 @@ def check_prediction(
         fail(f"{name} 应写成 {type(want).__name__}，得到 {type(got).__name__}: {got!r:.100}。")
     if got != want:
         fail(f"{name} 的预测不对：你写的是 {got!r}，实际是 {want!r}。{explain}")
+    hints.record_pass()
+    print(f"✔ {name}：预测正确。预测题不计分 (formative)，只用来在运行代码之前检查你的理解。")
 
 
 # ---------------------------------------------------------------------------------------------------
