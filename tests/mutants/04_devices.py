@@ -8,24 +8,28 @@ MUTANTS = [
     # predict_one_element
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="a one-element tensor counts as a number",
         expect="不是 0-d",
         code='predict_one_element = "meta"\n',
     ),
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="the result follows the CPU operand",
         expect="预测不对",
         code='predict_one_element = "cpu"\n',
     ),
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="answers True instead of an outcome",
         expect="之一",
         code="predict_one_element = True\n",
     ),
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="left the prediction unwritten",
         expect="还没有写预测",
         code="predict_one_element = ...\n",
@@ -33,18 +37,21 @@ MUTANTS = [
     # predict_stack
     dict(
         grade_id="test_predict_stack",
+        formative=True,
         name="0-d CPU tensors are exempt everywhere",
         expect="不是逐元素运算",
         code='predict_stack = "meta"\n',
     ),
     dict(
         grade_id="test_predict_stack",
+        formative=True,
         name="the result lands on the CPU",
         expect="预测不对",
         code='predict_stack = "cpu"\n',
     ),
     dict(
         grade_id="test_predict_stack",
+        formative=True,
         name="writes the exception class instead of its name",
         expect="之一",
         code="predict_stack = RuntimeError\n",
@@ -52,18 +59,21 @@ MUTANTS = [
     # predict_meta_mm
     dict(
         grade_id="test_predict_meta_mm",
+        formative=True,
         name="meta always catches mixed devices",
         expect="不检查设备",
         code='predict_meta_mm = "RuntimeError"\n',
     ),
     dict(
         grade_id="test_predict_meta_mm",
+        formative=True,
         name="the result follows the CPU operand",
         expect="预测不对",
         code='predict_meta_mm = "cpu"\n',
     ),
     dict(
         grade_id="test_predict_meta_mm",
+        formative=True,
         name="spells the device as torch.device",
         expect="之一",
         code='predict_meta_mm = torch.device("meta")\n',

@@ -9,13 +9,21 @@ MUTANTS = [
     # predict_leaf
     dict(
         grade_id="test_predict_leaf",
+        formative=True,
         name="leaf means requires_grad=True",
         expect="是错的",
         code="predict_leaf = False\n",
     ),
-    dict(grade_id="test_predict_leaf", name="answers with a string", expect="之一", code='predict_leaf = "True"\n'),
     dict(
         grade_id="test_predict_leaf",
+        formative=True,
+        name="answers with a string",
+        expect="之一",
+        code='predict_leaf = "True"\n',
+    ),
+    dict(
+        grade_id="test_predict_leaf",
+        formative=True,
         name="left the prediction unwritten",
         expect="还没有写预测",
         code="predict_leaf = None\n",
@@ -23,18 +31,21 @@ MUTANTS = [
     # predict_grad
     dict(
         grade_id="test_predict_grad",
+        formative=True,
         name="backward overwrites .grad",
         expect="而不是覆盖",
         code="predict_grad = (2.0, 4.0)\n",
     ),
     dict(
         grade_id="test_predict_grad",
+        formative=True,
         name="counts only two backward calls",
         expect="预测不对",
         code="predict_grad = (4, 8)\n",
     ),
     dict(
         grade_id="test_predict_grad",
+        formative=True,
         name="writes a tensor instead of a tuple",
         expect="应写成 tuple",
         code="predict_grad = torch.tensor([6.0, 12.0])\n",
@@ -42,15 +53,21 @@ MUTANTS = [
     # predict_bn_same
     dict(
         grade_id="test_predict_bn_same",
+        formative=True,
         name="BatchNorm treats samples independently",
         expect="统计量来自 4 个样本",
         code="predict_bn_same = True\n",
     ),
     dict(
-        grade_id="test_predict_bn_same", name="answers with a string", expect="之一", code='predict_bn_same = "False"\n'
+        grade_id="test_predict_bn_same",
+        formative=True,
+        name="answers with a string",
+        expect="之一",
+        code='predict_bn_same = "False"\n',
     ),
     dict(
         grade_id="test_predict_bn_same",
+        formative=True,
         name="left the prediction unwritten",
         expect="还没有写预测",
         code="predict_bn_same = ...\n",

@@ -4,24 +4,28 @@ MUTANTS = [
     # predict_no_grad ------------------------------------------------------------------------------
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="everything_in_no_grad_is_detached",
         code="predict_no_grad = (False, False)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="no_grad_changes_nothing",
         code="predict_no_grad = (True, True)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="swapped",
         code="predict_no_grad = (True, False)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="not_a_pair",
         code="predict_no_grad = False",
         expect="预测 1 应是",
@@ -29,18 +33,21 @@ MUTANTS = [
     # predict_inference ----------------------------------------------------------------------------
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="inference_tensors_never_enter_autograd",
         code='predict_inference = ("raises", "raises")',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="inference_tensors_are_plain_constants",
         code='predict_inference = ("ok", "ok")',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="swapped",
         code='predict_inference = ("raises", "ok")',
         expect="预测 2 的预测不对",
@@ -48,18 +55,21 @@ MUTANTS = [
     # predict_optimizer_state ----------------------------------------------------------------------
     dict(
         grade_id="test_predict_optimizer_state",
+        formative=True,
         name="state_for_every_parameter",
         code="predict_optimizer_state = 4",
         expect="预测 3 的预测不对",
     ),
     dict(
         grade_id="test_predict_optimizer_state",
+        formative=True,
         name="no_state_until_later",
         code="predict_optimizer_state = 0",
         expect="预测 3 的预测不对",
     ),
     dict(
         grade_id="test_predict_optimizer_state",
+        formative=True,
         name="answer_as_string",
         code='predict_optimizer_state = "2"',
         expect="预测 3 应是",
