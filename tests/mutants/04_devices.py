@@ -254,6 +254,16 @@ MUTANTS = [
             "    return batch\n"
         ),
     ),
+    dict(
+        grade_id="test_move_to",
+        name="lets torch.utils._pytree.tree_map do the recursion",
+        expect="tree_map",
+        code=(
+            "import torch.utils._pytree as pytree\n\n"
+            "def move_to(batch, device):\n"
+            "    return pytree.tree_map(lambda t: t.to(device) if isinstance(t, torch.Tensor) else t, batch)\n"
+        ),
+    ),
     # to_device_async
     dict(
         grade_id="test_to_device_async",

@@ -203,6 +203,17 @@ MUTANTS = [
             "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
         ),
     ),
+    dict(
+        grade_id="test_jacobian",
+        name="all rows in one batched VJP (is_grads_batched=True)",
+        expect="is_grads_batched=True",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n"
+            "    eye = torch.eye(y.numel(), dtype=y.dtype).reshape((y.numel(),) + y.shape)\n"
+            "    (J,) = torch.autograd.grad(y, leaf, grad_outputs=eye, is_grads_batched=True)\n"
+            "    return J.reshape(y.shape + x.shape)\n"
+        ),
+    ),
     # accumulate_grads
     dict(
         grade_id="test_accumulate_grads",
