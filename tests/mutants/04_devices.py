@@ -2,28 +2,34 @@
 
 _LIKE = "def to_device_like(x, ref):\n"
 
+_ASYNC = "def to_device_async(batch, device):\n"
+
 MUTANTS = [
     # predict_one_element
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="a one-element tensor counts as a number",
         expect="不是 0-d",
         code='predict_one_element = "meta"\n',
     ),
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="the result follows the CPU operand",
         expect="预测不对",
         code='predict_one_element = "cpu"\n',
     ),
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="answers True instead of an outcome",
         expect="之一",
         code="predict_one_element = True\n",
     ),
     dict(
         grade_id="test_predict_one_element",
+        formative=True,
         name="left the prediction unwritten",
         expect="还没有写预测",
         code="predict_one_element = ...\n",
@@ -31,18 +37,21 @@ MUTANTS = [
     # predict_stack
     dict(
         grade_id="test_predict_stack",
+        formative=True,
         name="0-d CPU tensors are exempt everywhere",
         expect="不是逐元素运算",
         code='predict_stack = "meta"\n',
     ),
     dict(
         grade_id="test_predict_stack",
+        formative=True,
         name="the result lands on the CPU",
         expect="预测不对",
         code='predict_stack = "cpu"\n',
     ),
     dict(
         grade_id="test_predict_stack",
+        formative=True,
         name="writes the exception class instead of its name",
         expect="之一",
         code="predict_stack = RuntimeError\n",
@@ -50,18 +59,21 @@ MUTANTS = [
     # predict_meta_mm
     dict(
         grade_id="test_predict_meta_mm",
+        formative=True,
         name="meta always catches mixed devices",
         expect="不检查设备",
         code='predict_meta_mm = "RuntimeError"\n',
     ),
     dict(
         grade_id="test_predict_meta_mm",
+        formative=True,
         name="the result follows the CPU operand",
         expect="预测不对",
         code='predict_meta_mm = "cpu"\n',
     ),
     dict(
         grade_id="test_predict_meta_mm",
+        formative=True,
         name="spells the device as torch.device",
         expect="之一",
         code='predict_meta_mm = torch.device("meta")\n',
@@ -76,7 +88,7 @@ MUTANTS = [
     dict(
         grade_id="test_to_device_like",
         name="uses the global device instead of ref's",
-        expect="设备 (device)",
+        expect="读了全局变量 device",
         code=_LIKE + "    return x.to(device)\n",
     ),
     dict(
@@ -85,6 +97,15 @@ MUTANTS = [
         expect="requires_grad",
         code=_LIKE
         + "    return x.detach().to(ref.device if isinstance(ref, torch.Tensor) else next(ref.parameters()).device)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x.to(device) without reassigning x",
+        expect="x.to(...) 不会改动 x 本身",
+        code=(
+            _LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+            "    x.to(device)\n    return x\n"
+        ),
     ),
     dict(
         grade_id="test_to_device_like",
@@ -232,5 +253,57 @@ MUTANTS = [
             "    if isinstance(batch, (list, tuple)):\n        return type(batch)(move_to(v, device) for v in batch)\n"
             "    return batch\n"
         ),
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="lets torch.utils._pytree.tree_map do the recursion",
+        expect="tree_map",
+        code=(
+            "import torch.utils._pytree as pytree\n\n"
+            "def move_to(batch, device):\n"
+            "    return pytree.tree_map(lambda t: t.to(device) if isinstance(t, torch.Tensor) else t, batch)\n"
+        ),
+    ),
+    # to_device_async
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking=True for every copy",
+        expect="可分页 (pageable)",
+        code=_ASYNC + "    return {k: t.to(device, non_blocking=True) for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="never non_blocking",
+        expect="没有用 non_blocking=True",
+        code=_ASYNC + "    return {k: t.to(device) for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pins in the main thread, then copies non_blocking",
+        expect="pin_memory()",
+        code=_ASYNC + "    return {k: (t.pin_memory() if t.device.type == 'cpu' else t).to(device, non_blocking=True) "
+        "for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking whenever the target is not the CPU side",
+        expect="可分页 (pageable)",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=device.type == 'cuda') for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking whenever the source is on the GPU",
+        expect="GPU -> CPU",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=t.is_pinned() or t.device.type == 'cuda') for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="moves the tensors into the caller's dict",
+        expect="不要修改调用者的 batch",
+        code=_ASYNC + "    for k, t in batch.items():\n"
+        "        batch[k] = t.to(device, non_blocking=t.is_pinned() and torch.device(device).type == 'cuda')\n"
+        "    return batch\n",
     ),
 ]

@@ -9,13 +9,21 @@ MUTANTS = [
     # predict_leaf
     dict(
         grade_id="test_predict_leaf",
+        formative=True,
         name="leaf means requires_grad=True",
         expect="是错的",
         code="predict_leaf = False\n",
     ),
-    dict(grade_id="test_predict_leaf", name="answers with a string", expect="之一", code='predict_leaf = "True"\n'),
     dict(
         grade_id="test_predict_leaf",
+        formative=True,
+        name="answers with a string",
+        expect="之一",
+        code='predict_leaf = "True"\n',
+    ),
+    dict(
+        grade_id="test_predict_leaf",
+        formative=True,
         name="left the prediction unwritten",
         expect="还没有写预测",
         code="predict_leaf = None\n",
@@ -23,18 +31,21 @@ MUTANTS = [
     # predict_grad
     dict(
         grade_id="test_predict_grad",
+        formative=True,
         name="backward overwrites .grad",
         expect="而不是覆盖",
         code="predict_grad = (2.0, 4.0)\n",
     ),
     dict(
         grade_id="test_predict_grad",
+        formative=True,
         name="counts only two backward calls",
         expect="预测不对",
         code="predict_grad = (4, 8)\n",
     ),
     dict(
         grade_id="test_predict_grad",
+        formative=True,
         name="writes a tensor instead of a tuple",
         expect="应写成 tuple",
         code="predict_grad = torch.tensor([6.0, 12.0])\n",
@@ -42,15 +53,21 @@ MUTANTS = [
     # predict_bn_same
     dict(
         grade_id="test_predict_bn_same",
+        formative=True,
         name="BatchNorm treats samples independently",
         expect="统计量来自 4 个样本",
         code="predict_bn_same = True\n",
     ),
     dict(
-        grade_id="test_predict_bn_same", name="answers with a string", expect="之一", code='predict_bn_same = "False"\n'
+        grade_id="test_predict_bn_same",
+        formative=True,
+        name="answers with a string",
+        expect="之一",
+        code='predict_bn_same = "False"\n',
     ),
     dict(
         grade_id="test_predict_bn_same",
+        formative=True,
         name="left the prediction unwritten",
         expect="还没有写预测",
         code="predict_bn_same = ...\n",
@@ -186,6 +203,17 @@ MUTANTS = [
             "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
         ),
     ),
+    dict(
+        grade_id="test_jacobian",
+        name="all rows in one batched VJP (is_grads_batched=True)",
+        expect="is_grads_batched=True",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n"
+            "    eye = torch.eye(y.numel(), dtype=y.dtype).reshape((y.numel(),) + y.shape)\n"
+            "    (J,) = torch.autograd.grad(y, leaf, grad_outputs=eye, is_grads_batched=True)\n"
+            "    return J.reshape(y.shape + x.shape)\n"
+        ),
+    ),
     # accumulate_grads
     dict(
         grade_id="test_accumulate_grads",
@@ -261,6 +289,31 @@ MUTANTS = [
             "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
             "        (loss_fn(model(xb), yb) * len(xb) / len(x)).backward()\n"
             "    with torch.no_grad():\n        return loss_fn(model(x), y).item()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="one backward on the summed micro-batch losses",
+        expect="全部 2 次前向，之后才反向",
+        code=(
+            _ACC_HEAD + "    model.zero_grad()\n    total = 0\n"
+            "    for s in range(0, len(x), micro_batch_size):\n"
+            "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
+            "        total = total + loss_fn(model(xb), yb) * len(xb) / len(x)\n"
+            "    total.backward()\n    return total.item()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="keeps every micro-batch loss and calls backward on each at the end",
+        expect="全部 2 次前向，之后才反向",
+        code=(
+            _ACC_HEAD + "    model.zero_grad()\n    losses = []\n"
+            "    for s in range(0, len(x), micro_batch_size):\n"
+            "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
+            "        losses.append(loss_fn(model(xb), yb) * len(xb) / len(x))\n"
+            "    for loss in losses:\n        loss.backward()\n"
+            "    return sum(loss.item() for loss in losses)\n"
         ),
     ),
     # sgd_step
@@ -371,6 +424,33 @@ MUTANTS = [
             "        sgd([params[i] for i in idx], [params[i].grad for i in idx], bufs, weight_decay=weight_decay,\n"
             "            momentum=momentum, lr=lr, dampening=0.0, nesterov=False, maximize=False)\n"
             "    for i, b in zip(idx, bufs):\n        if b is not None:\n            momentum_buffers[i] = b\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="first momentum buffer aliases p.grad (no clone)",
+        expect="同一块内存",
+        code=(
+            _SGD_HEAD + "    with torch.no_grad():\n        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n                continue\n            d = p.grad\n"
+            "            if weight_decay != 0:\n                d = d.add(p, alpha=weight_decay)\n"
+            "            if momentum != 0:\n                if i not in momentum_buffers:\n"
+            "                    momentum_buffers[i] = d\n                else:\n"
+            "                    momentum_buffers[i].mul_(momentum).add_(d)\n"
+            "                d = momentum_buffers[i]\n            p.sub_(lr * d)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="adds weight decay into p.grad in place",
+        expect="不能修改 .grad",
+        code=(
+            _SGD_HEAD + "    with torch.no_grad():\n        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n                continue\n"
+            "            d = p.grad.add_(p, alpha=weight_decay)\n"
+            "            if momentum != 0:\n"
+            "                momentum_buffers[i] = momentum * momentum_buffers[i] + d if i in momentum_buffers else d.clone()\n"
+            "                d = momentum_buffers[i]\n            p.sub_(lr * d)\n"
         ),
     ),
 ]

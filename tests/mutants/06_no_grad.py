@@ -4,24 +4,28 @@ MUTANTS = [
     # predict_no_grad ------------------------------------------------------------------------------
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="everything_in_no_grad_is_detached",
         code="predict_no_grad = (False, False)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="no_grad_changes_nothing",
         code="predict_no_grad = (True, True)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="swapped",
         code="predict_no_grad = (True, False)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_no_grad",
+        formative=True,
         name="not_a_pair",
         code="predict_no_grad = False",
         expect="预测 1 应是",
@@ -29,18 +33,21 @@ MUTANTS = [
     # predict_inference ----------------------------------------------------------------------------
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="inference_tensors_never_enter_autograd",
         code='predict_inference = ("raises", "raises")',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="inference_tensors_are_plain_constants",
         code='predict_inference = ("ok", "ok")',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="swapped",
         code='predict_inference = ("raises", "ok")',
         expect="预测 2 的预测不对",
@@ -48,18 +55,21 @@ MUTANTS = [
     # predict_optimizer_state ----------------------------------------------------------------------
     dict(
         grade_id="test_predict_optimizer_state",
+        formative=True,
         name="state_for_every_parameter",
         code="predict_optimizer_state = 4",
         expect="预测 3 的预测不对",
     ),
     dict(
         grade_id="test_predict_optimizer_state",
+        formative=True,
         name="no_state_until_later",
         code="predict_optimizer_state = 0",
         expect="预测 3 的预测不对",
     ),
     dict(
         grade_id="test_predict_optimizer_state",
+        formative=True,
         name="answer_as_string",
         code='predict_optimizer_state = "2"',
         expect="预测 3 应是",
@@ -240,6 +250,21 @@ def freeze(model, names):
     return count
 """,
         expect="eval() 不是梯度开关",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="module_requires_grad_attribute",
+        code="""
+def freeze(model, names):
+    count = 0
+    for name in names:
+        module = model.get_submodule(name)
+        module.requires_grad = False
+        module.eval()
+        count += sum(p.numel() for p in module.parameters())
+    return count
+""",
+        expect="普通属性 requires_grad = False",
     ),
     dict(
         grade_id="test_freeze",
@@ -513,5 +538,93 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
     return ((value_net(x) - target) ** 2).mean()
 """,
         expect="梯度还流过了 target",
+    ),
+    # refine
+    dict(
+        grade_id="test_refine",
+        name="detach_without_clone_updates_h_in_place",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="共享存储",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="clone_without_detach_stays_in_the_callers_graph",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="非叶子",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="detach_clone_without_requires_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone()
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="requires_grad_(True)",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="functional_steps_through_the_callers_graph",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h
+    for _ in range(steps):
+        (g,) = torch.autograd.grad(loss_fn(z), z)
+        z = z - lr * g
+    return z.detach()
+""",
+        expect="不是 requires_grad=True 的叶子",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="forgets_to_clear_z_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+    return z.detach()
+""",
+        expect="返回值",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="returns_the_leaf_still_requiring_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z
+""",
+        expect="requires_grad",
     ),
 ]
