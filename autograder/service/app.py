@@ -131,10 +131,10 @@ class CheckHandler(Handler):
             return self.fail(429, "your previous check is still running; its answer comes first")
         decision = service.limiter.admit(user, assignment, now)
         if not decision.allowed:
-            retry = decision.retry_at
+            retry = _whole_second(decision.retry_at)
             if retry is not None:
                 self.set_header("Retry-After", str(max(1, int((retry - now).total_seconds() + 0.999))))
-            when = f"; next check allowed at {retry.isoformat(timespec='seconds')}" if retry else "; no more checks"
+            when = f"; next check allowed at {retry.isoformat()}" if retry else "; no more checks"
             self._record(user, assignment, now, "refused", reason=decision.reason)
             return self.fail(429, decision.reason + when, retry_at=retry.isoformat() if retry else None)
         try:
@@ -169,13 +169,20 @@ class CheckHandler(Handler):
             seconds=seconds,
         )
         following = service.limiter.admit(user, assignment, dry_run=True)
-        nxt = following.retry_at.isoformat() if following.retry_at else None
+        nxt = _whole_second(following.retry_at).isoformat() if following.retry_at else None
         self.finish({"result": result, "next_at": nxt, "limit": following.reason})
 
     def _record(self, user: str, assignment: str, now: datetime, outcome: str, **fields: Any) -> None:
         if fields.get("seconds") is not None:
             fields["seconds"] = round(fields["seconds"], 3)
         self.service.log.append(Entry(user, assignment, now.isoformat(), outcome, **fields))
+
+
+def _whole_second(moment: datetime | None) -> datetime | None:
+    """``moment`` rounded up to a whole second (a client that waits until then is let in)."""
+    if moment is None or not moment.microsecond:
+        return moment
+    return moment.replace(microsecond=0) + timedelta(seconds=1)
 
 
 class LogHandler(Handler):

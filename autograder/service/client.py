@@ -31,6 +31,9 @@ class HubAnswer:
     next_at: str | None
     limit: str = ""
 
+    def __repr__(self) -> str:  # a notebook shows this under the printed table: keep it one line
+        return f"<{self.result.assignment}: score {self.result.score:g} / {self.result.max_score:g}>"
+
 
 def ask(assignment: str, path: str, *, url: str | None = None, token: str | None = None) -> HubAnswer:
     """POST the request; AutograderError with the service's one-line reason when it refuses."""
