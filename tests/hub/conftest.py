@@ -23,7 +23,7 @@ STUDENTS = ["alice", "bob", "carol", "dana", "erin"]
 # The grading service's limits in the tests (test_grader_service.py): short, so that a test can wait them out.
 GRADER = {
     "COURSE_GRADER_COOLDOWN_S": "2",
-    "COURSE_GRADER_PER_HOUR": "3",
+    "COURSE_GRADER_PER_HOUR": "2",
     "COURSE_GRADER_CELL_TIMEOUT": "10",
     "COURSE_GRADER_NOTEBOOK_TIMEOUT": "90",
     "COURSE_GRADER_WORKERS": "2",
