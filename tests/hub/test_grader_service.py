@@ -26,6 +26,7 @@ COOLDOWN_S = float(GRADER["COURSE_GRADER_COOLDOWN_S"])
 PER_HOUR = int(GRADER["COURSE_GRADER_PER_HOUR"])
 CELL_TIMEOUT_S = float(GRADER["COURSE_GRADER_CELL_TIMEOUT"])
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
+MINE = f"hub-checks/{NOTEBOOK}"  # not where nbgrader fetches: test_round_trip.py works in the same homes
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +71,10 @@ def test_right_and_wrong_notebooks_get_the_scores_and_messages_check_gives_with_
 
 def test_over_a_limit_the_answer_says_why_and_when_the_next_check_is_allowed(service: Hub):
     token = service.user_token("carol")
-    grader.write(service.home("carol"), NOTEBOOK, release_notebook())
-    first = grader.ask(service, token, ASSIGNMENT)
+    grader.write(service.home("carol"), MINE, release_notebook())
+    first = grader.ask(service, token, ASSIGNMENT, MINE)
     assert first.status == 200, first.text
-    again = grader.ask(service, token, ASSIGNMENT)
+    again = grader.ask(service, token, ASSIGNMENT, MINE)
     assert again.status == 429, again.text
     assert f"wait {COOLDOWN_S:g} s between two checks" in again.body["error"]
     retry_at = datetime.fromisoformat(again.body["retry_at"])
@@ -81,11 +82,11 @@ def test_over_a_limit_the_answer_says_why_and_when_the_next_check_is_allowed(ser
     assert 1 <= int(again.headers["Retry-After"]) <= COOLDOWN_S + 1
     for _ in range(PER_HOUR - 1):
         time.sleep(max(0.0, (retry_at - datetime.now(UTC)).total_seconds()) + 0.2)
-        reply = grader.ask(service, token, ASSIGNMENT)
+        reply = grader.ask(service, token, ASSIGNMENT, MINE)
         assert reply.status == 200, reply.text
         retry_at = datetime.fromisoformat(reply.body["next_at"])
     time.sleep(COOLDOWN_S + 0.2)
-    over = grader.ask(service, token, ASSIGNMENT)
+    over = grader.ask(service, token, ASSIGNMENT, MINE)
     assert over.status == 429 and f"{PER_HOUR} checks of {ASSIGNMENT} per hour at most" in over.body["error"]
     hour_later = datetime.fromisoformat(over.body["retry_at"]) - datetime.now(UTC)
     assert 3400 < hour_later.total_seconds() <= 3600
@@ -109,24 +110,24 @@ def test_without_a_valid_token_or_the_access_scope_the_service_answers_401_or_40
 def test_a_student_can_check_only_their_own_notebook(service: Hub):
     token = service.user_token("bob")
     alice, bob = service.home("alice"), service.home("bob")
-    grader.write(alice, NOTEBOOK, right(release_notebook()))
+    grader.write(alice, MINE, right(release_notebook()))
     bob.mkdir(parents=True, exist_ok=True)
     (bob / "alias.ipynb").unlink(missing_ok=True)
-    (bob / "alias.ipynb").symlink_to(alice / NOTEBOOK)
+    (bob / "alias.ipynb").symlink_to(alice / MINE)
     (bob / "alices").unlink(missing_ok=True)
     (bob / "alices").symlink_to(alice)
     (bob / "pipe.ipynb").unlink(missing_ok=True)
     os.mkfifo(bob / "pipe.ipynb")
     (bob / "huge.ipynb").write_bytes(b" " * (int(GRADER["COURSE_GRADER_MAX_BYTES"]) + 1))
     refused = {
-        "another user": (403, grader.ask(service, token, ASSIGNMENT, NOTEBOOK, user="alice")),
-        "../": (400, grader.ask(service, token, ASSIGNMENT, f"../alice/{NOTEBOOK}")),
-        "absolute": (400, grader.ask(service, token, ASSIGNMENT, str(alice / NOTEBOOK))),
+        "another user": (403, grader.ask(service, token, ASSIGNMENT, MINE, user="alice")),
+        "../": (400, grader.ask(service, token, ASSIGNMENT, f"../alice/{MINE}")),
+        "absolute": (400, grader.ask(service, token, ASSIGNMENT, str(alice / MINE))),
         "symlinked file": (400, grader.ask(service, token, ASSIGNMENT, "alias.ipynb")),
-        "symlinked folder": (400, grader.ask(service, token, ASSIGNMENT, f"alices/{NOTEBOOK}")),
+        "symlinked folder": (400, grader.ask(service, token, ASSIGNMENT, f"alices/{MINE}")),
         "fifo": (400, grader.ask(service, token, ASSIGNMENT, "pipe.ipynb")),
         "too large": (413, grader.ask(service, token, ASSIGNMENT, "huge.ipynb")),
-        "unknown assignment": (404, grader.ask(service, token, "99_nothing", NOTEBOOK)),
+        "unknown assignment": (404, grader.ask(service, token, "99_nothing", MINE)),
     }
     for case, (status, reply) in refused.items():
         assert reply.status == status, (case, reply.text)
@@ -137,20 +138,20 @@ def test_a_student_can_check_only_their_own_notebook(service: Hub):
 
 def test_one_students_infinite_loop_does_not_delay_anothers_answer(service: Hub):
     looping = answered(release_notebook(), {**solutions(), "make_inputs": "while True:\n    pass\n"})
-    grader.write(service.home("dana"), NOTEBOOK, looping)
-    grader.write(service.home("bob"), NOTEBOOK, right(release_notebook()))
+    grader.write(service.home("dana"), MINE, looping)
+    grader.write(service.home("bob"), MINE, right(release_notebook()))
     dana_token, bob_token = service.user_token("dana"), service.user_token("bob")
     dana: dict = {}
 
     def dana_asks() -> None:
-        dana["reply"] = grader.ask(service, dana_token, ASSIGNMENT)
+        dana["reply"] = grader.ask(service, dana_token, ASSIGNMENT, MINE)
         dana["done"] = time.monotonic()
 
     thread = threading.Thread(target=dana_asks)
     thread.start()
     time.sleep(1.0)  # dana's notebook is in its loop
     started = time.monotonic()
-    bob = grader.ask(service, bob_token, ASSIGNMENT)
+    bob = grader.ask(service, bob_token, ASSIGNMENT, MINE)
     bob_done = time.monotonic()
     thread.join(timeout=300)
     assert bob.status == 200 and bob.body["result"]["score"] == bob.body["result"]["max_score"], bob.text
