@@ -8,7 +8,7 @@ started by the hub; no limits but the queue), gives each of ``--students`` stude
 each assignment in their home, and warms the service (one check per worker). Then, ``--rounds`` times, every
 student asks at the same moment (``POST api/check`` with their own hub token, as ``check --hub`` does); the
 table shows p50 and p95 of those latencies (queueing included: ``--workers`` notebooks are graded at once)
-beside a local warm `python -m autograder check` of the same notebook, run alone (at least 3 times; p50, p95)
+beside a local warm `python -m autograder check` of the same notebook, run alone ``--local-rounds`` times (p50, p95)
 with the background engine already up. Machines here are shared and noisy: read the ratios.
 """
 
@@ -65,7 +65,8 @@ def through_service(hub: hubs.Hub, tokens: dict[str, str], assignment: str, roun
         for thread in threads:
             thread.join()
         if errors:
-            raise SystemExit(errors[0])
+            log = hub.state / "grader" / "requests.jsonl"
+            raise SystemExit(errors[0] + "\n" + (log.read_text()[-2000:] if log.exists() else "") + hub.log_tail(3000))
     return times
 
 
@@ -90,6 +91,7 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--capstone-rounds", type=int, default=1, help="rounds for 10_lenet_mnist (it trains)")
+    parser.add_argument("--local-rounds", type=int, default=3, help="local checks per assignment (after a warm one)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     students = [f"s{i:02d}" for i in range(1, args.students + 1)]
@@ -114,7 +116,7 @@ def main() -> None:
                 through_service(hub, warm, assignment, 1)  # warm: one check per worker
                 rounds = args.capstone_rounds if assignment.startswith("10_") else args.rounds
                 service = through_service(hub, tokens, assignment, rounds)
-                local = local_check(hub.home(students[0]) / assignment / f"{assignment}.ipynb", max(rounds, 3))
+                local = local_check(hub.home(students[0]) / assignment / f"{assignment}.ipynb", args.local_rounds)
                 rows.append((assignment, service, local))
                 print(f"{assignment}: service {sorted(round(t, 2) for t in service)}", flush=True)
                 print(f"{assignment}: local   {sorted(round(t, 2) for t in local)}", flush=True)

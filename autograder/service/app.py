@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import time
+import traceback
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -151,7 +152,8 @@ class CheckHandler(Handler):
         except AutograderError as exc:  # the notebook is not a course notebook / cannot be read
             self._record(user, assignment, now, "error", reason=str(exc), seconds=time.monotonic() - started)
             return self.fail(422, str(exc))
-        except Exception as exc:
+        except Exception as exc:  # ours, not the student's: the traceback goes to the hub's log
+            traceback.print_exception(exc)
             self._record(user, assignment, now, "error", reason=f"{type(exc).__name__}: {exc}")
             return self.fail(500, "the grading service failed on this request; the instructor can see it in the log")
         finally:
