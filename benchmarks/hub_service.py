@@ -121,7 +121,7 @@ def main() -> None:
                 print(f"{assignment}: service {sorted(round(t, 2) for t in service)}", flush=True)
                 print(f"{assignment}: local   {sorted(round(t, 2) for t in local)}", flush=True)
     print(
-        f"\n{args.students} students asking at once, {args.rounds} rounds, {args.workers} workers, {os.cpu_count()} cores"
+        f"\n{args.students} students asking at once, {args.rounds} rounds ({args.capstone_rounds} for 10_*), {args.workers} workers, {os.cpu_count()} cores"
     )
     print("| assignment | service p50 (s) | service p95 (s) | local warm check p50 (s) | p95 (s) | p50 ratio |")
     print("| --- | --- | --- | --- | --- | --- |")
