@@ -32,6 +32,7 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 ## A class on JupyterHub (docs/deploy.md): the hub on http://127.0.0.1:$(HUB_PORT) with nbgrader's exchange,
 ## an instructor account with formgrader and student accounts (COURSE_HUB_STUDENTS, default alice,bob), all
 ## logging in with one password (a local trial; it prints where the password is). Needs npm for the proxy.
+## The hub starts the grading service too (hidden-test checks on demand, limits in COURSE_GRADER_*: docs/deploy.md).
 HUB_PORT ?= 8000
 ## JupyterHub's proxy from npm, into .venv/bin; version 5 needs Node.js 20 (Debian 12's own nodejs is 18: 4.x).
 PROXY := $(BIN)/configurable-http-proxy

@@ -58,7 +58,10 @@ def generate(assignments: tuple[str, ...], course: str | None) -> None:
 @click.option(
     "--cold", "cold", is_flag=True, help="Start a fresh engine for this check instead of the warm background one."
 )
-def check(notebook: str, as_json: bool, assignment: str | None, course: str | None, cold: bool) -> None:
+@click.option(
+    "--hub", "hub", is_flag=True, help="Ask the class hub's grading service (hidden tests) about your saved notebook."
+)
+def check(notebook: str, as_json: bool, assignment: str | None, course: str | None, cold: bool, hub: bool) -> None:
     """Grade one notebook and print a per-question table ending in `score X / Y`.
 
     Uses the hidden tests when the course's source/ is found, else the visible tests alone (and says so).
@@ -70,7 +73,19 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
     Example:
       python -m autograder check release/01_tensors/01_tensors.ipynb
       python -m autograder check my_copy.ipynb --assignment 01_tensors --json
+      python -m autograder check --hub 01_tensors/01_tensors.ipynb   # on the class hub
     """
+    if hub:
+        from autograder.service import client
+
+        answer = client.ask(
+            assignment or client.guess_assignment(Path(notebook)), client.relative_to_home(Path(notebook))
+        )
+        if as_json:
+            click.echo(json.dumps({**answer.result.to_json(), "next_at": answer.next_at}, ensure_ascii=False))
+        else:
+            click.echo(client.render(answer, Path(notebook).resolve().parent))
+        return
     from autograder.check import check_notebook, format_table
 
     warm = not cold
