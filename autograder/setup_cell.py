@@ -68,10 +68,12 @@ if importlib.util.find_spec("course") is None:
     import urllib.request
 
     SITE = os.environ.get("COURSE_SITE_URL", "{config.pages}")
-    need = [f"{{SITE}}/{WHEEL_FOLDER}/{wheel_name(config)}"]
-    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", need[0]]
-    extra = [name for name in ("matplotlib", "tqdm") if importlib.util.find_spec(name) is None]
-    for command in [pip] + ([[sys.executable, "-m", "pip", "install", "--quiet", *extra]] if extra else []):
+    pip = [sys.executable, "-m", "pip", "install", "--quiet"]
+    commands = [pip + ["--no-deps", "--no-index", f"{{SITE}}/{WHEEL_FOLDER}/{wheel_name(config)}"]]
+    missing = [name for name in ("matplotlib", "tqdm") if importlib.util.find_spec(name) is None]
+    if missing:
+        commands.append(pip + missing)
+    for command in commands:
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError("安装失败：" + " ".join(command) + "\\n" + done.stdout + done.stderr)

@@ -32,6 +32,7 @@ from autograder.setup_cell import NOTEBOOK_FOLDER, WHEEL_FOLDER, SiteConfig, sit
 # The parts of MathJax 3 that the TeX-to-HTML page script loads (the rest is other input/output formats).
 MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml/fonts/woff-v2", "ui", "a11y")
 EXECUTE_TIMEOUT_S = 600
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ def execute(path: Path, workdir: Path) -> nbformat.NotebookNode:
         allow_errors=True,
         resources={"metadata": {"path": str(workdir)}},
     )
-    client.execute()
+    # Figures as the learner sees them in JupyterLab: the inline backend, whatever MPLBACKEND says here.
+    client.execute(env={**os.environ, "MPLBACKEND": INLINE_BACKEND})
     return nb
 
 
@@ -178,6 +180,7 @@ def stage(course_root: Path, stage_dir: Path, log=print) -> None:
     wheel = build_wheel(course_root, extra / WHEEL_FOLDER, stage_dir)
     if wheel.name != wheel_name(config):
         raise AutograderError(f"the wheel is {wheel.name}, the setup cell installs {wheel_name(config)}")
+    figures = 0
     for assignment in assignments:
         path = release / assignment / f"{assignment}.ipynb"
         if not path.is_file():
@@ -187,7 +190,10 @@ def stage(course_root: Path, stage_dir: Path, log=print) -> None:
         nb = lesson_page(path, assignment, config, stage_dir / "run" / assignment)
         (src / assignment).mkdir()
         nbformat.write(nb, src / assignment / path.name)
+        figures += sum("image/png" in out.get("data", {}) for c in nb.cells for out in c.get("outputs", []))
         log(f"executed {assignment} in {time.monotonic() - start:.1f} s")
+    if figures == 0:
+        raise AutograderError("no demo drew a figure: is matplotlib's inline backend available to the kernel?")
     readme = (release / "README.md").read_text(encoding="utf-8")
     (src / "index.md").write_text(home_page(readme, assignments), encoding="utf-8")
 

@@ -92,9 +92,12 @@ def wait_for_math(page) -> None:
     expect(page.locator("mjx-container").first).to_be_visible(timeout=lab.UI_TIMEOUT_MS)
 
 
-def figures_loaded(page) -> int:
-    return page.eval_on_selector_all(
-        ".cell_output img", "imgs => imgs.filter(i => i.complete && i.naturalWidth > 100).length"
+def wait_for_a_figure(page) -> None:
+    """A figure (a demo's matplotlib output) is shown, decoded from the site's own image file."""
+    figure = page.locator(".cell_output img").first
+    figure.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 100", arg=figure.element_handle(), timeout=lab.UI_TIMEOUT_MS
     )
 
 
@@ -114,7 +117,7 @@ def test_a_lesson_page_shows_figures_math_and_offers_its_notebook(page, site_url
     page.goto(urljoin(site_url, "01_tensors/01_tensors.html"))
     expect(page.locator("h1")).to_contain_text("张量")
     wait_for_math(page)
-    assert figures_loaded(page) >= 1
+    wait_for_a_figure(page)
     download = page.locator("a.course-download")
     assert _status(download.evaluate("a => a.href")) == 200
     colab = page.locator("a.course-colab").get_attribute("href")
@@ -148,8 +151,7 @@ def test_an_exercise_shows_its_statement_and_empty_answer_cell_without_a_traceba
 def test_the_capstone_page_shows_its_figures_and_the_search_finds_chinese_words(page, site_url, shots):
     page.goto(urljoin(site_url, "10_lenet_mnist/10_lenet_mnist.html"))
     expect(page.locator("h1")).to_contain_text("LeNet")
-    assert figures_loaded(page) >= 1
-    page.locator(".cell_output img").first.scroll_into_view_if_needed()
+    wait_for_a_figure(page)
     shots(page, "capstone-figure")
     check_links(page, site_url)
     page.goto(urljoin(site_url, "search.html?q=裁剪"))

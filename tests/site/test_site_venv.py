@@ -99,8 +99,9 @@ def test_a_release_notebook_installs_the_course_and_runs_with_visible_tests_and_
 
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('course') is not None)"
-    assert subprocess.run([str(fresh_venv), "-c", probe], env=env).returncode == 0, "course importable before"
-    assert subprocess.run([str(fresh_venv), "-c", "import torch, torchvision"], env=env).returncode == 0
+    run = {"env": env, "cwd": tmp_path}  # not the repository root: `python -c` imports from its folder
+    assert subprocess.run([str(fresh_venv), "-c", probe], **run).returncode == 0, "course importable before"
+    assert subprocess.run([str(fresh_venv), "-c", "import torch, torchvision"], **run).returncode == 0
 
     # The learner solves the first exercise, leaves the others, and runs the second test cell twice.
     nb = nbs.read(nbs.release_path(ASSIGNMENT))
