@@ -103,14 +103,24 @@ def test_a_release_notebook_installs_the_course_and_runs_with_visible_tests_and_
     assert subprocess.run([str(fresh_venv), "-c", probe], **run).returncode == 0, "course importable before"
     assert subprocess.run([str(fresh_venv), "-c", "import torch, torchvision"], **run).returncode == 0
 
-    # The learner solves the first exercise, leaves the others, and runs the second test cell twice.
-    nb = nbs.read(nbs.release_path(ASSIGNMENT))
+    # The learner gets one exercise wrong (a mutant from tests/mutants) and runs its test cell twice (the
+    # hints come from the hints.toml that the setup cell fetched),
+    # solves the next exercise, and leaves the others as released.
+    mutant = nbs.mutants(ASSIGNMENT)[0]
+    nb, wrong = nbs.read(nbs.release_path(ASSIGNMENT)), nbs.mutant_submission(ASSIGNMENT, mutant)
     honest = nbs.honest_submission(ASSIGNMENT)
     answers = [i for i, c in enumerate(nb.cells) if nbs.meta(c).get("solution")]
-    nb.cells[answers[0]] = honest.cells[answers[0]]
-    graded = [i for i, c in enumerate(nb.cells) if nbs.meta(c).get("grade") and not nbs.meta(c).get("solution")]
-    nb.cells.insert(graded[1] + 1, copy.deepcopy(nb.cells[graded[1]]))
-    tests = [i for i, c in enumerate(nb.cells) if nbs.meta(c).get("grade") and not nbs.meta(c).get("solution")]
+    bad = next(i for i in answers if wrong.cells[i].source != honest.cells[i].source)
+    good = next(i for i in answers if i > bad)
+    nb.cells[bad], nb.cells[good] = wrong.cells[bad], honest.cells[good]
+
+    def graded() -> list[int]:
+        return [i for i, c in enumerate(nb.cells) if nbs.meta(c).get("grade") and not nbs.meta(c).get("solution")]
+
+    bad_test = next(i for i in graded() if i > bad)
+    assert nbs.meta(nb.cells[bad_test])["grade_id"] == mutant.grade_id
+    nb.cells.insert(bad_test + 1, copy.deepcopy(nb.cells[bad_test]))
+    good_test = next(i for i in graded() if i > good)
 
     monkeypatch.delenv("PYTHONPATH", raising=False)
     monkeypatch.setenv("JUPYTER_PATH", str(fresh_venv.parents[2] / "jupyter"))
@@ -129,9 +139,10 @@ def test_a_release_notebook_installs_the_course_and_runs_with_visible_tests_and_
     assert (work / "hints.toml").is_file()
     broken = [(i, e) for i, c in enumerate(nb.cells) for e in _errors(c) if e in {"ModuleNotFoundError", "ImportError"}]
     assert not broken, broken
-    first, second, again = (nb.cells[i] for i in tests[:3])
-    assert not _errors(first) and "✔" in _text(first), _text(first)
-    assert _errors(second) and _errors(again), (_text(second), _text(again))
-    assert "提示 (hint) 1 /" in _text(again) and "提示 (hint)" not in _text(second), _text(again)
-    # Every other visible test fails as it should: its exercise is not done.
-    assert all(_errors(nb.cells[i]) for i in tests[3:])
+    first, again, solved = nb.cells[bad_test], nb.cells[bad_test + 1], nb.cells[good_test]
+    assert _errors(first) and mutant.expect in _text(first) and "提示 (hint) 1 /" in _text(first), _text(first)
+    assert _errors(again) and "提示 (hint) 2 /" in _text(again), _text(again)  # the count lives beside it
+    assert not _errors(solved) and "✔" in _text(solved), _text(solved)
+    # Every visible test of an exercise left as released fails, as it should.
+    untouched = [i for i in graded() if i > good_test]
+    assert untouched and all(_errors(nb.cells[i]) for i in untouched)
