@@ -128,7 +128,7 @@ def test_a_lesson_page_shows_figures_math_and_offers_its_notebook(page, site_url
     )
     outside = check_links(page, site_url)
     assert colab in outside
-    page.locator("h2").first.scroll_into_view_if_needed()
+    page.locator(".cell_output img").first.scroll_into_view_if_needed()
     shots(page, "lesson-figure")
     page.locator("mjx-container").first.scroll_into_view_if_needed()
     shots(page, "lesson-math")
