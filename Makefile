@@ -7,7 +7,7 @@ LAB_PORT ?= 8888
 # JupyterLab refuses to run as root (containers) unless told to.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install lab hub hub-proxy test lint format generate check clean
+.PHONY: install lab hub hub-proxy test lint format generate check site clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -65,5 +65,11 @@ generate: $(STAMP)
 check: $(STAMP)
 	$(BIN)/python -m autograder check $(NB)
 
+## The course as a static site in $(SITE_DIR)/ (README, "The course as a website"), built offline from release/:
+## the demos run here, the capstone's with the MNIST copy in COURSE_DATA_DIR (default: ~/.cache download).
+SITE_DIR ?= _site
+site: $(STAMP)
+	$(BIN)/python -m autograder site --out $(SITE_DIR)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache $(SITE_DIR)

@@ -48,6 +48,36 @@ def generate(assignments: tuple[str, ...], course: str | None) -> None:
         click.echo(f"generated {folder.relative_to(root) if folder.is_relative_to(root) else folder}")
 
 
+@cli.command("setup-cell")
+@click.option("--course", "course", type=click.Path(file_okay=False), help="Course folder (default: found from here).")
+def setup_cell(course: str | None) -> None:
+    """Insert or update the setup cell (installs the course package in a hosted notebook) in source/.
+
+    \b
+    Idempotent; run `python -m autograder generate` afterwards. The site's URL is [tool.course-site].
+    """
+    from autograder.setup_cell import insert
+
+    root = _course_root(course)
+    changed = insert(root)
+    for path in changed:
+        click.echo(f"updated {path.relative_to(root)}")
+    if not changed:
+        click.echo("setup cells are current")
+
+
+@cli.command("site")
+@click.option("--out", "out", type=click.Path(file_okay=False), default="_site", show_default=True, help="Site folder.")
+@click.option("--course", "course", type=click.Path(file_okay=False), help="Course folder (default: found from here).")
+def site(out: str, course: str | None) -> None:
+    """Build the course site from release/ (Sphinx + MyST-NB, offline); the demos run with COURSE_DATA_DIR."""
+    from autograder.website import build
+
+    root = _course_root(course)
+    report = build(root, Path(out).resolve(), log=click.echo)
+    click.echo(f"site: {report.out} ({report.pages} pages, {report.size_bytes / 1e6:.1f} MB, {report.seconds:.0f} s)")
+
+
 @cli.command()
 @click.argument("notebook", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
