@@ -295,6 +295,69 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
         expect="stack expects a non-empty TensorList",
     ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="to_cpu_every_step",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach().to("cpu") * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect='.to("cpu")',
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="copy_into_a_cpu_buffer",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    values = torch.zeros(len(losses))
+    for i, loss in enumerate(losses):
+        values[i].copy_(loss.detach())
+    sizes = torch.tensor(batch_sizes, dtype=torch.float32)
+    n_logs = len(losses) // log_every
+    sums = (values * sizes)[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    counts = sizes[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    return (sums / counts).tolist()
+""",
+        expect="cpu_tensor.copy_(t)",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="numpy_asarray_every_step",
+        code="""
+import numpy as np
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    values = np.asarray([np.asarray(loss.detach()) for loss in losses], dtype=np.float64)
+    logs = []
+    for end in range(log_every, len(losses) + 1, log_every):
+        sizes = np.asarray(batch_sizes[end - log_every : end], dtype=np.float64)
+        logs.append(float((values[end - log_every : end] * sizes).sum() / sizes.sum()))
+    return logs
+""",
+        expect="np.asarray",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="torch_tensor_of_the_losses",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    values = torch.tensor(losses)
+    sizes = torch.tensor(batch_sizes, dtype=torch.float32)
+    n_logs = len(losses) // log_every
+    sums = (values * sizes)[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    counts = sizes[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    return (sums / counts).tolist()
+""",
+        expect="torch.tensor([...张量...])",
+    ),
     # train_epoch ----------------------------------------------------------------------------------
     dict(
         grade_id="test_train_epoch",
@@ -430,5 +493,51 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, (total / total_n).item()
 """,
         expect="每个 batch 依次",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="to_cpu_every_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        on_host = loss.detach().to("cpu") * x.shape[0]
+        running, total = running + on_host, total + on_host
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs, (total / total_n).item()
+""",
+        expect='.to("cpu")',
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="numpy_every_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        value = float(loss.detach().numpy()) * x.shape[0]
+        running, total = running + value, total + value
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append(running / seen)
+            running, seen = 0.0, 0
+    return logs, total / total_n
+""",
+        expect=".numpy()",
     ),
 ]
