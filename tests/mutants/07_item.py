@@ -51,72 +51,109 @@ MUTANTS = [
     # epoch_mean_loss ------------------------------------------------------------------------------
     dict(
         grade_id="test_epoch_mean_loss",
-        name="total_plus_loss_returns_tensor",
+        name="weighted_by_batch_size",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    total = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        total += loss * batch_size
-    return total / sum(batch_sizes)
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * target.shape[0], 0.0)
+        count = count + torch.where(kept > 0, target.shape[0], 0)
+    return (total / count).item()
 """,
-        expect="total += loss",
+        expect="按 batch 大小加权",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
-        name="total_plus_loss_item_at_the_end",
+        name="multiplies_the_nan_loss_by_zero",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    total = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        total += loss * batch_size
-    return (total / sum(batch_sizes)).item()
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + loss.detach() * kept
+        count = count + kept
+    return (total / count).item()
+""",
+        expect="它的 loss 是 nan",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="item_of_each_count",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum().item()
+        if kept:
+            total = total + loss.detach() * kept
+            count += kept
+    return (total / count).item() if count else float("nan")
+""",
+        expect="最多只能同步 1 次",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="hard_coded_minus_100",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != -100).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect="这里 ignore_index=255",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="nanmean_of_batch_losses",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    return torch.stack([loss.detach() for loss in losses]).nanmean().item()
+""",
+        expect="直接平均",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="accumulates_without_detach",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
 """,
         expect="连着多步计算图",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
-        name="detached_tensor_returned",
+        name="returns_a_tensor",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    total = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        total += loss.detach() * batch_size
-    return total / sum(batch_sizes)
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    return total / count
 """,
         expect="应返回 Python float",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
-        name="mean_of_batch_means",
+        name="python_counts_divide_by_zero",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    return sum(loss.item() for loss in losses) / len(losses)
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    values = torch.stack([loss.detach() for loss in losses])
+    kept = torch.stack([(target != ignore_index).sum() for target in targets])
+    total = torch.where(kept > 0, values * kept, 0.0).sum()
+    return total.item() / kept.sum().item()
 """,
-        expect="没有按 batch_size 加权",
-    ),
-    dict(
-        grade_id="test_epoch_mean_loss",
-        name="not_multiplied_by_batch_size",
-        code="""
-def epoch_mean_loss(losses, batch_sizes):
-    running_loss = 0.0
-    for loss in losses:
-        running_loss += loss.item()
-    return running_loss / sum(batch_sizes)
-""",
-        expect="没有乘以 batch_size",
-    ),
-    dict(
-        grade_id="test_epoch_mean_loss",
-        name="divides_by_number_of_batches",
-        code="""
-def epoch_mean_loss(losses, batch_sizes):
-    running_loss = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        running_loss += loss.item() * batch_size
-    return running_loss / len(losses)
-""",
-        expect="除以了 batch 的个数",
+        expect="同步 (sync) 了 2 次",
     ),
     # log_running_loss -----------------------------------------------------------------------------
     dict(

@@ -412,6 +412,20 @@ MUTANTS = [
     ),
     dict(
         grade_id="test_train_one_epoch",
+        name='.to("cpu") every step',
+        expect='.to("cpu")',
+        code=_epoch_with("losses.append(loss.detach())", 'losses.append(loss.detach().to("cpu"))'),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="copy_ into a CPU buffer",
+        expect="cpu_tensor.copy_(t)",
+        code=_epoch_with("losses = []", "losses = []\nbuffer = torch.zeros(())").replace(
+            "losses.append(loss.detach())", "losses.append(buffer.clone().copy_(loss.detach()))"
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
         name="losses still attached to the graph",
         expect="detach()",
         code=_epoch_with("losses.append(loss.detach())", "losses.append(loss)"),
@@ -551,8 +565,25 @@ return correct / y.shape[0]
     ),
     dict(
         grade_id="test_evaluate",
+        name='.to("cpu") on every batch',
+        expect='.to("cpu")',
+        code=_restoring(_COUNT.replace(".sum()\n", '.sum().to("cpu")\n')),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="np.asarray on every batch",
+        expect="np.asarray",
+        code="import numpy as np\n"
+        + _restoring(
+            _COUNT.replace("correct += (", "correct += np.asarray(").replace(
+                "correct.item()", "float(correct)"
+            ).replace("correct = torch.zeros((), dtype=torch.long)", "correct = 0")
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
         name="leaves the model in eval mode",
-        expect="停在了 eval 模式",
+        expect="停在了 评估模式",
         code=_evaluate("model.eval()\n" + _COUNT),
     ),
     dict(
@@ -568,7 +599,7 @@ return correct / y.shape[0]
     dict(
         grade_id="test_evaluate",
         name="restores only the top-level flag",
-        expect="停在了 eval 模式",
+        expect="停在了 评估模式",
         code=_evaluate(
             "was_training = model.training\nmodel.eval()\ntry:\n"
             + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
