@@ -1,10 +1,12 @@
 """Reading notebooks and turning a (source, submission) pair into the plan the judge steps through.
 
-Cells come in three kinds: **test** cells (nbgrader ``grade`` without ``solution``: run only in the judge,
+Cells come in four kinds: **test** cells (nbgrader ``grade`` without ``solution``: run only in the judge,
 in the instructor's version), **answer** cells (``solution``: run only in the learner's process, in the
-learner's version; the names the instructor's version defines are what the judge binds) and **setup**
-cells (everything else: the learner's version runs in the learner's process, the instructor's in the
-judge, when a later test needs what it defines).
+learner's version; the names the instructor's version defines are what the judge binds), **formative**
+cells (nbgrader read-only: ``locked`` without ``grade`` or ``solution``, e.g. a "predict first" check: run
+only in the learner's process, never in the judge, worth no points; a failure there fails no test) and
+**setup** cells (everything else: the learner's version runs in the learner's process, the instructor's in
+the judge, when a later test needs what it defines).
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ def is_test(cell: Any) -> bool:
 
 def is_answer(cell: Any) -> bool:
     return cell.get("cell_type") == "code" and bool(meta(cell).get("solution"))
+
+
+def is_formative(cell: Any) -> bool:
+    """A read-only check the learner runs for feedback only (a "predict first" question): never graded."""
+    m = meta(cell)
+    return cell.get("cell_type") == "code" and bool(m.get("locked")) and not m.get("grade") and not m.get("solution")
 
 
 def test_cells(nb: Any) -> dict[str, Any]:
@@ -219,6 +227,8 @@ def make_plan(source: Any, submission: Any, *, slice_setup: bool = True) -> Plan
             steps.append({"kind": "test", "grade_id": gid, "source": cell.source, "upto": upto})
         elif is_answer(cell):
             steps.append({"kind": "answer", "names": answer_names(cell.source)})
+        elif is_formative(cell):
+            continue  # the learner's kernel checks it; no verdict, so the judge neither runs nor needs it
         else:
             steps.append({"kind": "setup", "source": cell.source})
     if slice_setup:

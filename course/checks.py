@@ -73,7 +73,9 @@ def check_prediction(
     """A "predict first" question: the learner's ``answer`` against what the snippet really does (``actual``).
 
     Shapes compare as tuples (a list or ``torch.Size`` is fine). ``explain`` says why the snippet does what it
-    does; it is the point of the exercise, so it is shown whenever the prediction is wrong.
+    does; it is the point of the exercise, so it is shown whenever the prediction is wrong. A prediction is
+    formative: its cell is read-only, checked in the learner's kernel only, worth no points (a retry that
+    has read the true value would always earn them); it prints its own success line.
     """
     __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if answer is Ellipsis or answer is None:
@@ -88,6 +90,8 @@ def check_prediction(
         fail(f"{name} 应写成 {type(want).__name__}，得到 {type(got).__name__}: {got!r:.100}。")
     if got != want:
         fail(f"{name} 的预测不对：你写的是 {got!r}，实际是 {want!r}。{explain}")
+    hints.record_pass()
+    print(f"✔ {name}：预测正确。预测题不计分 (formative)，只用来在运行代码之前检查你的理解。")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -474,7 +478,14 @@ def _same_inputs(before: Any, after: Any) -> bool:
     if isinstance(before, torch.Tensor):
         if before.device.type == "meta":  # no data to compare
             return before.shape == after.shape
-        return before.shape == after.shape and bool(torch.equal(before, after.detach()) or before.numel() == 0)
+        if before.shape != after.shape or before.numel() == 0 or torch.equal(before, after.detach()):
+            return before.shape == after.shape
+        if before.is_floating_point() and before.dtype == after.dtype:  # nan == nan here: an unchanged nan input
+            return bool(
+                torch.equal(before.isnan(), after.detach().isnan())
+                and torch.equal(before.nan_to_num(), after.detach().nan_to_num())
+            )
+        return False
     if isinstance(before, (list, tuple)):
         return len(before) == len(after) and all(_same_inputs(b, a) for b, a in zip(before, after))
     if isinstance(before, dict):

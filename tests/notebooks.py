@@ -41,15 +41,29 @@ def grade_cells(nb: nbformat.NotebookNode) -> list[Any]:
     return [c for c in nb.cells if c.cell_type == "code" and meta(c).get("grade") and not meta(c).get("solution")]
 
 
+def formative_cells(nb: nbformat.NotebookNode) -> list[Any]:
+    """Read-only check cells ("predict first"): run in the learner's kernel only, worth no points."""
+    from autograder.notebooks import is_formative
+
+    return [c for c in nb.cells if is_formative(c) and "grade_id" in meta(c)]
+
+
+def checked_cells(nb: nbformat.NotebookNode) -> list[Any]:
+    """Every cell that checks a learner's answer, graded or formative, in notebook order."""
+    wanted = {id(c) for c in grade_cells(nb) + formative_cells(nb)}
+    return [c for c in nb.cells if id(c) in wanted]
+
+
 def test_cells_ids(nb: nbformat.NotebookNode) -> list[str]:
     return [meta(c)["grade_id"] for c in grade_cells(nb)]
 
 
 def test_cell_source(nb: nbformat.NotebookNode, grade_id: str) -> str:
-    for cell in grade_cells(nb):
+    """The source of the graded or formative check cell ``grade_id``."""
+    for cell in checked_cells(nb):
         if meta(cell).get("grade_id") == grade_id:
             return cell.source
-    raise KeyError(f"no graded test cell {grade_id!r}")
+    raise KeyError(f"no test or formative check cell {grade_id!r}")
 
 
 def run_cells(nb: nbformat.NotebookNode, *, upto: str | None = None) -> dict[str, Any]:
@@ -66,13 +80,17 @@ def run_cells(nb: nbformat.NotebookNode, *, upto: str | None = None) -> dict[str
 
 @dataclass(frozen=True)
 class Mutant:
-    """A wrong answer a learner really writes; its test cell must fail with ``expect`` in the message."""
+    """A wrong answer a learner really writes; its test cell must fail with ``expect`` in the message.
+
+    ``formative`` mutants (wrong predictions) name a formative check cell: checked in the kernel only,
+    since the judge never runs those cells."""
 
     assignment: str
     grade_id: str
     name: str
     code: str
     expect: str
+    formative: bool = False
 
     def __str__(self) -> str:
         return f"{self.assignment}:{self.grade_id}:{self.name}"
@@ -91,7 +109,8 @@ def mutants(assignment: str) -> list[Mutant]:
 
 
 def learner_cells_namespace(nb: nbformat.NotebookNode) -> dict[str, Any]:
-    """Exec the cells a learner's process runs (everything but test cells) in one namespace."""
+    """Exec the cells a learner's process runs (everything but test cells, formative checks included) in one
+    namespace."""
     import matplotlib.pyplot as plt
 
     namespace: dict[str, Any] = {"__name__": "__main__"}

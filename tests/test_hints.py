@@ -20,9 +20,9 @@ ASSIGNMENTS = nbs.assignments()
 
 
 def _exercises(assignment: str) -> dict[str, str]:
-    """grade_id -> the exercise name its test cell declares with checks.exercise(...)."""
+    """grade_id -> the exercise name its test cell (graded or formative) declares with checks.exercise(...)."""
     found = {}
-    for cell in nbs.grade_cells(nbs.read(nbs.source_path(assignment))):
+    for cell in nbs.checked_cells(nbs.read(nbs.source_path(assignment))):
         lines = [ln for ln in cell.source.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
         match = re.fullmatch(r'checks\.exercise\("([\w]+)"\)', lines[0].strip()) if lines else None
         found[nbs.meta(cell)["grade_id"]] = match.group(1) if match else ""

@@ -12,6 +12,7 @@ import pytest
 from tests import notebooks as nbs
 
 ALL_MUTANTS = [m for a in nbs.assignments() for m in nbs.mutants(a)]
+GRADED_MUTANTS = [m for m in ALL_MUTANTS if not m.formative]  # formative checks never run in the judge
 
 
 @functools.cache
@@ -40,7 +41,7 @@ def test_mutant_fails_its_test_cell_in_the_kernel_with_a_message_naming_the_mist
     assert mutant.expect in str(info.value), f"message does not name the mistake: {info.value}"
 
 
-@pytest.mark.parametrize("mutant", ALL_MUTANTS, ids=str)
+@pytest.mark.parametrize("mutant", GRADED_MUTANTS, ids=str)
 def test_mutant_fails_its_test_cell_in_the_judge_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
     learner = dict(_learner_namespace(mutant.assignment))
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
@@ -54,10 +55,22 @@ def test_every_graded_exercise_has_at_least_three_mutants(assignment: str) -> No
     nb = nbs.read(nbs.source_path(assignment))
     counts = {nbs.meta(c)["grade_id"]: 0 for c in nbs.grade_cells(nb)}
     for m in nbs.mutants(assignment):
-        assert m.grade_id in counts, f"mutant {m} names an unknown test cell"
-        counts[m.grade_id] += 1
+        if not m.formative:
+            assert m.grade_id in counts, f"mutant {m} names an unknown test cell (a prediction needs formative=True)"
+            counts[m.grade_id] += 1
     assert counts, f"{assignment} has no graded test cells"
     assert all(n >= 3 for n in counts.values()), counts
+
+
+@pytest.mark.parametrize("assignment", nbs.assignments())
+def test_every_formative_check_has_a_wrong_prediction_that_fails_it(assignment: str) -> None:
+    nb = nbs.read(nbs.source_path(assignment))
+    counts = {nbs.meta(c)["grade_id"]: 0 for c in nbs.formative_cells(nb)}
+    for m in nbs.mutants(assignment):
+        if m.formative:
+            assert m.grade_id in counts, f"formative mutant {m} names no formative check cell"
+            counts[m.grade_id] += 1
+    assert all(n >= 1 for n in counts.values()), counts
 
 
 @pytest.mark.parametrize("assignment", nbs.assignments())

@@ -15,7 +15,7 @@ from tests import notebooks as nbs
 ASSIGNMENTS = nbs.assignments()
 # one mutant per assignment (its last of an exercise, not a prediction) graded through the real engine
 MUTANT_OF = {
-    a: [m for m in nbs.mutants(a) if not m.grade_id.startswith("test_predict")][-1]
+    a: [m for m in nbs.mutants(a) if not m.formative and not m.grade_id.startswith("test_predict")][-1]
     for a in ASSIGNMENTS
     if a != "10_lenet_mnist"
 }
@@ -54,6 +54,61 @@ def test_grade_ids_are_unique_and_test_cells_carry_points(assignment):
     for cell in graded:
         assert nbs.meta(cell)["points"] > 0 and nbs.meta(cell)["locked"]
         assert "### BEGIN HIDDEN TESTS" in cell.source, nbs.meta(cell)["grade_id"]
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_prediction_carries_points_and_every_graded_cell_tests_a_function(assignment):
+    """A retry always earns a prediction (a wrong one is told the true value): predictions are formative."""
+    import ast
+
+    nb = nbs.read(nbs.source_path(assignment))
+    answers = {nbs.meta(c)["grade_id"]: c.source for c in nb.cells if nbs.meta(c).get("solution")}
+    for cell in nbs.grade_cells(nb):
+        grade_id = nbs.meta(cell)["grade_id"]
+        assert "check_prediction" not in cell.source, f"{grade_id}: a prediction must be a formative cell"
+        answer = answers.get(grade_id.removeprefix("test_"))
+        if answer is not None:
+            defs = [n for n in ast.parse(answer).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+            assert defs, f"{grade_id}: a graded cell tests a function or class, not a value to guess"
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "check_prediction(" in cell.source:
+            m = nbs.meta(cell)
+            assert cell in nbs.formative_cells(nb), f"{m.get('grade_id')}: make it a read-only (formative) cell"
+            assert not m.get("points") and "HIDDEN TESTS" not in cell.source, m.get("grade_id")
+
+
+def _wrong_predictions(assignment: str) -> nbformat.NotebookNode:
+    """The honest submission with every answer a formative cell checks replaced by a value no check accepts."""
+    nb = nbs.honest_submission(assignment)
+    checked = {nbs.meta(c)["grade_id"].removeprefix("test_") for c in nbs.formative_cells(nb)}
+    for cell in nb.cells:
+        if nbs.meta(cell).get("solution") and nbs.meta(cell).get("grade_id") in checked:
+            cell.source = f"{nbs.meta(cell)['grade_id']} = 'a wrong prediction'\n"
+    return nb
+
+
+@pytest.mark.parametrize("assignment", ["01_tensors", "02_shapes", "03_broadcasting"])
+def test_wrong_predictions_fail_their_checks_in_the_learner_and_cost_no_points_in_the_judge(assignment):
+    from autograder.judge import Learner, LoopbackChannel, run_plan
+    from autograder.learner import Server, exec_cell
+    from autograder.notebooks import make_plan
+    from course import remote
+
+    source, submission = nbs.read(nbs.source_path(assignment)), _wrong_predictions(assignment)
+    formative = [nbs.meta(c)["grade_id"] for c in nbs.formative_cells(source)]
+    assert formative, f"{assignment} has no formative predictions"
+    plan = make_plan(source, submission)
+    assert plan.tests == nbs.test_cells_ids(source) and not set(plan.points) & set(formative)
+    assert not any("check_prediction" in step.get("source", "") for step in plan.steps), "the judge runs none"
+    namespace: dict = {"__name__": "__main__"}
+    try:
+        report = run_plan(plan.to_json(), Learner(LoopbackChannel(Server(namespace, exec_cell(namespace)))))
+    finally:
+        remote.IN_JUDGE = False
+    failed = {gid: r.error for gid, r in report.tests.items() if not r.passed}
+    assert not failed and set(report.tests) == set(plan.tests), failed
+    errors = [cell["error"] for cell in report.cells.values() if cell["error"]]
+    assert len(errors) == len(formative) and all("预测" in e[1] for e in errors), errors
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

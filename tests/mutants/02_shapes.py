@@ -169,36 +169,42 @@ MUTANTS = [
     # predict first
     dict(
         grade_id="test_predict_row_contiguous",
+        formative=True,
         name="applies the product rule to the size-1 dim",
         expect="大小为 1 的维度",
         code="predict_row_contiguous = False\n",
     ),
     dict(
         grade_id="test_predict_row_contiguous",
+        formative=True,
         name="answers with the stride",
         expect="之一",
         code="predict_row_contiguous = (1, 1)\n",
     ),
     dict(
         grade_id="test_predict_row_contiguous",
+        formative=True,
         name="answers with a word",
         expect="之一",
         code="predict_row_contiguous = 'contiguous'\n",
     ),
     dict(
         grade_id="test_predict_slice_reshape_shares",
+        formative=True,
         name="believes reshape always returns a view",
         expect="只能复制",
         code="predict_slice_reshape_shares = True\n",
     ),
     dict(
         grade_id="test_predict_slice_reshape_shares",
+        formative=True,
         name="answers with a word",
         expect="之一",
         code="predict_slice_reshape_shares = 'copy'\n",
     ),
     dict(
         grade_id="test_predict_slice_reshape_shares",
+        formative=True,
         name="leaves the placeholder",
         expect="还没有写预测",
         code="predict_slice_reshape_shares = None\n",
