@@ -4,49 +4,75 @@ MUTANTS = [
     # predict_total --------------------------------------------------------------------------------
     dict(
         grade_id="test_predict_total",
+        formative=True,
         name="plus_equals_makes_a_new_tensor",
         code="predict_total = (False, True)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_total",
+        formative=True,
         name="a_buffer_cannot_require_grad",
         code="predict_total = (True, False)",
         expect="预测 1 的预测不对",
     ),
     dict(
-        grade_id="test_predict_total", name="neither", code="predict_total = (False, False)", expect="预测 1 的预测不对"
+        grade_id="test_predict_total",
+        formative=True,
+        name="neither",
+        code="predict_total = (False, False)",
+        expect="预测 1 的预测不对",
     ),
     # predict_item_frees ---------------------------------------------------------------------------
     dict(
         grade_id="test_predict_item_frees",
+        formative=True,
         name="item_frees_the_graph",
         code='predict_item_frees = "zero"',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_item_frees",
+        formative=True,
         name="item_frees_part_of_it",
         code='predict_item_frees = "less"',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_item_frees",
+        formative=True,
         name="not_a_choice",
         code='predict_item_frees = "freed"',
         expect="预测 2 应是",
     ),
     # predict_syncs --------------------------------------------------------------------------------
-    dict(grade_id="test_predict_syncs", name="forgets_the_if", code="predict_syncs = 2", expect="预测 3 的预测不对"),
-    dict(grade_id="test_predict_syncs", name="one_per_step", code="predict_syncs = 6", expect="预测 3 的预测不对"),
     dict(
         grade_id="test_predict_syncs",
+        formative=True,
+        name="forgets_the_if",
+        code="predict_syncs = 2",
+        expect="预测 3 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_syncs",
+        formative=True,
+        name="one_per_step",
+        code="predict_syncs = 6",
+        expect="预测 3 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_syncs",
+        formative=True,
         name="counts_the_prints_too",
         code="predict_syncs = 10",
         expect="预测 3 的预测不对",
     ),
     dict(
-        grade_id="test_predict_syncs", name="answer_as_string", code='predict_syncs = "8"', expect="预测 3 应写成 int"
+        grade_id="test_predict_syncs",
+        formative=True,
+        name="answer_as_string",
+        code='predict_syncs = "8"',
+        expect="预测 3 应写成 int",
     ),
     # epoch_mean_loss ------------------------------------------------------------------------------
     dict(
