@@ -654,6 +654,16 @@ return correct / y.shape[0]
     ),
     dict(
         grade_id="test_evaluate",
+        name="restores the modes without try / finally",
+        expect="model(x) 抛出异常之后",
+        code=_evaluate(
+            "modes = [(m, m.training) for m in model.modules()]\nmodel.eval()\n"
+            + _COUNT.replace("return correct.item() / y.shape[0]", "acc = correct.item() / y.shape[0]")
+            + "for m, mode in modes:\n    m.training = mode\nreturn acc\n"
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
         name="restores with model.train(was_training)",
         expect="model.train(was_training) 会递归",
         code=_evaluate(
