@@ -449,4 +449,11 @@ MUTANTS = [
         "        raise ValueError(f'bad shapes {tuple(pred.shape)} {tuple(target.shape)}')\n"
         "    return ((pred - target.view_as(pred)) ** 2).mean()\n",
     ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="pairwise_distance through torch.ops.aten, squared",
+        expect="pairwise_sq_dist 用了 pairwise_distance / nn.PairwiseDistance",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    return torch.ops.aten.pairwise_distance(x.unsqueeze(1), y.unsqueeze(0)).pow(2)\n",
+    ),
 ]
