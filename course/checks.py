@@ -104,8 +104,10 @@ def _shape(t: torch.Tensor) -> tuple[int, ...]:
 
 def _shape_hint(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
     n_act, n_exp = math.prod(actual), math.prod(expected)
+    if len(actual) < len(expected) and actual == tuple(d for d in expected if d != 1):
+        return "期望形状里所有大小为 1 的维度都不见了：不带 dim 的 squeeze() 正会这样，请写 squeeze(dim)。"
     if len(actual) < len(expected) and [d for d in expected if d != 1] == [d for d in actual if d != 1]:
-        return "少了大小为 1 的维度：是不是用了不带 dim 的 squeeze()，把 batch 维也删掉了？请写 squeeze(dim)。"
+        return "少了大小为 1 的维度：对照期望形状，看是哪一维没有保留下来。"
     if len(actual) > len(expected) and [d for d in expected if d != 1] == [d for d in actual if d != 1]:
         return "多了大小为 1 的维度：检查 unsqueeze() / keepdim=True，或该用 squeeze(dim)。"
     if (

@@ -37,6 +37,11 @@ def test_dropped_batch_dimension_points_at_bare_squeeze():
     assert "squeeze(dim)" in msg
 
 
+def test_a_partly_dropped_size_one_dimension_does_not_name_squeeze():
+    msg = fails(checks.check_tensor, torch.zeros(5, 1), torch.zeros(1, 5, 1))
+    assert "期望 (1, 5, 1)，得到 (5, 1)" in msg and "squeeze" not in msg
+
+
 def test_extra_size_one_dimension_points_at_unsqueeze():
     assert "unsqueeze" in fails(checks.check_tensor, torch.zeros(1, 5), torch.zeros(5))
 
