@@ -250,8 +250,8 @@ MUTANTS = [
         expect="不重叠的两个切片也共享同一块存储",
         code="def shares_storage(a, b):\n"
         "    def span(t):\n"
-        "        start = t.data_ptr()\n"
-        "        return start, start + max(1, t.numel()) * t.element_size()\n"
+        "        last = sum((n - 1) * s for n, s in zip(t.shape, t.stride()))\n"
+        "        return t.data_ptr(), t.data_ptr() + (last + 1) * t.element_size()\n"
         "    (a0, a1), (b0, b1) = span(a), span(b)\n"
         "    return a0 < b1 and b0 < a1\n",
     ),
