@@ -404,4 +404,42 @@ MUTANTS = [
         expect="还没有写预测",
         code="predict_votes_raises = ...\n",
     ),
+    # found by the issue-17 review (n123c): each passed every test before
+    dict(
+        grade_id="test_make_inputs",
+        name="as_tensor then a copy warns on a read-only array",
+        expect="make_inputs(只读的 NumPy 数组) 发出了警告",
+        code="def make_inputs(values):\n    return torch.as_tensor(values).to(torch.float32, copy=True)\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="from_numpy of asarray fails on a negative stride",
+        expect="输入 NumPy 数组 (4,)，负步长 时，make_inputs 抛出 ValueError",
+        code="def make_inputs(values):\n    return torch.from_numpy(np.asarray(values, dtype=np.float32)).clone()\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor of the array fails on a negative stride",
+        expect="负步长",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        return values.to(torch.float32, copy=True)\n"
+        "    return torch.tensor(np.asarray(values), dtype=torch.float32)\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="Tensor.uniform_ through torch.ops.aten",
+        expect="linear_init(3, 2, generator) 用了 Tensor.uniform_()",
+        code="def linear_init(i, o, generator):\n"
+        "    b = 1 / math.sqrt(i)\n"
+        "    return torch.ops.aten.uniform_(torch.empty(o, i), -b, b, generator=generator)\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="requires_grad only for leaves (grad_fn is None)",
+        expect="x 与 ref 的 requires_grad 不同，返回值里却没有 'requires_grad'",
+        code="def mismatches(x, ref):\n"
+        "    c = [x.shape != ref.shape, x.dtype != ref.dtype, x.device != ref.device,\n"
+        "         (x.grad_fn is None and x.requires_grad) != (ref.grad_fn is None and ref.requires_grad)]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], c) if d]\n",
+    ),
 ]

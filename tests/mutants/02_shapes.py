@@ -236,4 +236,44 @@ MUTANTS = [
         expect="还没有写预测",
         code="predict_slice_reshape_shares = None\n",
     ),
+    # found by the issue-17 review (n123c): each passed every test before
+    dict(
+        grade_id="test_shares_storage",
+        name="overlapping memory instead of the same storage",
+        expect="时应返回 True，得到 False。不重叠的两个切片也共享同一块存储",
+        code="import numpy as np\n"
+        "def shares_storage(a, b):\n    return bool(np.may_share_memory(a.numpy(), b.numpy()))\n",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="hand-written address ranges overlap",
+        expect="不重叠的两个切片也共享同一块存储",
+        code="def shares_storage(a, b):\n"
+        "    def span(t):\n"
+        "        last = sum((n - 1) * s for n, s in zip(t.shape, t.stride()))\n"
+        "        return t.data_ptr(), t.data_ptr() + (last + 1) * t.element_size()\n"
+        "    (a0, a1), (b0, b1) = span(a), span(b)\n"
+        "    return a0 < b1 and b0 < a1\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="pixel_unshuffle through torch.ops.aten",
+        expect="patchify 用了 pixel_unshuffle / nn.PixelUnshuffle",
+        code="def patchify(x, p):\n    return torch.ops.aten.pixel_unshuffle(x, p).flatten(2).transpose(1, 2)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="im2col through torch.ops.aten",
+        expect="patchify 用了 torch.nn.functional.unfold / nn.Unfold",
+        code="def patchify(x, p):\n"
+        "    return torch.ops.aten.im2col(x, [p, p], [1, 1], [0, 0], [p, p]).transpose(1, 2)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="a Python loop over the patches",
+        expect="说明是在用 Python 循环逐个处理",
+        code="def patchify(x, p):\n"
+        "    n, c, h, w = x.shape\n"
+        "    return torch.stack([x[:, :, i:i+p, j:j+p].reshape(n, -1) for i in range(0, h, p) for j in range(0, w, p)], 1)\n",
+    ),
 ]

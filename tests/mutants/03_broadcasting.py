@@ -394,4 +394,66 @@ MUTANTS = [
         expect="还没有写预测",
         code="predict_inplace_raises = ...\n",
     ),
+    # found by the issue-17 review (n123c): each passed every test before
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a loop over samples after tolist()",
+        expect="是在用 Python 循环逐个处理（.tolist() 之后用 Python 算也算）；用广播一次算完。",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.tensor([[[x + y for y in bk] for x in ak] for ak, bk in zip(a.tolist(), b.tolist())], dtype=a.dtype)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a loop over the rows of x",
+        expect="pairwise_sq_dist(x (64, 3), y (64, 3)) 调用 torch 函数与执行你自己的 Python 代码共",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    return torch.stack([((y - x[i]) ** 2).sum(dim=1) for i in range(x.shape[0])])\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a double loop over both sets of points",
+        expect="用广播一次算完",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    return torch.stack([torch.stack([((x[i] - y[j]) ** 2).sum() for j in range(y.shape[0])])\n"
+        "                        for i in range(x.shape[0])])\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="_euclidean_dist through torch.ops.aten",
+        expect="pairwise_sq_dist 用了 torch._euclidean_dist",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    return torch.ops.aten._euclidean_dist(x.float(), y.float()).pow(2).to(x.dtype)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="_cdist_forward through torch.ops.aten",
+        expect="pairwise_sq_dist 用了 torch._cdist_forward",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    return torch.ops.aten._cdist_forward(x.double(), y.double(), 2.0, None).pow(2).to(x.dtype)\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="flattens both and compares numel",
+        expect="的形状不匹配，应 raise ValueError",
+        code="def mse_loss(pred, target):\n"
+        "    if pred.dim() not in (1, 2) or target.dim() not in (1, 2) or pred.numel() != target.numel():\n"
+        "        raise ValueError(f'bad shapes {tuple(pred.shape)} {tuple(target.shape)}')\n"
+        "    return ((pred.reshape(-1) - target.reshape(-1)) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="view_as when the sizes agree",
+        expect="的形状不匹配，应 raise ValueError",
+        code="def mse_loss(pred, target):\n"
+        "    if pred.dim() not in (1, 2) or target.dim() not in (1, 2) or pred.numel() != target.numel():\n"
+        "        raise ValueError(f'bad shapes {tuple(pred.shape)} {tuple(target.shape)}')\n"
+        "    return ((pred - target.view_as(pred)) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="pairwise_distance through torch.ops.aten, squared",
+        expect="pairwise_sq_dist 用了 pairwise_distance / nn.PairwiseDistance",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    return torch.ops.aten.pairwise_distance(x.unsqueeze(1), y.unsqueeze(0)).pow(2)\n",
+    ),
 ]
