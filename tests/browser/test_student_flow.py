@@ -26,7 +26,13 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = "01_tensors/01_tensors.ipynb"
 PASSED = "可见测试 (visible tests) 通过"
-CORRECT = "def make_inputs(values) -> torch.Tensor:\n    return torch.tensor(values, dtype=torch.float32)\n"
+# A NumPy array may be read-only or have negative strides (np.flip): np.array always copies into a fresh one.
+CORRECT = (
+    "def make_inputs(values) -> torch.Tensor:\n"
+    "    if isinstance(values, torch.Tensor):\n"
+    "        return values.to(torch.float32, copy=True)\n"
+    "    return torch.from_numpy(np.array(values, dtype=np.float32))\n"
+)
 WRONG = "def make_inputs(values) -> torch.Tensor:\n    return torch.tensor(values)\n"
 
 

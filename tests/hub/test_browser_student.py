@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser import lab  # noqa: E402
 from tests.hub import classroom  # noqa: E402
-from tests.hub.answers import ASSIGNMENT, WRONG_ANSWER  # noqa: E402
+from tests.hub.answers import ASSIGNMENT, WRONG_ANSWER, WRONG_ID, solutions  # noqa: E402
 from tests.hub.conftest import ARTIFACTS, INSTRUCTOR  # noqa: E402
 from tests.hub.hub import Hub  # noqa: E402
 
@@ -25,7 +25,8 @@ pytestmark = [pytest.mark.hub, pytest.mark.browser]
 
 STUDENT = "erin"
 PASSED = "可见测试 (visible tests) 通过"
-CORRECT = "def make_inputs(values) -> torch.Tensor:\n    return torch.tensor(values, dtype=torch.float32)\n"
+# The instructor's own answer (a NumPy input may be read-only or have negative strides).
+CORRECT = solutions()[WRONG_ID]
 
 
 class Shots(lab.Shots):
