@@ -7,7 +7,7 @@ LAB_PORT ?= 8888
 # JupyterLab refuses to run as root (containers) unless told to.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install lab hub hub-proxy test lint format generate check clean
+.PHONY: install lab hub hub-proxy test lint format generate check site clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,7 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 ## A class on JupyterHub (docs/deploy.md): the hub on http://127.0.0.1:$(HUB_PORT) with nbgrader's exchange,
 ## an instructor account with formgrader and student accounts (COURSE_HUB_STUDENTS, default alice,bob), all
 ## logging in with one password (a local trial; it prints where the password is). Needs npm for the proxy.
+## The hub starts the grading service too (hidden-test checks on demand, limits in COURSE_GRADER_*: docs/deploy.md).
 HUB_PORT ?= 8000
 ## JupyterHub's proxy from npm, into .venv/bin; version 5 needs Node.js 20 (Debian 12's own nodejs is 18: 4.x).
 PROXY := $(BIN)/configurable-http-proxy
@@ -64,5 +65,11 @@ generate: $(STAMP)
 check: $(STAMP)
 	$(BIN)/python -m autograder check $(NB)
 
+## The course as a static site in $(SITE_DIR)/ (README, "The course as a website"), built offline from release/:
+## the demos run here, the capstone's with the MNIST copy in COURSE_DATA_DIR (default: ~/.cache download).
+SITE_DIR ?= _site
+site: $(STAMP)
+	$(BIN)/python -m autograder site --out $(SITE_DIR)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache $(SITE_DIR)

@@ -47,12 +47,26 @@ def rebuild_error(name: Any, message: Any) -> BaseException:
     builtin = getattr(builtins, name, None)
     if isinstance(builtin, type) and issubclass(builtin, Exception) and not issubclass(builtin, Warning):
         try:
-            return builtin(message)
+            return mark_learners(builtin(message))
         except TypeError:  # built-ins with other constructors (UnicodeDecodeError, ...)
             pass
     if name not in _ERROR_CLASSES:
         _ERROR_CLASSES[name] = type(name if name.isidentifier() else "LearnerError", (LearnerError,), {})
-    return _ERROR_CLASSES[name](message)
+    return mark_learners(_ERROR_CLASSES[name](message))
+
+
+LEARNERS = "__raised_by_learner__"
+
+
+def mark_learners(exc: BaseException) -> BaseException:
+    """Mark an exception as the learner's (its name and text are the learner's to choose): the grader's
+    wording is then chosen from this mark, never from the exception's name."""
+    setattr(exc, LEARNERS, True)
+    return exc
+
+
+def raised_by_learner(exc: BaseException) -> bool:
+    return isinstance(exc, LearnerError) or bool(getattr(exc, LEARNERS, False))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -48,6 +48,36 @@ def generate(assignments: tuple[str, ...], course: str | None) -> None:
         click.echo(f"generated {folder.relative_to(root) if folder.is_relative_to(root) else folder}")
 
 
+@cli.command("setup-cell")
+@click.option("--course", "course", type=click.Path(file_okay=False), help="Course folder (default: found from here).")
+def setup_cell(course: str | None) -> None:
+    """Insert or update the setup cell (installs the course package in a hosted notebook) in source/.
+
+    \b
+    Idempotent; run `python -m autograder generate` afterwards. The site's URL is [tool.course-site].
+    """
+    from autograder.setup_cell import insert
+
+    root = _course_root(course)
+    changed = insert(root)
+    for path in changed:
+        click.echo(f"updated {path.relative_to(root)}")
+    if not changed:
+        click.echo("setup cells are current")
+
+
+@cli.command("site")
+@click.option("--out", "out", type=click.Path(file_okay=False), default="_site", show_default=True, help="Site folder.")
+@click.option("--course", "course", type=click.Path(file_okay=False), help="Course folder (default: found from here).")
+def site(out: str, course: str | None) -> None:
+    """Build the course site from release/ (Sphinx + MyST-NB, offline); the demos run with COURSE_DATA_DIR."""
+    from autograder.website import build
+
+    root = _course_root(course)
+    report = build(root, Path(out).resolve(), log=click.echo)
+    click.echo(f"site: {report.out} ({report.pages} pages, {report.size_bytes / 1e6:.1f} MB, {report.seconds:.0f} s)")
+
+
 @cli.command()
 @click.argument("notebook", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
@@ -58,7 +88,10 @@ def generate(assignments: tuple[str, ...], course: str | None) -> None:
 @click.option(
     "--cold", "cold", is_flag=True, help="Start a fresh engine for this check instead of the warm background one."
 )
-def check(notebook: str, as_json: bool, assignment: str | None, course: str | None, cold: bool) -> None:
+@click.option(
+    "--hub", "hub", is_flag=True, help="Ask the class hub's grading service (hidden tests) about your saved notebook."
+)
+def check(notebook: str, as_json: bool, assignment: str | None, course: str | None, cold: bool, hub: bool) -> None:
     """Grade one notebook and print a per-question table ending in `score X / Y`.
 
     Uses the hidden tests when the course's source/ is found, else the visible tests alone (and says so).
@@ -70,7 +103,19 @@ def check(notebook: str, as_json: bool, assignment: str | None, course: str | No
     Example:
       python -m autograder check release/01_tensors/01_tensors.ipynb
       python -m autograder check my_copy.ipynb --assignment 01_tensors --json
+      python -m autograder check --hub 01_tensors/01_tensors.ipynb   # on the class hub
     """
+    if hub:
+        from autograder.service import client
+
+        answer = client.ask(
+            assignment or client.guess_assignment(Path(notebook)), client.relative_to_home(Path(notebook))
+        )
+        if as_json:
+            click.echo(json.dumps({**answer.result.to_json(), "next_at": answer.next_at}, ensure_ascii=False))
+        else:
+            click.echo(client.render(answer, Path(notebook).resolve().parent))
+        return
     from autograder.check import check_notebook, format_table
 
     warm = not cold
@@ -211,6 +256,28 @@ def progress(folder: str | None, as_json: bool, map_path: str | None, course: st
     else:
         click.echo(format_table(rows))
         click.echo(f"course map: {target}")
+
+
+@cli.command()
+@click.argument("out", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Write OUT/report.json instead of OUT/report.html.")
+@click.option("--compare", "old", type=click.Path(), help="An earlier grading of the same class: list what changed.")
+def report(out: str, as_json: bool, old: str | None) -> None:
+    """What the class got wrong: OUT/report.html from a grading run's OUT folder alone.
+
+    Per question: attempted, full-credit rate, mean points, discrimination and flags; the misconceptions
+    behind failures, ranked by students, with hints and links to feedback pages; per student: what was
+    lost. With --compare OLD_OUT: every student whose score or status changed, per question.
+
+    \b
+    Example:
+      python -m autograder report grades-out
+      python -m autograder report grades-out --compare grades-out-before-fix
+    """
+    from autograder.report import write
+
+    target = write(Path(out), as_json=as_json, compare_with=Path(old) if old else None)
+    click.echo(f"report: {target}")
 
 
 def main() -> None:

@@ -33,7 +33,7 @@ _POOL_LOCK = threading.Lock()  # a worker with several threads runs one submissi
 
 def _worker_pool(mode: str, limits: Limits, hidden: tuple[str, ...]) -> Pool:
     """This worker process's engine for these settings, started on first use and kept until it exits."""
-    key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, hidden)
+    key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, limits.storage, hidden)
     if key not in _POOLS:
         _POOLS[key] = engine.open_pool(mode, limits, [Path(h) for h in hidden])
     return _POOLS[key]
@@ -135,13 +135,12 @@ def run_jobs(
         fill(first)
         for future in in_flight:
             job = by_future.pop(future)
-            fill(next(upcoming, None))  # the next submission is on its way while this result is written
             try:
-                result = future.result()
+                result = engine.Outcome.from_json(future.result())
             except Exception as exc:  # noqa: BLE001 - KilledWorker, or a worker that could not start
-                on_done(job, _crashed(job, exc))
-                continue
-            on_done(job, engine.Outcome.from_json(result))
+                result = _crashed(job, exc)
+            on_done(job, result)  # saved before the next submission is prepared (the window keeps workers busy)
+            fill(next(upcoming, None))
     finally:
         client.close()
         if cluster is not None:

@@ -19,9 +19,11 @@ from typing import Any
 
 from autograder.notebooks import Plan
 from autograder.pool import Limits, Pool, Run
+from autograder.text import neutral
 
 MAX_RESTARTS = 2
 NOT_ANSWERED = "还没有作答 (NotImplementedError)：删掉 raise NotImplementedError()，写出你的答案"
+UNKNOWN_MISTAKE = "unknown"  # course.mistakes.UNKNOWN (the parent does not import course: torch)
 MISSING_TEST = "这个测试单元不在提交里（被删除或改动了 metadata），记 0 分"
 
 
@@ -38,6 +40,7 @@ class Question:
     passed: bool
     message: str
     stdout: str = ""
+    mistake: str = ""  # failed: the named mistake's id (course.mistakes) or "unknown"; passed: ''
 
 
 @dataclass
@@ -88,20 +91,40 @@ class Job:
         return {**self.plan.to_json(), "skip_cells": sorted(self.skip_cells), "skip_tests": self.skip_tests}
 
 
-def message_of(error: list[str] | None) -> str:
-    """What the learner reads for a failed test: the check's own message, or the error in one line."""
+LEARNERS_ERROR = "你的代码抛出了异常 (raised by your code)："
+
+
+def message_of(error: list[str] | None, origin: str = "") -> str:
+    """What the learner reads for a failed test: the check's own message, or the error in one line.
+
+    ``origin`` (who raised it: check, learner, test, gone, timeout, crashed; see ``judge.TestResult``)
+    chooses the wording, never the exception's name: a learner's exception class named CheckError or
+    LearnerGone is shown as the learner's, after a marker saying so."""
     if not error:
         return ""
-    ename, evalue = error[0], error[1].strip()
-    if ename in ("CheckError", "AssertionError") and evalue:
+    ename, evalue = neutral(error[0]), neutral(error[1].strip())
+    if origin in ("gone", "timeout", "crashed"):
         return evalue
+    if origin == "learner":
+        if ename == "NotImplementedError":
+            return NOT_ANSWERED
+        return LEARNERS_ERROR + (f"{ename}: {evalue}" if evalue else ename)
+    if origin == "check" and evalue:
+        return evalue
+    if origin == "check":
+        return "AssertionError（测试未通过，没有说明）"
     if ename == "NotImplementedError":
         return NOT_ANSWERED
-    if ename == "AssertionError":
-        return "AssertionError（测试未通过，没有说明）"
-    if ename in ("LearnerGone", "CellTimeout", "Crashed"):
-        return evalue
     return f"{ename}: {evalue}" if evalue else ename
+
+
+def mistake_of(result: dict[str, Any]) -> str:
+    """A failed test's mistake id, as the judge sent it in its own field (the judge checked it against the
+    catalogue), or ``unknown``: never read from the message."""
+    value = result.get("mistake")
+    if isinstance(value, str) and value and len(value) <= 64 and value.replace("-", "").isalnum():
+        return value
+    return UNKNOWN_MISTAKE
 
 
 def describe_exit(code: int | None) -> str:
@@ -114,28 +137,40 @@ def describe_exit(code: int | None) -> str:
 
 
 def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]) -> None:
-    """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome."""
-    upcoming = iter(jobs)  # taken only when a slot is free: preparing the next overlaps the running ones
+    """Run every job, ``parallel`` at a time, rerunning after a crash or hang; ``on_done`` gets each outcome.
+
+    A finished submission's results are saved (``on_done``) before the next job is prepared (taken from
+    ``jobs``), so nothing a later submission does can lose them; one job prepared ahead starts at once
+    when a slot frees, so the next submission still runs while this one's results are written."""
+    upcoming = iter(jobs)
     again: list[Job] = []
+    ahead: list[Job] = []  # prepared, not started
     running: dict[str, Job] = {}
 
-    def fill() -> None:
-        while len(running) < parallel:
-            job = again.pop(0) if again else next(upcoming, None)
-            if job is None:
-                return
+    def start_ready() -> None:
+        while len(running) < parallel and (again or ahead):
+            job = again.pop(0) if again else ahead.pop(0)
             running[pool.start(job.payload(), seed_for(job.key))] = job
 
-    fill()
+    def prepare() -> None:
+        while len(running) + len(ahead) + len(again) <= parallel:
+            job = next(upcoming, None)
+            if job is None:
+                return
+            ahead.append(job)
+            start_ready()
+
+    prepare()
     while running:
         run = pool.wait()
         job = running.pop(run.id)
         if _should_rerun(job, run):
             again.append(job)
-            fill()
-            continue
-        fill()  # the next submission runs while this one's results are written
-        on_done(job, outcome(job, run, pool.limits.notebook_timeout))
+        else:
+            start_ready()
+            on_done(job, outcome(job, run, pool.limits.notebook_timeout))
+        start_ready()
+        prepare()
 
 
 def run_one(pool: Pool, job: Job) -> Outcome:
@@ -145,13 +180,23 @@ def run_one(pool: Pool, job: Job) -> Outcome:
     return done[0]
 
 
+def over_storage(run: Run) -> str:
+    """The note for a learner process stopped for what it wrote (files, shared memory); '' otherwise."""
+    over = str((run.learner_exit or {}).get("over_storage") or "")
+    return f"写入的文件和共享内存超过上限（{over}），进程被停止 (storage limit)" if over else ""
+
+
 def _should_rerun(job: Job, run: Run) -> bool:
     lost_at = (run.done or {}).get("lost_at")
     if run.timed_out or not lost_at or job.restarts >= MAX_RESTARTS:
         return False
     lost = str((run.done or {}).get("lost", ""))
     stuck = "没有响应" in lost
-    note = "这个单元卡住了，无法停止" if stuck else describe_exit((run.learner_exit or {}).get("code"))
+    note = (
+        "这个单元卡住了，无法停止"
+        if stuck
+        else over_storage(run) or describe_exit((run.learner_exit or {}).get("code"))
+    )
     kind, where = lost_at[0], lost_at[1]
     if kind == "cell":
         job.skip_cells[int(where)] = note
@@ -185,8 +230,11 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
             questions.append(Question(gid, 0.0, maximum, False, unreached))
             continue
         passed = bool(result.get("passed"))
-        message = "" if passed else message_of(result.get("error")) or "测试未通过"
-        questions.append(Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", "")))
+        message = "" if passed else message_of(result.get("error"), str(result.get("origin", ""))) or "测试未通过"
+        mistake = "" if passed else mistake_of(result)
+        questions.append(
+            Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", ""), mistake)
+        )
     cells = dict(run.cells)
     for index, note in job.skip_cells.items():
         cells[index] = {"skipped": True, "note": f"{note}；这个单元在重跑时被跳过"}
@@ -200,6 +248,8 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     else:
         status = "ok"
     notes = sorted(set(job.skip_cells.values()) | {n.split("；")[0] for n in job.skip_tests.values()})
+    if over_storage(run) and over_storage(run) not in notes:
+        notes.append(over_storage(run))
     if run.timed_out or run.grader_error:
         notes.append(unreached)
     elif run.done is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
+import stat
 import sys
 import warnings
 from collections.abc import Callable
@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from autograder import course as course_mod
-from autograder import engine, feedback, journal, sandbox
+from autograder import engine, feedback, journal, sandbox, submission
 from autograder.errors import AutograderError
 from autograder.gradebook import Gradebook
-from autograder.notebooks import make_plan, read_notebook, test_cells
+from autograder.notebooks import make_plan, parse_notebook, test_cells
 from autograder.pool import Limits
+from autograder.text import neutral
 
 
 @dataclass
@@ -33,19 +34,33 @@ class Task:
     notebook: Path | None
     note: str = ""
     timestamp: str | None = None
+    refused: str = ""  # why what was handed in cannot be graded (a link, a FIFO, a name that is not text)
+    folder: str = ""  # the student's folder name on disk (``student`` is its name as text)
+    _digest: str | None = None
 
     @property
     def key(self) -> str:
         return f"{self.student}/{self.assignment}"
 
+    def read(self) -> bytes:
+        """The submission's bytes: the student's own regular file, never a link (``autograder.submission``)."""
+        assert self.notebook is not None
+        root = self.notebook.parent.parent.parent
+        return submission.read_own_file(root, (self.folder or self.student, self.assignment, self.notebook.name))
+
     @property
     def fingerprint(self) -> str:
         """What was handed in: the notebook's bytes and its timestamp (a new submission changes it)."""
-        digest = hashlib.sha256((self.timestamp or "").encode())
-        digest.update(self.note.encode())
-        if self.notebook is not None:
-            digest.update(self.notebook.read_bytes())
-        return digest.hexdigest()[:16]
+        if self._digest is None:
+            digest = hashlib.sha256((self.timestamp or "").encode("utf-8", "backslashreplace"))
+            digest.update(self.note.encode("utf-8", "backslashreplace"))
+            if self.notebook is not None and not self.refused:
+                try:
+                    digest.update(self.read())
+                except AutograderError as exc:
+                    digest.update(str(exc).encode("utf-8", "backslashreplace"))
+            self._digest = digest.hexdigest()[:16]
+        return self._digest
 
 
 def parse_size(text: str) -> int:
@@ -63,34 +78,72 @@ def parse_size(text: str) -> int:
 
 
 def find_tasks(submissions: Path, assignments: list[str]) -> list[Task]:
-    """One task per student folder and assignment, in a stable order, whether or not a notebook is there."""
-    students = sorted(p.name for p in submissions.iterdir() if p.is_dir() and not p.name.startswith("."))
+    """One task per student folder and assignment, in a stable order, whether or not a notebook is there.
+
+    Nothing under ``submissions`` is followed or opened here beyond listing folders: a student folder that
+    is a link, or a name that is not UTF-8 text, becomes a task that is refused with its reason."""
+    students = sorted(p.name for p in _entries(submissions) if p.is_dir() and not p.name.startswith("."))
     if not students:
         raise AutograderError(
             f"no student folders in {submissions} (expected {submissions}/<student_id>/<assignment>/)"
         )
     tasks = []
-    for student in students:
+    for folder_name in students:
+        student = submission.display_name(folder_name)
         for assignment in assignments:
-            folder = submissions / student / assignment
-            stamp = folder / "timestamp.txt"
-            timestamp = stamp.read_text(encoding="utf-8", errors="replace").strip() if stamp.is_file() else None
-            expected = folder / f"{assignment}.ipynb"
-            if expected.is_file():
-                tasks.append(Task(student, assignment, expected, timestamp=timestamp))
-                continue
-            found = sorted(folder.glob("*.ipynb")) if folder.is_dir() else []
-            if len(found) == 1:
-                note = f"notebook renamed: graded {found[0].name}"
-                tasks.append(Task(student, assignment, found[0], note, timestamp))
-            elif found:
-                names = ", ".join(p.name for p in found)
-                tasks.append(
-                    Task(student, assignment, None, f"several notebooks ({names}), none named {expected.name}")
-                )
-            else:
-                tasks.append(Task(student, assignment, None, f"no {expected.name} submitted"))
+            task = _task(submissions, folder_name, student, assignment)
+            task.folder = folder_name
+            tasks.append(task)
     return tasks
+
+
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _is_real_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def _task(submissions: Path, folder_name: str, student: str, assignment: str) -> Task:
+    folder = submissions / folder_name / assignment
+    expected = folder / f"{assignment}.ipynb"
+    if student != folder_name:
+        return Task(student, assignment, expected, refused="the student folder's name is not UTF-8 text")
+    if not _is_real_dir(submissions / folder_name):
+        return Task(student, assignment, expected, refused="the student folder is a symbolic link")
+    timestamp = submission.read_small_text(submissions, (folder_name, assignment, "timestamp.txt"))
+    timestamp = timestamp.strip() if timestamp is not None else None
+    try:
+        mode = folder.lstat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISDIR(mode):
+        kind = submission.kind_of(mode)
+        return Task(student, assignment, expected, timestamp=timestamp, refused=f"{assignment} is {kind}, not a folder")
+    try:
+        expected.lstat()
+        return Task(student, assignment, expected, timestamp=timestamp)  # refused later if not a regular file
+    except OSError:
+        pass
+    found = sorted(p for p in _entries(folder) if p.name.endswith(".ipynb") and not p.name.startswith("."))
+    if len(found) == 1:
+        shown = submission.display_name(found[0].name)
+        if shown != found[0].name:
+            return Task(
+                student, assignment, found[0], timestamp=timestamp, refused="a file name that is not UTF-8 text"
+            )
+        return Task(student, assignment, found[0], f"notebook renamed: graded {shown}", timestamp)
+    if found:
+        names = ", ".join(submission.display_name(p.name) for p in found)
+        return Task(student, assignment, None, f"several notebooks ({names}), none named {expected.name}", timestamp)
+    return Task(student, assignment, None, f"no {expected.name} submitted", timestamp)
 
 
 def grade(
@@ -160,7 +213,8 @@ def grade(
     bar = _progress(len(tasks), len(tasks) - len(left), progress)
     sink = _Sink(out, pages, book, records, bar, hints)
     hidden = [course_root, submissions, out, book.root]
-    pool = engine.open_pool(mode, limits, hidden) if left and not cluster else None  # starts while we prepare
+    runs = any(t.notebook is not None and not t.refused for t in left)  # else no engine is needed
+    pool = engine.open_pool(mode, limits, hidden) if runs and not cluster else None  # starts while we prepare
     # prepared one by one as the engine asks for the next (a submission that cannot run gets its record
     # here), so nbgrader's sanitising overlaps the submissions already running
     runnable = (job for job in (_prepare(book, task, sink) for task in left) if job is not None)
@@ -172,6 +226,9 @@ def grade(
         elif pool is not None:
             parallel = max(1, jobs or os.cpu_count() or 1)
             engine.run_jobs(pool, runnable, parallel=parallel, on_done=sink.graded)
+        else:  # every task left is refused or missing: each gets its record as it is prepared, no engine
+            for _job in runnable:
+                raise AssertionError(f"{_job.key} can run, but no engine was started")
     finally:
         if pool is not None:
             pool.close()
@@ -186,7 +243,7 @@ def _assignments(submissions: Path, course_root: Path, assignments: list[str] | 
         course_mod.source_notebook(course_root, assignment)
     if assignments:
         return list(assignments)
-    present = {p.name for s in submissions.iterdir() if s.is_dir() for p in s.iterdir() if p.is_dir()}
+    present = {p.name for s in _entries(submissions) if _is_real_dir(s) for p in _entries(s) if _is_real_dir(p)}
     found = [a for a in known if a in present]
     if not found:
         raise AutograderError(
@@ -217,16 +274,43 @@ def _hints(course_root: Path, assignments: list[str]) -> dict[str, dict[str, lis
 class _GradingJob(engine.Job):
     task: Task | None = None
     nb: Any = None
+    data: bytes = b""  # the submission as read, once (a file swapped afterwards changes nothing)
 
 
 def _prepare(book: Gradebook, task: Task, sink: _Sink) -> _GradingJob | None:
-    """The job for a submission that can run; a finished record (and None) for one that cannot."""
+    """The job for a submission that can run; a finished record (and None) for one that cannot.
+
+    Whatever one submission holds, only its own record says so: the class goes on."""
+    try:
+        return _job(book, task, sink)
+    except Exception as exc:  # noqa: BLE001 - a case none of the checks below foresaw: this task only
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        with open(sink.out / "grader-errors.log", "a", encoding="utf-8", errors="backslashreplace") as log:
+            log.write(f"== {task.key}\npreparing: {type(exc).__name__}: {first}\n")
+        sink.unrunnable(task, "invalid", f"the submission could not be prepared: {first[:300]}")
+        return None
+
+
+def _job(book: Gradebook, task: Task, sink: _Sink) -> _GradingJob | None:
     book.register(task.student, task.assignment, task.timestamp)
+    if task.refused:
+        sink.unrunnable(task, "invalid", task.refused)
+        return None
     if task.notebook is None:
         sink.unrunnable(task, "missing", task.note)
         return None
+    source = book.sources[task.assignment]
     try:
-        nb = book.sanitize(task.student, task.assignment, read_notebook(task.notebook))
+        data = task.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise AutograderError(f"{task.notebook.name} is not UTF-8 text, so it is not a notebook") from None
+        raw = parse_notebook(text, task.notebook.name)
+        stolen = submission.instructor_material(raw, source)
+        if stolen:
+            raise AutograderError(f"{task.notebook.name}: {stolen}")
+        nb = book.sanitize(task.student, task.assignment, raw)
     except AutograderError as exc:
         sink.unrunnable(task, "invalid", str(exc))
         return None
@@ -234,8 +318,8 @@ def _prepare(book: Gradebook, task: Task, sink: _Sink) -> _GradingJob | None:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         sink.unrunnable(task, "invalid", f"nbgrader could not read the notebook: {first[:300]}")
         return None
-    plan = make_plan(book.sources[task.assignment], nb)
-    return _GradingJob(key=task.key, plan=plan, task=task, nb=nb)
+    plan = make_plan(source, nb)
+    return _GradingJob(key=task.key, plan=plan, task=task, nb=nb, data=data)
 
 
 class _Sink:
@@ -261,9 +345,19 @@ class _Sink:
 
     def graded(self, job: engine.Job, outcome: engine.Outcome) -> None:
         assert isinstance(job, _GradingJob) and job.task is not None
+        try:
+            self._graded(job, outcome)
+        except Exception as exc:  # noqa: BLE001 - saving this submission failed: its record says so, the class goes on
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            with open(self.out / "grader-errors.log", "a", encoding="utf-8", errors="backslashreplace") as log:
+                log.write(f"== {job.task.key}\nsaving: {type(exc).__name__}: {first}\n")
+            self.unrunnable(job.task, "crashed", f"the graded notebook could not be saved: {first[:300]}")
+
+    def _graded(self, job: _GradingJob, outcome: engine.Outcome) -> None:
+        assert job.task is not None
         task, nb = job.task, job.nb
         attach_outputs(nb, outcome)
-        self.book.save(task.student, task.assignment, nb, task.notebook)
+        self.book.save(task.student, task.assignment, nb, job.data)
         scores = self.book.scores(task.student, task.assignment)
         questions = []
         for q in outcome.questions:
@@ -276,6 +370,7 @@ class _Sink:
                     "max_points": max_points,
                     "status": status,
                     "message": q.message,
+                    "mistake": "" if status == "passed" else (q.mistake or engine.UNKNOWN_MISTAKE),
                 }
             )
         if outcome.grader_error:  # our bug, or the judge worn down by this submission: the instructor looks
@@ -294,10 +389,12 @@ class _Sink:
         page.parent.mkdir(parents=True, exist_ok=True)
         journal.atomic_write(page, feedback.render(record, hints=self.hints.get(assignment)))
         if not self.book.own:  # nbgrader's release_feedback matches feedback to a submission by these files
-            submitted = self.book.root / "submitted" / record["student_id"] / assignment
-            for name in ("timestamp.txt", "submission_secret.txt"):
-                if (submitted / name).is_file():
-                    shutil.copy2(submitted / name, page.parent / name)
+            for name in ("timestamp.txt", "submission_secret.txt"):  # regular files only: a link there
+                text = submission.read_small_text(
+                    self.book.root / "submitted", (record["student_id"], assignment, name)
+                )
+                if text is not None:  # could name the source notebook, and feedback is released to the student
+                    journal.atomic_write(page.parent / name, text)
         journal.append(self.out, record)
         self.records[record["key"]] = record
         journal.write_csvs(self.out, self.records)
@@ -305,6 +402,9 @@ class _Sink:
 
 
 def _record(task: Task, status: str, questions: list[dict[str, Any]], message: str) -> dict[str, Any]:
+    for q in questions:  # every text a page, a CSV or formgrader shows: no control or bidi characters
+        q["message"] = neutral(q["message"])
+    message = neutral(message)
     return {
         "key": task.key,
         "fingerprint": task.fingerprint,
@@ -333,7 +433,7 @@ def attach_outputs(nb: Any, outcome: engine.Outcome) -> None:
         question = by_id.get(gid) if gid is not None and not meta(cell).get("solution") else None
         if question is not None:
             if question.stdout:
-                cell.outputs.append(new_output("stream", name="stdout", text=question.stdout))
+                cell.outputs.append(new_output("stream", name="stdout", text=neutral(question.stdout)))
             if not question.passed:
                 cell.outputs.append(new_output("error", ename="TestFailed", evalue=question.message, traceback=[]))
             continue
@@ -344,9 +444,9 @@ def attach_outputs(nb: Any, outcome: engine.Outcome) -> None:
             cell.outputs.append(new_output("error", ename="Crashed", evalue=result.get("note", ""), traceback=[]))
             continue
         if result.get("stdout"):
-            cell.outputs.append(new_output("stream", name="stdout", text=result["stdout"]))
+            cell.outputs.append(new_output("stream", name="stdout", text=neutral(result["stdout"])))
         if result.get("stderr"):
-            cell.outputs.append(new_output("stream", name="stderr", text=result["stderr"]))
+            cell.outputs.append(new_output("stream", name="stderr", text=neutral(result["stderr"])))
         if result.get("error"):
             ename, evalue = result["error"]
-            cell.outputs.append(new_output("error", ename=ename, evalue=evalue, traceback=[]))
+            cell.outputs.append(new_output("error", ename=neutral(ename), evalue=neutral(evalue), traceback=[]))

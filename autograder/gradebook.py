@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import nbgrader_api
+from autograder.inert import make_inert
 from autograder.notebooks import read_notebook
 
 
@@ -101,7 +102,7 @@ class Gradebook:
             nb, resources = step(config=self.config).preprocess(nb, resources)
         return nb
 
-    def save(self, student: str, assignment: str, nb: Any, submission: Path | None) -> None:
+    def save(self, student: str, assignment: str, nb: Any, submission: bytes | None) -> None:
         """nbgrader's LimitOutput and SaveAutoGrades; the graded notebook goes where formgrader looks."""
         import nbformat
         from nbgrader.preprocessors import LimitOutput, SaveAutoGrades
@@ -109,13 +110,14 @@ class Gradebook:
         resources = self.resources(student, assignment)
         for step in (LimitOutput, SaveAutoGrades):
             nb, resources = step(config=self.config).preprocess(nb, resources)
+        nb = make_inert(nb, self.sources[assignment], self.config)  # safe in formgrader, no hidden tests
         target = self.root / "autograded" / student / assignment
         target.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target / f"{assignment}.ipynb")
         if self.own and submission is not None:
             submitted = self.root / "submitted" / student / assignment
             submitted.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(submission, submitted / f"{assignment}.ipynb")
+            (submitted / f"{assignment}.ipynb").write_bytes(submission)  # the bytes graded, never a link
 
     def zero(self, student: str, assignment: str) -> None:
         """A submission that could not run: every grade 0, as nbgrader does for a missing notebook."""

@@ -16,7 +16,7 @@ from typing import Any
 
 JOURNAL = ".journal.jsonl"
 GRADES_COLUMNS = ["student_id", "assignment", "score", "max_score", "status"]
-QUESTIONS_COLUMNS = ["student_id", "assignment", "grade_id", "points", "max_points", "status", "message"]
+QUESTIONS_COLUMNS = ["student_id", "assignment", "grade_id", "points", "max_points", "status", "message", "mistake"]
 
 
 def read(out: Path) -> dict[str, dict[str, Any]]:
@@ -64,6 +64,7 @@ def write_csvs(out: Path, records: dict[str, dict[str, Any]]) -> None:
         g.writerow([student, r["assignment"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]])
         for x in r["questions"]:
             points = [f"{x['points']:g}", f"{x['max_points']:g}"]
-            q.writerow([student, r["assignment"], x["grade_id"], *points, x["status"], cell(x["message"])])
+            row = [student, r["assignment"], x["grade_id"], *points, x["status"], cell(x["message"])]
+            q.writerow([*row, x.get("mistake", "")])  # mistake: '' passed or not run, else an id or unknown
     atomic_write(out / "grades.csv", grades.getvalue())
     atomic_write(out / "questions.csv", questions.getvalue())

@@ -17,9 +17,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograder.calls import LearnerError, Request
+from autograder.calls import LearnerError, Request, raised_by_learner
 from autograder.codec import DEFAULT_LIMITS, CodecError, Decoder, Handle, Limits, qualified
 from autograder.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
+from autograder.notebooks import cell_names
 from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
 from course import remote
 
@@ -139,15 +140,24 @@ class Learner:
     def names(self, names: list[str]) -> dict[str, tuple[str, Any]]:
         """For each name: ("data", value), ("remote", None) or ("missing", None)."""
         reply, buffers = self._exchange({"op": "names", "names": list(names)}, [])
-        dec = Decoder("judge", buffers, remote=self._remote, limits=self.channel.limits)
+        entries = reply.get("names", [])
+        if not isinstance(entries, list):
+            raise LearnerError("学习者的进程发来的变量列表格式不对 (names)")
         found: dict[str, tuple[str, Any]] = {}
-        try:
-            for entry in reply.get("names", []):
-                name, kind, tree = entry
-                if name in names and kind in ("data", "remote", "missing"):
-                    found[name] = (kind, dec.decode(tree) if kind == "data" else None)
-        except Exception as exc:  # noqa: BLE001 - a learner's value the judge cannot rebuild
-            raise LearnerError(f"学习者的变量无法交给评分器 (not data)：{str(exc)[:300]}") from None
+        dec = Decoder("judge", buffers, remote=self._remote, limits=self.channel.limits)  # one for all: names
+        for entry in entries:  # share objects (an optimizer over a model's parameters)
+            if not (isinstance(entry, list) and len(entry) == 3):
+                raise LearnerError("学习者的进程发来的变量列表格式不对 (names)")
+            name, kind, tree = entry
+            if name not in names or kind not in ("data", "remote", "missing"):
+                continue
+            if kind != "data":
+                found[name] = (kind, None)
+                continue
+            try:  # one name at a time: a value the judge refuses fails only the tests that use it
+                found[name] = ("data", dec.decode(tree))
+            except Exception as exc:  # noqa: BLE001 - a learner's value the judge cannot rebuild
+                found[name] = ("data", Refused(name, str(exc)[:300]))
         return found
 
     def _remote(self, info: Handle) -> Remote:
@@ -174,6 +184,34 @@ def _rewarn(warned: list[tuple[str, str]]) -> None:
         if not (isinstance(category, type) and issubclass(category, Warning)):
             category = UserWarning
         warnings.warn(message, category, stacklevel=3)
+
+
+class RefusedValue(Exception):
+    """A test used a learner's value the judge refused to rebuild (not data it accepts)."""
+
+
+class Refused:
+    """The judge's stand-in for a learner's value it refused: any use fails, naming the value and why."""
+
+    __slots__ = ("_name", "_why")
+
+    def __init__(self, name: str, why: str) -> None:
+        self._name, self._why = name, why
+
+    @property
+    def message(self) -> str:
+        return f"学习者的变量 {self._name} 无法交给评分器 (not data)：{self._why}"
+
+    def _fail(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RefusedValue(self.message)
+
+    __call__ = __getattr__ = __getitem__ = __iter__ = __len__ = __bool__ = __float__ = __int__ = __index__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __matmul__ = __neg__ = _fail
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __contains__ = _fail  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<学习者的变量 {self._name}：评分器拒收 (refused)：{self._why}>"
 
 
 class Remote:
@@ -241,6 +279,8 @@ class TestResult:
     stdout: str = ""
     timeout: bool = False
     lost: str = ""  # why the learner could not answer, when it could not
+    origin: str = ""  # who wrote ``error``: check, learner, test (the test code's own error), gone, timeout, crashed
+    mistake: str = ""  # the catalogue id (course.mistakes) a check's failure proved; '' when none
 
 
 @dataclass
@@ -304,7 +344,7 @@ def run_plan(
             continue
         gid = step["grade_id"]
         if gid in skip_tests:
-            result = TestResult(gid, False, ["Crashed", skip_tests[gid]])
+            result = TestResult(gid, False, ["Crashed", skip_tests[gid]], origin="crashed")
         else:
             sync(step["upto"])
             result = _run_test(step, namespace, learner, answer_names, cell_timeout)
@@ -332,8 +372,10 @@ def _run_test(
 ) -> TestResult:
     gid = step["grade_id"]
     if learner.lost:
-        return TestResult(gid, False, ["LearnerGone", learner.lost], lost=learner.lost)
+        return TestResult(gid, False, ["LearnerGone", learner.lost], lost=learner.lost, origin="gone")
     error: list[str] | None = None
+    origin = ""
+    mistake = ""
     timed_out = False
     with captured() as (out, _err):
         try:
@@ -343,11 +385,38 @@ def _run_test(
                 exec(compile(step["source"], f"<test {gid}>", "exec"), namespace)
         except CellTimeout:
             timed_out = True
-            error = ["CellTimeout", f"这个测试单元运行超过 {timeout:g} 秒，被停止"]
+            error, origin = ["CellTimeout", f"这个测试单元运行超过 {timeout:g} 秒，被停止"], "timeout"
         except LearnerGone as exc:
-            error = ["LearnerGone", str(exc)]
+            error, origin = ["LearnerGone", str(exc)], "gone"
         except Exception as exc:  # noqa: BLE001 - a failed test
-            error = [type(exc).__name__, str(exc)[:4000]]
+            error, origin = [type(exc).__name__, str(exc)[:4000]], _origin(exc)
+            mistake = _mistake(exc, origin)
+    refused = [v for n in cell_names(step["source"]).used if isinstance(v := namespace.get(n), Refused)]
+    if refused and not learner.lost:  # a test that uses a refused value never passes, and says which value
+        error, origin, mistake = ["RefusedValue", refused[0].message], "test", ""
     if learner.lost and error is None:  # belt and braces: a test the learner could not finish never passes
-        error = ["LearnerGone", learner.lost]
-    return TestResult(gid, error is None, error, out.value(), timed_out, learner.lost)
+        error, origin = ["LearnerGone", learner.lost], "gone"
+    return TestResult(gid, error is None, error, out.value(), timed_out, learner.lost, origin, mistake)
+
+
+def _mistake(exc: Exception, origin: str) -> str:
+    """The catalogue id a check's failure carries (an attribute the check set in this process), or ''."""
+    from course import mistakes
+    from course.checks import CheckError
+
+    if origin != "check" or not isinstance(exc, CheckError):
+        return ""
+    return mistakes.checked(getattr(exc, "mistake", ""))
+
+
+def _origin(exc: Exception) -> str:
+    """Who wrote a failed test's error, from what it is (never from its name): the learner's code (an
+    exception rebuilt from the learner's process), a check (course.checks.CheckError, or a test cell's
+    own ``assert``), or the test code's own error (a name the learner never defined, ...)."""
+    from course.checks import CheckError
+
+    if raised_by_learner(exc):
+        return "learner"
+    if isinstance(exc, (CheckError, AssertionError)):
+        return "check"
+    return "test"

@@ -24,6 +24,8 @@ from autograder.errors import AutograderError
 # nbformat's schema never checks: this process skips that optional import.
 sys.modules.setdefault("rfc3987_syntax", None)
 
+MAX_NOTEBOOK_BYTES = 32 * 2**20  # the same cap as autograder.submission's
+
 EFFECT_CALLS = {
     "manual_seed",
     "seed",
@@ -45,6 +47,8 @@ def read_notebook(path: Path) -> Any:
         raise AutograderError(f"notebook not found: {path}")
     if not path.is_file():
         raise AutograderError(f"not a notebook file: {path}")
+    if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+        raise AutograderError(f"{path} is over {MAX_NOTEBOOK_BYTES // 2**20} MB: not a course notebook")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:

@@ -29,11 +29,13 @@ START_TIMEOUT_S = 180
 
 @dataclass
 class Limits:
-    """What one submission may use: seconds per cell and per notebook, bytes of memory."""
+    """What one submission may use: seconds per cell and per notebook, bytes of memory, and bytes it may
+    keep outside its address space (files in its scratch folder, /tmp and /dev/shm, SysV shared memory)."""
 
     cell_timeout: float
     notebook_timeout: float
     memory: int
+    storage: int = 512 * 2**20
 
 
 @dataclass
@@ -180,6 +182,7 @@ class Pool:
             "timeout": self.limits.cell_timeout,
             "deadline": self.limits.notebook_timeout,
             "memory": self.limits.memory,
+            "storage": self.limits.storage,
         }
         try:
             self.learner.send(request, [learner_end.fileno()])

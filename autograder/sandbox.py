@@ -52,7 +52,24 @@ def resolve(mode: str, warn) -> str:
     return "none"
 
 
-SYSTEM_DIRS = ("/usr", "/etc", "/sys")  # what any program needs, read-only; nothing else of the host is there
+SYSTEM_DIRS = ("/usr", "/sys")  # what any program needs, read-only; nothing else of the host is there
+# of /etc, only what the dynamic loader, BLAS alternatives, time zones and Python's standard library read
+ETC_ALLOWED = (
+    "alternatives",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "timezone",
+    "mime.types",
+    "nsswitch.conf",
+    "os-release",
+    "debian_version",
+    "ssl",
+    "ca-certificates",
+    "fonts",
+    "matplotlibrc",
+)
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # merged-/usr symlinks, or folders
 DEFAULT_EXCHANGE = Path("/usr/local/share/nbgrader/exchange")  # nbgrader's: every student's submissions
 
@@ -86,6 +103,11 @@ def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Pat
         elif link.is_dir():
             args += ["--ro-bind", name, name]
             system.append(link)
+    args += ["--perms", "0755", "--dir", "/etc"]
+    for name in ETC_ALLOWED:
+        entry = Path("/etc") / name
+        if entry.exists():
+            args += ["--ro-bind", str(entry), str(entry)]
     args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     hidden = sorted({p.resolve() for p in [*hidden, DEFAULT_EXCHANGE] if p.exists()}, key=lambda p: len(p.parts))
     masked = [folder for folder in hidden if _inside(folder, system)]  # the rest is not in the sandbox at all

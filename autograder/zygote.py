@@ -241,6 +241,7 @@ def _sweep(uid: int, shared_folders: tuple[Path, ...]) -> None:
             os.setgid(uid)
             os.setuid(uid)
             os.kill(-1, signal.SIGKILL)
+            _remove_sysv(uid)  # they outlive the process: the next submission could read them
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
@@ -255,6 +256,90 @@ def _sweep(uid: int, shared_folders: tuple[Path, ...]) -> None:
                     shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
             except OSError:
                 pass
+
+
+STORAGE_CHECK_S = 0.2  # how often a learner child's files and shared memory are counted
+MAX_ENTRIES = 20_000  # more files than this in its folders counts as over the limit
+
+
+SYSV = {  # /proc/sysvipc/<kind>: (id column, bytes column or None, owner uid column, creator uid column)
+    "shm": (1, 3, 7, 9),
+    "msg": (1, 3, 7, 9),
+    "sem": (1, None, 4, 6),
+}
+
+
+def _sysv(uid: int | None = None) -> list[tuple[str, int, int, int]]:
+    """(kind, id, bytes, owner uid) of every SysV IPC object (shared memory, message queue, semaphore set)
+    in this IPC namespace, of ``uid`` when given: they outlive the process that made them."""
+    found = []
+    for kind, (id_col, size_col, owner_col, creator_col) in SYSV.items():
+        try:
+            lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            try:
+                ident, owner, creator = int(fields[id_col]), int(fields[owner_col]), int(fields[creator_col])
+                size = int(fields[size_col]) if size_col is not None else 0
+            except (IndexError, ValueError):
+                continue
+            if uid is None or uid in (owner, creator):
+                found.append((kind, ident, size, owner))
+    return found
+
+
+def _files_bytes(folder: Path, uid: int | None, budget: list[int]) -> int:
+    """Bytes on disk of the files under ``folder`` (owned by ``uid``, when given); ``budget`` counts entries."""
+    total = 0
+    stack = [str(folder)]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return total
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if uid is None or info.st_uid == uid:
+                total += info.st_blocks * 512
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+    return total
+
+
+def storage_used(scratch: Path | None, uid: int | None) -> tuple[int, bool]:
+    """What a learner child keeps outside its address space, in bytes, and whether it made too many files:
+    its scratch folder; with a uid of its own, also its files in /tmp and /dev/shm, its SysV shared memory
+    and message queues."""
+    budget = [MAX_ENTRIES]
+    total = _files_bytes(scratch, None, budget) if scratch is not None else 0
+    if uid is not None:
+        total += sum(_files_bytes(Path(d), uid, budget) for d in ("/tmp", "/dev/shm"))
+        total += sum(size for _kind, _id, size, _owner in _sysv(uid))
+    return total, budget[0] < 0
+
+
+def _remove_sysv(uid: int) -> None:
+    """Remove the SysV IPC objects of ``uid`` (run as ``uid``: the owner may remove them)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for kind, ident, _size, owner in _sysv(uid):
+        if owner != uid:
+            continue
+        if kind == "shm":
+            libc.shmctl(ident, 0, None)  # IPC_RMID
+        elif kind == "msg":
+            libc.msgctl(ident, 0, None)
+        else:
+            libc.semctl(ident, 0, 0)
 
 
 def _kill_group(pid: int) -> None:
@@ -278,12 +363,21 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
     by_task: dict[str, int] = {}
     counter = 0
     open_control = True
+    next_count = 0.0
     while open_control or children:
         now = time.monotonic()
         for pid, info in list(children.items()):
             if not info["timed_out"] and now > info["deadline"]:
                 info["timed_out"] = True
                 _kill_group(pid)
+        if role == "learner" and now >= next_count:
+            next_count = now + STORAGE_CHECK_S
+            for pid, info in list(children.items()):
+                used, too_many = storage_used(info["scratch"], info["uid"])
+                if not info["over"] and (used > info["storage"] or too_many):
+                    cap = f"{info['storage'] / 2**20:g} MB"
+                    info["over"] = f"超过 {MAX_ENTRIES} 个文件" if too_many else f"{used / 2**20:.0f} MB，上限 {cap}"
+                    _kill_group(pid)
         ready, _, _ = select.select([control] if open_control else [], [], [], 0.05)
         if ready:
             try:
@@ -321,7 +415,15 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
             for fd in fds:
                 os.close(fd)
             deadline = time.monotonic() + float(request["deadline"])
-            children[pid] = {"task": request["task"], "deadline": deadline, "timed_out": False, "uid": uid}
+            children[pid] = {
+                "task": request["task"],
+                "deadline": deadline,
+                "timed_out": False,
+                "uid": uid,
+                "scratch": Path(request["scratch"]) if role == "learner" else None,
+                "storage": int(request.get("storage", 512 * 2**20)),
+                "over": "",
+            }
             by_task[request["task"]] = pid
         while children:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -339,6 +441,7 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
                 "task": info["task"],
                 "code": os.waitstatus_to_exitcode(status),
                 "timed_out": info["timed_out"],
+                "over_storage": info["over"],
             }
             try:
                 control.send(json.dumps(message).encode())

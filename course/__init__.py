@@ -6,7 +6,15 @@ import traceback
 from course import hints
 from course.checks import CheckError, describe
 
-__all__ = ["CheckError", "describe"]
+__all__ = ["CheckError", "check_with_hidden_tests", "describe"]
+
+
+def check_with_hidden_tests(notebook=None, *, assignment=None):
+    """On the class hub: the hidden-test verdict of this notebook as saved (press Ctrl+S first), from the
+    hub's grading service; prints the table ``check`` prints, with hints (autograder.service.client)."""
+    from autograder.service.client import check_with_hidden_tests as ask
+
+    return ask(notebook, assignment=assignment)
 
 
 def _short_check_errors() -> None:

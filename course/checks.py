@@ -38,13 +38,19 @@ __all__ = [
 
 
 class CheckError(AssertionError):
-    """A test failed; the message says what is wrong and the likely reason."""
+    """A test failed; the message says what is wrong and the likely reason.
+
+    ``mistake`` is the id of the misconception the failure proves (``course.mistakes``), or ''."""
+
+    def __init__(self, message: str = "", *, mistake: str = "") -> None:
+        super().__init__(message)
+        self.mistake = mistake
 
 
-def fail(message: str) -> NoReturn:
-    """Raise a :class:`CheckError` with ``message``."""
+def fail(message: str, *, mistake: str = "") -> NoReturn:
+    """Raise a :class:`CheckError` with ``message`` and, when the behaviour proves one, a ``mistake`` id."""
     __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
-    raise CheckError(message)
+    raise CheckError(message, mistake=mistake)
 
 
 def describe(x: Any, name: str | None = None) -> None:
@@ -100,6 +106,39 @@ def check_prediction(
 
 def _shape(t: torch.Tensor) -> tuple[int, ...]:
     return tuple(t.shape)
+
+
+def _shape_mistake(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
+    """The mistake id behind :func:`_shape_hint`'s diagnosis (same conditions), or '' when it names none."""
+    same_non_unit = [d for d in expected if d != 1] == [d for d in actual if d != 1]
+    if len(actual) < len(expected) and same_non_unit:
+        return ""  # squeeze() without dim: no mutant proves it yet, so no id (course/mistakes.py)
+    if len(actual) > len(expected) and same_non_unit:
+        return "extra-unit-dim"
+    if (
+        len(actual) == 2
+        and actual[0] == actual[1]
+        and len(expected) in (1, 2)
+        and expected[0] == actual[0]
+        and math.prod(expected) == expected[0]
+    ):
+        return ""  # (N, 1) with (N,) broadcast to (N, N): no mutant proves it yet, so no id
+    if math.prod(actual) == math.prod(expected) and sorted(actual) == sorted(expected):
+        return "wrong-dim-order"
+    return ""
+
+
+def _dtype_mistake(actual: torch.dtype, expected: torch.dtype) -> str:
+    """The mistake id behind :func:`_dtype_hint`'s diagnosis (same conditions), or ''."""
+    if expected == torch.bool:
+        return ""  # a mask that is not bool: no mutant proves it today, so no id (course/mistakes.py)
+    if expected == torch.long:
+        return "labels-not-long"
+    if expected.is_floating_point and not actual.is_floating_point:
+        return "int-not-float"
+    if expected == torch.float32 and actual == torch.float64:
+        return "float64-not-float32"
+    return ""
 
 
 def _shape_hint(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
@@ -178,17 +217,20 @@ def check_tensor(
     if not isinstance(actual, torch.Tensor):
         fail(
             f"{name} 应该是 torch.Tensor，得到的是 {type(actual).__name__}。"
-            "是不是返回了 list / numpy 数组 / Python 数字，或者忘了 return？"
+            "是不是返回了 list / numpy 数组 / Python 数字，或者忘了 return？",
+            mistake="not-a-tensor",
         )
     if _shape(actual) != _shape(expected):
         fail(
             f"{name} 的形状 (shape) 不对：期望 {_shape(expected)}，得到 {_shape(actual)}。"
-            + _shape_hint(_shape(actual), _shape(expected))
+            + _shape_hint(_shape(actual), _shape(expected)),
+            mistake=_shape_mistake(_shape(actual), _shape(expected)),
         )
     if check_dtype and actual.dtype != expected.dtype:
         fail(
             f"{name} 的 dtype 不对：期望 {expected.dtype}，得到 {actual.dtype}。"
-            + _dtype_hint(actual.dtype, expected.dtype)
+            + _dtype_hint(actual.dtype, expected.dtype),
+            mistake=_dtype_mistake(actual.dtype, expected.dtype),
         )
     if check_device and actual.device != expected.device:
         fail(
@@ -201,11 +243,13 @@ def check_tensor(
         if expected.requires_grad:
             fail(
                 f"{name} 的 requires_grad 应为 True，得到 False：它已脱离计算图。"
-                "是不是用了 detach()、.item()、torch.no_grad() 或 inference_mode()？"
+                "是不是用了 detach()、.item()、torch.no_grad() 或 inference_mode()？",
+                mistake="detached-from-graph",
             )
         fail(
             f"{name} 的 requires_grad 应为 False，得到 True：它还连着计算图。"
-            "需要脱离计算图时用 detach()，或在 torch.no_grad() / inference_mode() 里计算。"
+            "需要脱离计算图时用 detach()，或在 torch.no_grad() / inference_mode() 里计算。",
+            mistake="still-in-graph",
         )
 
 
@@ -248,7 +292,8 @@ def check_close(actual: Any, expected: float, *, name: str = "返回值", rtol: 
     if isinstance(actual, torch.Tensor):
         fail(
             f"{name} 应该是 Python 数字 (float)，得到的是 torch.Tensor {describe_str(actual)}。"
-            "用 .item() 把单元素张量转成 Python 数字。"
+            "用 .item() 把单元素张量转成 Python 数字。",
+            mistake="tensor-not-item",
         )
     if isinstance(actual, bool) or not isinstance(actual, (int, float)):
         fail(f"{name} 应该是 Python 数字 (float)，得到的是 {type(actual).__name__}。")
@@ -279,7 +324,8 @@ def check_grad_fn(t: torch.Tensor, *, expect_none: bool, name: str = "张量") -
     if not expect_none and t.grad_fn is None:
         fail(
             f"{name} 应该在计算图里（有 grad_fn），但 grad_fn 是 None："
-            "detach()、.item()、torch.no_grad() 或 inference_mode() 截断了梯度路径？"
+            "detach()、.item()、torch.no_grad() 或 inference_mode() 截断了梯度路径？",
+            mistake="detached-from-graph",
         )
 
 
@@ -311,7 +357,8 @@ def check_shares_storage(actual: torch.Tensor, base: torch.Tensor, *, expected: 
     if expected and not shares:
         fail(
             f"{name} 应该是输入的视图 (view，共享存储)，但它是一份复制："
-            "reshape() 在布局不兼容时、contiguous()、clone() 都会复制数据。"
+            "reshape() 在布局不兼容时、contiguous()、clone() 都会复制数据。",
+            mistake="copy-not-view",
         )
     if not expected and shares:
         fail(
@@ -478,7 +525,14 @@ def _same_inputs(before: Any, after: Any) -> bool:
     if isinstance(before, torch.Tensor):
         if before.device.type == "meta":  # no data to compare
             return before.shape == after.shape
-        return before.shape == after.shape and bool(torch.equal(before, after.detach()) or before.numel() == 0)
+        if before.shape != after.shape or before.numel() == 0 or torch.equal(before, after.detach()):
+            return before.shape == after.shape
+        if before.is_floating_point() and before.dtype == after.dtype:  # nan == nan here: an unchanged nan input
+            return bool(
+                torch.equal(before.isnan(), after.detach().isnan())
+                and torch.equal(before.nan_to_num(), after.detach().nan_to_num())
+            )
+        return False
     if isinstance(before, (list, tuple)):
         return len(before) == len(after) and all(_same_inputs(b, a) for b, a in zip(before, after))
     if isinstance(before, dict):
@@ -515,7 +569,8 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
     if copy and not _same_inputs(snapshot, (args, kwargs)):
         fail(
             f"输入 {case.describe()} 时，{fn_name} 修改了输入张量（in-place 操作，例如 x += 1、x.add_()）："
-            "不要修改调用者传入的数据，返回一个新张量。"
+            "不要修改调用者传入的数据，返回一个新张量。",
+            mistake="modifies-input",
         )
     if caught:
         case.warnings = [str(w.message) for w in caught]  # type: ignore[attr-defined]
@@ -581,4 +636,4 @@ def check_function(
             extra = ""
             if getattr(case, "warnings", None):
                 extra = f"（运行时还有警告 (warning)：{case.warnings[0][:200]}）"  # type: ignore[attr-defined]
-            raise CheckError(f"输入 {case.describe()} 时：{err}{extra}") from None
+            raise CheckError(f"输入 {case.describe()} 时：{err}{extra}", mistake=err.mistake) from None

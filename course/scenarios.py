@@ -12,9 +12,14 @@ learner's own code could forge: it catches honest mistakes, not cheating. Values
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import sys
+import weakref
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 import torch
 from torch.overrides import TorchFunctionMode
 
@@ -34,30 +39,165 @@ SYNC_CALLS = {
     _T.item: ".item()",
     _T.__float__: "float()",
     _T.__int__: "int()",
+    _T.__complex__: "complex()",
     _T.__bool__: "bool() / if",
-    _T.__index__: "index",
+    _T.__index__: "index (range(t), seq[t])",
     _T.tolist: ".tolist()",
-    _T.cpu: ".cpu()",
     _T.numpy: ".numpy()",
-    _T.__repr__: "print / repr",
-    _T.__format__: "f-string",
+    _T.__array__: "np.asarray / np.array",
+    _T.__repr__: "print / repr / str",
+    _T.__format__: "f-string / format",
+    _T.__contains__: "x in t",
 }
+# Results whose shape depends on the data: the host must learn the size before it can go on.
+DATA_DEPENDENT = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount"}
+# Calls that return Python values without reading any element (metadata), and comparisons with non-tensors.
+_METADATA = {
+    "size", "dim", "ndimension", "numel", "nelement", "stride", "storage_offset", "element_size", "data_ptr",
+    "get_device", "__len__", "__get__", "__set__", "type", "dim_order", "has_names", "result_type", "can_cast",
+    "promote_types", "__eq__", "__ne__", "__reduce_ex__", "__sizeof__", "__hash__",
+}  # fmt: skip
+_FROM_DATA = {"tensor", "as_tensor", "asarray"}
+_paused = 0
 
 
 class SyncCounter(TorchFunctionMode):
-    """Counts host-device syncs (``.item()``, ``float()``, ``.tolist()``, ``.cpu()``, ``print(t)``, ``if t``).
+    """Counts host-device syncs: every read of a device tensor's values by the host, whatever API made it.
 
-    On a GPU each of these makes the CPU wait for the device; on a CPU they cost nothing, so the tests
-    count them instead of timing them. ``loss_nodes`` are the ``grad_fn`` of per-step losses: a sync on a
-    tensor whose graph reaches two of them means ``total += loss`` kept every step's graph alive.
+    On a GPU each of these makes the CPU wait for the device; on a CPU they cost nothing (and ``.to("cpu")``
+    of a CPU tensor returns it without copying), so the tests count them instead of timing them. Every torch
+    call passes through this mode, which keeps track of where each tensor would live on a GPU machine: on the
+    device, except what a transfer to the host made and what is computed from host tensors only. A sync is
+    recorded, under the name of the API used, for
+
+    - reading values into Python: ``.item()``, ``float()`` / ``int()`` / ``bool()`` (``if t:``),
+      ``.tolist()``, ``print(t)`` / ``f"{t}"``, ``np.asarray(t)`` / ``.numpy()``, ``x in t``, and any torch
+      call that returns a Python number (``torch.equal``, ``torch.allclose``, ...);
+    - copies to the host: ``.cpu()``, ``.to("cpu")`` / ``.to(cpu_tensor)`` (with ``non_blocking=True`` too:
+      the values are not there until a sync), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
+      ``torch.tensor([t1, t2])`` (one per tensor it reads);
+    - results whose shape depends on the data: ``nonzero``, ``masked_select``, ``unique``, ``bincount``,
+      ``t[mask]``, one-argument ``torch.where``.
+
+    ``factories_on_device``: whether tensors made in the block without a device (``torch.zeros(3)``) are on
+    the device, as in a demo that imagines everything on the GPU (the default). :func:`count_syncs` sets it to
+    False: there a learner's ``torch.zeros(3)`` is a CPU tensor, as on a GPU machine, and a tensor is made on
+    the device by ``device=t.device`` of a device tensor, or by a ``torch.device`` in ``devices`` (the
+    notebook's ``device``). ``loss_nodes`` are the ``grad_fn`` of per-step losses: a sync on a tensor whose
+    graph reaches two of them means ``total += loss`` kept every step's graph alive.
     """
 
-    def __init__(self, loss_nodes: Any = ()) -> None:
+    def __init__(self, loss_nodes: Any = (), *, factories_on_device: bool = True, devices: Any = ()) -> None:
         super().__init__()
         self.calls: list[str] = []
         self.loss_nodes = set(loss_nodes)
         self.on_accumulated_graph = 0
-        self._host: dict[int, torch.Tensor] = {}  # tensors already on the host (.cpu() results): free to read
+        self.factories_on_device = factories_on_device
+        self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
+        self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
+
+    def on_device(self, t: torch.Tensor) -> bool:
+        """Whether ``t`` would live on the device (every tensor not known to be on the host)."""
+        ref = self._host.get(id(t))
+        return ref is None or ref() is not t
+
+    def report(self) -> dict[str, Any]:
+        return {"calls": list(self.calls), "on_accumulated_graph": self.on_accumulated_graph}
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
+        kwargs = kwargs or {}
+        if _paused:
+            return func(*args, **kwargs)
+        name = getattr(func, "__name__", "")
+        first = next((t for t in _tensors((args, kwargs)) if self.on_device(t)), None)
+        placed = self._before(func, name, args, kwargs, first)
+        result = func(*args, **kwargs)
+        if func in SYNC_CALLS or func is _T.__setitem__:
+            return result
+        if first is not None and _python_value(result) and name not in _METADATA and not name.startswith("is_"):
+            self._record(f"{name}()（返回 Python 数值）", first)
+        if name == "__get__" and isinstance(result, torch.device):
+            if first is not None:
+                self._devices.append(result)  # t.device of a device tensor names the device
+            return result
+        on_device = first is not None if placed is None else placed
+        for t in _tensors((result, kwargs.get("out"))):
+            self._place(t, on_device=on_device)
+        return result
+
+    def _before(self, func: Any, name: str, args: tuple, kwargs: dict, first: Any) -> bool | None:
+        """Record the syncs ``func(*args, **kwargs)`` makes; where its result lives (None: with its inputs)."""
+        if func is _T.cpu or (func is _T.to and args):
+            source = self.on_device(args[0])
+            targets = [self._names_device(a) for a in (*args[1:], kwargs.get("device"), kwargs.get("other"))]
+            targets = [t for t in targets if t is not None]
+            target = False if func is _T.cpu else (targets[0] if targets else source)
+            if source and not target and func is _T.to and _called_by_torch():
+                target = True  # torch's own code moving results to the device its inputs came from
+            if source and not target:
+                self._record(_to_label(func, args, kwargs), args[0])
+            return target
+        if func is _T.copy_ and len(args) > 1:
+            if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
+                self._record("cpu_tensor.copy_(t)", args[1])
+            return self.on_device(args[0])
+        if func is _T.__setitem__ and len(args) > 2:
+            read = [t for t in _tensors(args[2]) if self.on_device(t)]
+            if not self.on_device(args[0]) and read:
+                self._record("cpu_tensor[i] = t", read[0])
+            return None
+        data = args[1] if name == "new_tensor" and len(args) > 1 else args[0] if name in _FROM_DATA and args else None
+        if isinstance(data, (list, tuple)):
+            read = [t for t in _tensors(data) if self.on_device(t)]
+            if read:
+                self._record(f"torch.{name}([...张量...])", read[0], times=len(read))
+            device = kwargs.get("device")
+            if device is not None:
+                return bool(self._names_device(device))
+            return self.on_device(args[0]) if name == "new_tensor" else self.factories_on_device
+        if func in SYNC_CALLS:
+            if first is not None:
+                self._record(SYNC_CALLS[func], first)
+            return None
+        if first is not None and (
+            name in DATA_DEPENDENT
+            or (name == "where" and len(args) + len(kwargs) == 1)
+            or (name == "repeat_interleave" and len(args) > 1 and isinstance(args[1], torch.Tensor))
+        ):
+            self._record(f"{name}()（结果的形状取决于数据）", first)
+        if func is _T.__getitem__ and first is not None and _bool_index(args[1] if len(args) > 1 else None):
+            self._record("布尔掩码索引 t[mask]", first)
+        if not _tensors((args, kwargs)):  # a factory: torch.zeros(3), torch.arange(n, device=...)
+            device = kwargs.get("device")
+            return self.factories_on_device if device is None else bool(self._names_device(device))
+        return None
+
+    def _names_device(self, target: Any) -> bool | None:
+        """Whether ``target`` (an argument of ``.to``, ``device=``) names the device; None if it names none."""
+        if isinstance(target, torch.Tensor):
+            return self.on_device(target)
+        if isinstance(target, torch.device):
+            return target.type != "cpu" or any(target is d for d in self._devices)
+        if isinstance(target, str):
+            try:
+                return torch.device(target).type != "cpu"
+            except RuntimeError:
+                return None
+        if isinstance(target, int) and not isinstance(target, bool):
+            return True  # a CUDA device index
+        return None
+
+    def _place(self, t: torch.Tensor, *, on_device: bool) -> None:
+        key = id(t)
+        if on_device:
+            self._host.pop(key, None)
+        else:
+            self._host[key] = weakref.ref(t, lambda _, key=key: self._host.pop(key, None))
+
+    def _record(self, label: str, t: Any, times: int = 1) -> None:
+        self.calls.extend([label] * times)
+        if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
+            self.on_accumulated_graph += 1
 
     def _losses_reached(self, t: torch.Tensor) -> int:
         seen, stack, hits = set(), [t.grad_fn], 0
@@ -70,21 +210,51 @@ class SyncCounter(TorchFunctionMode):
             stack.extend(next_node for next_node, _ in node.next_functions)
         return hits
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
-        kwargs = kwargs or {}
-        on_host = any(id(a) in self._host for a in args)
-        if func in SYNC_CALLS and not on_host:
-            self.calls.append(SYNC_CALLS[func])
-            t = args[0] if args else None
-            if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
-                self.on_accumulated_graph += 1
-        result = func(*args, **kwargs)
-        if isinstance(result, torch.Tensor) and (on_host or func is _T.cpu):
-            self._host[id(result)] = result
-        return result
 
-    def report(self) -> dict[str, Any]:
-        return {"calls": list(self.calls), "on_accumulated_graph": self.on_accumulated_graph}
+@contextlib.contextmanager
+def uncounted() -> Iterator[None]:
+    """Torch calls in this block are not counted by running :class:`SyncCounter` s (a fixture's own bookkeeping)."""
+    global _paused
+    _paused += 1
+    try:
+        yield
+    finally:
+        _paused -= 1
+
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+
+
+def _called_by_torch() -> bool:
+    """Whether the torch call being handled was made by torch's own Python code (not a learner's)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename in (__file__, torch.overrides.__file__):
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR)
+
+
+def _to_label(func: Any, args: tuple, kwargs: dict) -> str:
+    if func is _T.cpu:
+        return ".cpu()"
+    shown = [_show(a) for a in args[1:]] + [f"{k}={_show(v)}" for k, v in kwargs.items()]
+    return f".to({', '.join(shown)})"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, torch.Tensor):
+        return "一个 CPU 张量"
+    if isinstance(value, torch.device):
+        return f'torch.device("{value}")'
+    return repr(value).replace("'", '"')
+
+
+def _python_value(value: Any) -> bool:
+    return isinstance(value, (bool, int, float, complex, np.ndarray)) and not isinstance(value, torch.Tensor)
+
+
+def _bool_index(index: Any) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, torch.Tensor) and i.dtype in (torch.bool, torch.uint8) for i in items)
 
 
 ACTIVE_COUNTERS: list[SyncCounter] = []
@@ -100,11 +270,15 @@ def note_loss(loss: torch.Tensor) -> None:
 def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
     """``fn(*args, **kwargs)`` under a :class:`SyncCounter`; returns (result, report).
 
-    Tensors among the arguments (also inside lists) that have a ``grad_fn`` count as per-step losses,
-    and so do losses the ``course.fixtures`` loss functions compute during the call.
+    The tensors handed to ``fn`` (and every tensor made outside the call) are on the device; tensors ``fn``
+    makes without a device are on the host, as on a GPU machine, unless made with ``device=t.device`` or with
+    a ``torch.device`` among ``fn``'s globals (a notebook's ``device``). Tensors among the arguments (also
+    inside lists) that have a ``grad_fn`` count as per-step losses, and so do losses the ``course.fixtures``
+    loss functions compute during the call. ``report["calls"]`` names the API of each sync.
     """
     nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
-    counter = SyncCounter(nodes)
+    devices = [v for v in getattr(fn, "__globals__", {}).values() if isinstance(v, torch.device)]
+    counter = SyncCounter(nodes, factories_on_device=False, devices=devices)
     ACTIVE_COUNTERS.append(counter)
     try:
         with counter:
@@ -119,4 +293,6 @@ def _tensors(value: Any) -> list[torch.Tensor]:
         return [value]
     if isinstance(value, (list, tuple)):
         return [t for v in value for t in _tensors(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors(v)]
     return []

@@ -91,6 +91,7 @@ class Mutant:
     code: str
     expect: str
     formative: bool = False
+    mistake: str = ""  # the catalogue id (course/mistakes.py) the judge must report for it, when given
 
     def __str__(self) -> str:
         return f"{self.assignment}:{self.grade_id}:{self.name}"

@@ -313,3 +313,73 @@ def test_a_lost_learner_cannot_be_swallowed_by_except_exception():
             lost()
         except Exception:  # noqa: BLE001 - what a test cell might write
             pytest.fail("LearnerGone was caught by except Exception")
+
+
+# ---------------------------------------------------------------------------------------------------
+# NumPy scalars, refused values, learner exceptions named like the grader's
+
+
+NUMPY_SCALAR_TYPES = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+NUMPY_FLOAT_TYPES = ["float16", "float32", "float64", "longdouble", "complex64", "complex128", "clongdouble"]
+
+
+@pytest.mark.parametrize("kind", NUMPY_SCALAR_TYPES + NUMPY_FLOAT_TYPES)
+def test_numpy_scalars_of_every_kind_cross_the_codec_finite_or_not(kind):
+    import math
+
+    import numpy as np
+
+    make = getattr(np, kind)
+    values = [make(1), make(0)]
+    if kind in NUMPY_FLOAT_TYPES:
+        values += [make("nan"), make("inf"), make("-inf"), make(-0.0), make(1.5)]
+    for value in values:
+        literal = repr(bool(value)) if kind == "bool_" else repr(str(value))
+        source = f"import numpy as np\ndef f():\n    return np.{kind}({literal})\n"
+        back = call(source, "f")
+        assert type(back) is type(value), (kind, value, back)
+        if isinstance(value, (np.floating, np.complexfloating)) and not np.isfinite(value):
+            assert (np.isnan(back) and np.isnan(value)) or back == value, (kind, value, back)
+        else:
+            assert back == value and math.copysign(1, np.real(back)) == math.copysign(1, np.real(value))
+
+
+def test_a_refused_value_fails_only_where_it_is_used_and_names_itself():
+    from autograder.judge import RefusedValue
+
+    source = (
+        "model = nn.Linear(2, 1)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "model.optimizer = optimizer\n"  # an honest capstone wrote this: the judge refuses such a model
+        "x = torch.ones(2)\n"
+    )
+    found = learner(source).names(["model", "x", "optimizer"])
+    assert torch.equal(found["x"][1], torch.ones(2))
+    assert isinstance(found["optimizer"][1], torch.optim.SGD)
+    refused = found["model"][1]
+    with pytest.raises(RefusedValue, match="model") as info:
+        refused(torch.ones(2))
+    assert not isinstance(info.value, LearnerGone)
+    assert "model" in repr(refused)
+
+
+def test_a_learner_exception_named_like_the_graders_gets_the_learners_wording():
+    from autograder.engine import LEARNERS_ERROR, message_of
+
+    for name in ("CheckError", "LearnerGone", "AssertionError"):
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the learner picks the type
+            call(f"class {name}(Exception):\n    pass\ndef f():\n    raise {name}('✔ 通过')\n", "f")
+        from autograder.judge import _origin
+
+        origin = _origin(info.value)
+        assert origin == "learner", name
+        message = message_of([type(info.value).__name__, str(info.value)], origin)
+        assert message.startswith(LEARNERS_ERROR) and "✔ 通过" in message
+
+
+def test_control_and_bidi_characters_in_a_message_are_shown_escaped():
+    from autograder.engine import message_of
+
+    message = message_of(["ValueError", "a\u202eb\x00c\u200bd\u2066e"], "learner")
+    assert "\u202e" not in message and "\x00" not in message and "\u200b" not in message
+    assert "\\u202e" in message and "\\u0000" in message

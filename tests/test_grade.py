@@ -215,7 +215,8 @@ def test_every_student_gets_one_grades_row_and_a_row_per_question(graded):
     assert [r["student_id"] for r in grades] == students
     assert list(grades[0]) == ["student_id", "assignment", "score", "max_score", "status"]
     questions = rows(graded["out"] / "questions.csv")
-    assert list(questions[0]) == ["student_id", "assignment", "grade_id", "points", "max_points", "status", "message"]
+    columns = ["student_id", "assignment", "grade_id", "points", "max_points", "status", "message", "mistake"]
+    assert list(questions[0]) == columns
     assert len(questions) == 2 * len(students)
     assert all(r["max_score"] == "3" for r in grades)
 
@@ -256,7 +257,8 @@ def test_a_message_that_looks_like_a_formula_stays_text_in_questions_csv(graded)
         for r in rows(graded["out"] / "questions.csv")
         if r["student_id"].endswith("formula_in_the_message")
     ]
-    assert messages and messages[0].startswith("'") and "=HYPERLINK" in messages[0], messages
+    assert messages and "=HYPERLINK" in messages[0], messages  # the learner's text, marked as theirs or quoted
+    assert not messages[0].startswith(("=", "+", "-", "@")), messages
 
 
 def test_a_cells_time_limit_counts_its_own_cpu_time_with_a_wall_clock_backstop():

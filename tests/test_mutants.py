@@ -48,6 +48,8 @@ def test_mutant_fails_its_test_cell_in_the_judge_with_a_message_naming_the_mista
     with pytest.raises(AssertionError) as info:
         nbs.run_test_in_judge(_stages(mutant.assignment)[mutant.grade_id], learner)
     assert mutant.expect in str(info.value), f"message does not name the mistake: {info.value}"
+    if mutant.mistake:  # the id crosses to the grader as a field of the failure, beside the message
+        assert getattr(info.value, "mistake", "") == mutant.mistake, f"mistake id: {info.value!r}"
 
 
 @pytest.mark.parametrize("assignment", nbs.assignments())

@@ -90,12 +90,14 @@ class Encoder:
     def encode(self, value: Any, depth: int = 0) -> Any:
         if depth > 150:
             raise NotData("嵌套太深 (nested too deeply)")
+        if isinstance(value, np.generic) and value.dtype.kind in NUMPY_KINDS:  # np.float64 is also a float:
+            return {"$npscalar": {"dtype": value.dtype.str, "buf": self._buffer(value.tobytes())}}  # kept a NumPy one
         if value is None or isinstance(value, (bool, str)):
             return value
         if isinstance(value, int):
             return int(value)
         if isinstance(value, float):
-            return value if math.isfinite(value) else {"$float": repr(value)}
+            return value if math.isfinite(value) else {"$float": repr(float(value))}  # np.float64 is a float
         if isinstance(value, complex):
             return {"$complex": [self.encode(value.real), self.encode(value.imag)]}
         if isinstance(value, torch.Tensor):
@@ -124,8 +126,6 @@ class Encoder:
             return {"$ellipsis": 0}
         if isinstance(value, np.ndarray):
             return self._ndarray(value)
-        if isinstance(value, np.generic) and value.dtype.kind in NUMPY_KINDS:
-            return {"$npscalar": {"dtype": value.dtype.str, "buf": self._buffer(value.tobytes())}}
         if isinstance(value, torch.Generator):
             return self._generator(value)
         if isinstance(value, nn.Module):

@@ -18,6 +18,8 @@ Every setting comes from an environment variable with a default, so that `make h
                              account (useradd), logs in with that account's password (PAM) and gets a server
                              running as that account in /home/<name> (LocalProcessSpawner), so the exchange's
                              file permissions keep students apart, as nbgrader expects.
+    COURSE_HUB_GRADER_PORT   the grading service's port on 127.0.0.1 (8002); its limits: COURSE_GRADER_* (see
+                             autograder/service/config.py), passed on to it as the hub gets them
     COURSE_HUB_API_TOKEN     optional: a token for the "course-admin" service, which may start, stop and use
                              every user's server through the hub's REST API (scripts and tests)
 
@@ -100,16 +102,49 @@ else:
     c.JupyterHub.spawner_class = "localprocess"  # servers run as the user's own Unix account
     c.LocalProcessSpawner.create_system_users = False  # accounts are made with useradd, see docs/deploy.md
 
+# ---------------------------------------------------------------------------------------------------
+# The grading service (autograder.service): a student asks for the hidden-test verdict of their own saved
+# notebook, under the instructor's limits. The hub starts it; it answers only hub tokens that carry
+# access:services!service=grader, which every user's role and every server's token get below.
+
+GRADER = "grader"
+GRADER_PORT = int(os.environ.get("COURSE_HUB_GRADER_PORT", 8002))
+GRADER_URL = f"http://127.0.0.1:{GRADER_PORT}"
+_homes = str(STATE / "home" / "{username}") if ACCOUNTS == "local" else "/home/{username}"
+_grader_env = {
+    "PYTHONPATH": str(REPO),
+    "PATH": os.pathsep.join([str(BIN), "/usr/local/bin", "/usr/bin", "/bin"]),
+    "COURSE_GRADER_COURSE": os.environ.get("COURSE_GRADER_COURSE", str(REPO)),  # source/: read by the service only
+    "COURSE_GRADER_HOMES": _homes,
+    "COURSE_GRADER_STATE": str(STATE / GRADER),
+    "COURSE_GRADER_INSTRUCTORS": ",".join(INSTRUCTORS),
+}
+# the instructor's limits and sizes (autograder/service/config.py lists them), as the hub was given them
+_grader_env.update({k: v for k, v in os.environ.items() if k.startswith("COURSE_GRADER_") and k != "COURSE_GRADER_URL"})
+_grader_env.update({k: os.environ[k] for k in ("COURSE_DATA_DIR", "LANG", "LC_ALL", "TZ") if k in os.environ})
+c.JupyterHub.services = [
+    {
+        "name": GRADER,
+        "url": GRADER_URL,
+        "command": [str(BIN / "python"), "-m", "autograder.service"],
+        "cwd": str(STATE),
+        "environment": _grader_env,
+    }
+]
+c.JupyterHub.load_roles = [{"name": "user", "scopes": ["self", f"access:services!service={GRADER}"]}]
+# a server's own token ($JUPYTERHUB_API_TOKEN in its kernels and terminals) may ask the grading service too
+c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", f"access:services!service={GRADER}"]
+
 _token = os.environ.get("COURSE_HUB_API_TOKEN")
 if _token:
-    c.JupyterHub.services = [{"name": "course-admin", "api_token": _token}]
-    c.JupyterHub.load_roles = [
+    c.JupyterHub.services.append({"name": "course-admin", "api_token": _token})
+    c.JupyterHub.load_roles.append(
         {
             "name": "course-admin",
-            "scopes": ["admin:users", "admin:servers", "access:servers", "read:users"],
+            "scopes": ["admin:users", "admin:servers", "access:servers", "read:users", "tokens"],
             "services": ["course-admin"],
         }
-    ]
+    )
 
 # ---------------------------------------------------------------------------------------------------
 # Each user's server: this venv's JupyterLab and kernels, nbgrader configured per role
@@ -158,6 +193,8 @@ c.Spawner.environment = {
     "JUPYTER_CONFIG_PATH": config_path,
     "COURSE_HUB_EXCHANGE": str(EXCHANGE),
     "COURSE_HUB_COURSE_ID": COURSE_ID,
+    "COURSE_GRADER_URL": f"{GRADER_URL}/services/{GRADER}/",  # course.check_with_hidden_tests(), check --hub
+    "PYTHONPATH": str(REPO),  # this checkout's course and autograder, in kernels and terminals
 }
 c.Spawner.env_keep = ["LANG", "LC_ALL", "COURSE_DATA_DIR", "TZ"]
 # JupyterLab's settings for everyone (Markdown opens rendered, as in `make lab`; no prompt about news)

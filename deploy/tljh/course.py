@@ -22,3 +22,39 @@ def course_role(spawner) -> None:
 
 c.Spawner.pre_spawn_hook = course_role
 c.Spawner.default_url = "/lab"
+
+# The grading service (docs/deploy.md, "Hidden-test checks on demand"): students ask for the hidden-test verdict
+# of their own saved notebook. The hub (root on TLJH) starts it; it reads /home/jupyter-<name> and the
+# instructor's course in /srv/grader/course (mode 0700, root's: students cannot read source/).
+GRADER = "grader"
+GRADER_URL = "http://127.0.0.1:8002"
+c.JupyterHub.services.append(
+    {
+        "name": GRADER,
+        "url": GRADER_URL,
+        "command": ["/opt/tljh/user/bin/python", "-m", "autograder.service"],
+        "environment": {
+            "COURSE_GRADER_COURSE": "/srv/grader/course",
+            "COURSE_GRADER_HOMES": "/home/jupyter-{username}",
+            "COURSE_GRADER_STATE": "/srv/grader/state",
+            "COURSE_GRADER_INSTRUCTORS": ",".join(sorted(INSTRUCTORS)),
+            "COURSE_GRADER_PER_HOUR": "6",
+            "COURSE_GRADER_COOLDOWN_S": "120",
+            "COURSE_GRADER_WORKERS": "2",
+        },
+    }
+)
+c.JupyterHub.load_roles.append({"name": "user", "scopes": ["self", f"access:services!service={GRADER}"]})
+c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", f"access:services!service={GRADER}"]
+
+
+def grader_address(spawner) -> None:
+    spawner.environment["COURSE_GRADER_URL"] = f"{GRADER_URL}/services/{GRADER}/"
+
+
+def course_spawn(spawner) -> None:
+    course_role(spawner)
+    grader_address(spawner)
+
+
+c.Spawner.pre_spawn_hook = course_spawn

@@ -20,6 +20,16 @@ INSTRUCTOR = "instructor"
 # alice: right answer, after a wrong one (submits twice); bob: a wrong answer; carol: never fetches;
 # dana: submits after the due date; erin: works in Chromium (test_browser_student.py).
 STUDENTS = ["alice", "bob", "carol", "dana", "erin"]
+# The grading service's limits in the tests (test_grader_service.py): short, so that a test can wait them out.
+GRADER = {
+    "COURSE_GRADER_COOLDOWN_S": "2",
+    "COURSE_GRADER_PER_HOUR": "2",
+    "COURSE_GRADER_CELL_TIMEOUT": "10",
+    "COURSE_GRADER_NOTEBOOK_TIMEOUT": "90",
+    "COURSE_GRADER_WORKERS": "2",
+    "COURSE_GRADER_QUEUE": "4",
+    "COURSE_GRADER_MAX_BYTES": "2000000",
+}
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +40,7 @@ def hub(tmp_path_factory) -> Iterator[hubs.Hub]:
         pytest.skip("configurable-http-proxy not found: `make hub-proxy` installs it into .venv (needs npm)")
     tmp = tmp_path_factory.mktemp("hub")
     try:
-        with hubs.running_hub(tmp, instructors=[INSTRUCTOR], students=STUDENTS) as running:
+        with hubs.running_hub(tmp, instructors=[INSTRUCTOR], students=STUDENTS, grader=GRADER) as running:
             yield running
     finally:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -82,10 +82,20 @@ class Hub:
     state: Path
     exchange: Path
     log: Path
+    grader_port: int = 0
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def grader_url(self) -> str:
+        """The grading service, as users' servers reach it (autograder.service)."""
+        return f"http://127.0.0.1:{self.grader_port}/services/grader/"
+
+    def user_token(self, user: str) -> str:
+        """A new hub API token of ``user`` (with the user's own permissions, as their server's token)."""
+        return self.api(f"/users/{user}/tokens", method="POST", data={"note": "tests"})["token"]
 
     def home(self, user: str) -> Path:
         return self.state / "home" / user
@@ -226,9 +236,12 @@ class Hub:
 
 
 @contextmanager
-def running_hub(tmp: Path, *, instructors: list[str], students: list[str]) -> Iterator[Hub]:
-    """Start deploy/hub/jupyterhub_config.py with its state under ``tmp``; stop the hub and every server after."""
-    port, hub_port, api_port = free_ports(3)
+def running_hub(
+    tmp: Path, *, instructors: list[str], students: list[str], grader: dict[str, str] | None = None
+) -> Iterator[Hub]:
+    """Start deploy/hub/jupyterhub_config.py with its state under ``tmp``; stop the hub and every server after.
+    ``grader``: the grading service's settings (COURSE_GRADER_*)."""
+    port, hub_port, api_port, grader_port = free_ports(4)
     state, token, password = tmp / "state", secrets.token_hex(32), secrets.token_urlsafe(12)
     state.mkdir(parents=True)
     env = dict(os.environ)
@@ -239,6 +252,7 @@ def running_hub(tmp: Path, *, instructors: list[str], students: list[str]) -> It
         COURSE_HUB_PORT=str(port),
         COURSE_HUB_HUB_PORT=str(hub_port),
         COURSE_HUB_PROXY_API_PORT=str(api_port),
+        COURSE_HUB_GRADER_PORT=str(grader_port),
         COURSE_HUB_INSTRUCTORS=",".join(instructors),
         COURSE_HUB_STUDENTS=",".join(students),
         COURSE_HUB_ACCOUNTS="local",
@@ -247,6 +261,7 @@ def running_hub(tmp: Path, *, instructors: list[str], students: list[str]) -> It
         PATH=os.pathsep.join([str(BIN), env.get("PATH", "")]),
         PYTHONUNBUFFERED="1",
     )
+    env.update(grader or {})
     log = tmp / "jupyterhub.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
@@ -258,7 +273,7 @@ def running_hub(tmp: Path, *, instructors: list[str], students: list[str]) -> It
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    hub = Hub(process, port, token, password, state, tmp / "exchange", log)
+    hub = Hub(process, port, token, password, state, tmp / "exchange", log, grader_port)
     try:
         _wait_until_up(hub)
         yield hub

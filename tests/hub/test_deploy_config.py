@@ -126,3 +126,64 @@ def test_docs_name_every_sample_and_the_hub_command():
     for name in ("make hub", "deploy/hub/jupyterhub_config.py", "deploy/tljh/course.py", "deploy/k8s/z2jh-values.yaml"):
         assert name in docs, name
     assert "make hub" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _grader_settings(environment: dict[str, str]):
+    from autograder.service import config
+
+    return config.from_env({k: str(v) for k, v in environment.items()})
+
+
+def test_the_hub_starts_the_grading_service_and_users_and_their_servers_may_ask_it(hub_env, monkeypatch):
+    monkeypatch.setenv("COURSE_GRADER_PER_HOUR", "4")
+    c = _load(CONFIG)
+    (grader,) = [s for s in c.JupyterHub.services if s["name"] == "grader"]
+    assert grader["command"][-2:] == ["-m", "autograder.service"]
+    settings = _grader_settings(grader["environment"])
+    assert settings.limits.per_hour == 4  # the instructor's limit, as the hub was given it
+    assert settings.course == ROOT and (settings.course / "source").is_dir()
+    assert settings.home("ann") == str(hub_env / "state" / "home" / "ann") and settings.instructors == {"prof"}
+    assert {"name": "user", "scopes": ["self", "access:services!service=grader"]} in c.JupyterHub.load_roles
+    assert "access:services!service=grader" in c.Spawner.server_token_scopes
+    assert c.Spawner.environment["COURSE_GRADER_URL"] == f"{grader['url']}/services/grader/"
+
+
+def test_tljh_sample_starts_the_grading_service_on_the_users_homes():
+    c = _load(DEPLOY / "tljh" / "course.py")
+    (grader,) = c.JupyterHub.services.get_value([])
+    settings = _grader_settings(grader["environment"])
+    assert settings.home("ann") == "/home/jupyter-ann" and settings.limits.cooldown_s == 120
+    assert {"name": "user", "scopes": ["self", "access:services!service=grader"]} in c.JupyterHub.load_roles.get_value(
+        []
+    )
+    spawner = _spawner("ann")
+    c.Spawner.pre_spawn_hook(spawner)
+    assert spawner.environment["COURSE_GRADER_URL"] == f"{grader['url']}/services/grader/"
+
+
+def test_z2jh_grading_service_reads_the_homes_the_user_pods_write_and_is_reachable_from_them():
+    values = yaml.safe_load((DEPLOY / "k8s" / "z2jh-values.yaml").read_text())
+    deployment, service = yaml.safe_load_all((DEPLOY / "k8s" / "grader.yaml").read_text())
+    pod = deployment["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    env = {e["name"]: e.get("value", "from-secret") for e in container["env"]}
+    settings = _grader_settings(env)
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    claims = {v["name"]: v["persistentVolumeClaim"]["claimName"] for v in pod["spec"]["volumes"]}
+    storage = values["singleuser"]["storage"]
+    homes = storage["static"]
+    assert claims["homes"] == homes["pvcName"]
+    assert settings.home("ann") == f"{mounts['homes']}/{homes['subPath'].format(username='ann')}"
+    assert settings.course.is_relative_to(mounts["grader-course"])
+    url = f"http://{service['metadata']['name']}:{service['spec']['ports'][0]['port']}"
+    assert values["hub"]["services"]["grader"]["url"] == url
+    assert values["singleuser"]["extraEnv"]["COURSE_GRADER_URL"] == f"{url}/services/grader/"
+    assert env["JUPYTERHUB_SERVICE_NAME"] == "grader" and env["JUPYTERHUB_SERVICE_PREFIX"] == "/services/grader/"
+    assert "access:services!service=grader" in values["hub"]["loadRoles"]["user"]["scopes"]
+    (egress,) = values["singleuser"]["networkPolicy"]["egress"]
+    assert egress["to"][0]["podSelector"]["matchLabels"]["app"] == pod["metadata"]["labels"]["app"]
+    assert egress["ports"][0]["port"] == service["spec"]["ports"][0]["port"]
+    assert pod["metadata"]["labels"]["hub.jupyter.org/network-access-hub"] == "true"
+    c = Config()
+    exec(compile(values["hub"]["extraConfig"]["course-grader"], "course-grader", "exec"), {"c": c})
+    assert "access:services!service=grader" in c.KubeSpawner.server_token_scopes

@@ -1,18 +1,131 @@
 """Wrong answers learners write for 01_tensors; each must fail its test cell with the message named."""
 
 MUTANTS = [
+    # mismatches
+    dict(
+        grade_id="test_mismatches",
+        name="forgets device",
+        expect="device 不同",
+        code="def mismatches(x, ref):\n"
+        "    found = []\n"
+        "    if x.shape != ref.shape:\n        found.append('shape')\n"
+        "    if x.dtype != ref.dtype:\n        found.append('dtype')\n"
+        "    if x.requires_grad != ref.requires_grad:\n        found.append('requires_grad')\n"
+        "    return found\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="compares numel instead of shape",
+        expect="shape 不同",
+        code="def mismatches(x, ref):\n"
+        "    checks = [x.numel() != ref.numel(), x.dtype != ref.dtype, x.device != ref.device,\n"
+        "              x.requires_grad != ref.requires_grad]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], checks) if d]\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="compares floating or not instead of the dtype",
+        expect="dtype 不同",
+        code="def mismatches(x, ref):\n"
+        "    checks = [x.shape != ref.shape, x.is_floating_point() != ref.is_floating_point(), x.device != ref.device,\n"
+        "              x.requires_grad != ref.requires_grad]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], checks) if d]\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="compares the element size instead of the dtype",
+        expect="dtype 不同",
+        code="def mismatches(x, ref):\n"
+        "    checks = [x.shape != ref.shape, x.element_size() != ref.element_size(), x.device != ref.device,\n"
+        "              x.requires_grad != ref.requires_grad]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], checks) if d]\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="grad_fn instead of requires_grad",
+        expect="requires_grad",
+        code="def mismatches(x, ref):\n"
+        "    checks = [x.shape != ref.shape, x.dtype != ref.dtype, x.device != ref.device,\n"
+        "              (x.grad_fn is None) != (ref.grad_fn is None)]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], checks) if d]\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="stops at the first difference",
+        expect="不同，返回值里却没有",
+        code="def mismatches(x, ref):\n"
+        "    for name in ['shape', 'dtype', 'device', 'requires_grad']:\n"
+        "        if getattr(x, name) != getattr(ref, name):\n"
+        "            return [name]\n"
+        "    return []\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="compares the number of dimensions",
+        expect="shape 不同",
+        code="def mismatches(x, ref):\n"
+        "    checks = [x.dim() != ref.dim(), x.dtype != ref.dtype, x.device != ref.device,\n"
+        "              x.requires_grad != ref.requires_grad]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], checks) if d]\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="returns a set",
+        expect="list",
+        code="def mismatches(x, ref):\n"
+        "    return {n for n in ['shape', 'dtype', 'device', 'requires_grad'] if getattr(x, n) != getattr(ref, n)}\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="reports the attributes that are equal",
+        expect="相同",
+        code="def mismatches(x, ref):\n"
+        "    return [n for n in ['shape', 'dtype', 'device', 'requires_grad'] if getattr(x, n) == getattr(ref, n)]\n",
+    ),
     # make_inputs
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor on every input warns on a tensor",
+        expect="copy construct",
+        code="def make_inputs(values):\n    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="as_tensor shares memory",
+        expect="共享内存",
+        code="def make_inputs(values):\n    return torch.as_tensor(values, dtype=torch.float32)\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="from_numpy then float shares a float32 array",
+        expect="共享内存",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        return values.clone().float()\n"
+        "    return torch.from_numpy(np.asarray(values)).float()\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name=".float() on a float32 tensor returns it",
+        expect="共享内存",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        return values.float()\n"
+        "    return torch.tensor(np.asarray(values), dtype=torch.float32)\n",
+    ),
     dict(
         grade_id="test_make_inputs",
         name="keeps int64 from integer lists",
         expect="dtype",
-        code="def make_inputs(values):\n    return torch.tensor(values)\n",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        return values.clone()\n"
+        "    return torch.tensor(np.asarray(values))\n",
     ),
     dict(
         grade_id="test_make_inputs",
-        name="float64 instead of float32",
+        name="keeps float64 from NumPy",
         expect="float64",
-        code="def make_inputs(values):\n    return torch.tensor(values, dtype=torch.float64)\n",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        return values.to(torch.float32, copy=True)\n"
+        "    return torch.tensor(values) if isinstance(values, np.ndarray) else torch.tensor(values, dtype=torch.float32)\n",
     ),
     dict(
         grade_id="test_make_inputs",
@@ -24,7 +137,8 @@ MUTANTS = [
         grade_id="test_make_inputs",
         name="adds a batch dimension",
         expect="unsqueeze",
-        code="def make_inputs(values):\n    return torch.tensor(values, dtype=torch.float32).unsqueeze(0)\n",
+        code="def make_inputs(values):\n"
+        "    return torch.tensor(np.asarray(values), dtype=torch.float32).unsqueeze(0)\n",
     ),
     # make_labels
     dict(
@@ -51,112 +165,148 @@ MUTANTS = [
         expect="in-place",
         code="def make_labels(raw):\n    raw -= 1\n    return raw.long()\n",
     ),
-    # in_range_mask
+    # masked_row_mean
     dict(
-        grade_id="test_in_range_mask",
+        grade_id="test_masked_row_mean",
         name="chained comparison low <= x < high",
         expect="链式比较",
-        code="def in_range_mask(x, low, high):\n    return low <= x < high\n",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = low <= x < high\n    return (x * mask).sum(1) / mask.sum(1)\n",
     ),
     dict(
-        grade_id="test_in_range_mask",
-        name="Python and between two masks",
-        expect="and",
-        code="def in_range_mask(x, low, high):\n    return (x >= low) and (x < high)\n",
-    ),
-    dict(
-        grade_id="test_in_range_mask",
+        grade_id="test_masked_row_mean",
         name="& without parentheses",
         expect="优先级",
-        code="def in_range_mask(x, low, high):\n    return x >= low & x < high\n",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = x >= low & x < high\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
     ),
     dict(
-        grade_id="test_in_range_mask",
+        grade_id="test_masked_row_mean",
+        name="multiplies by the mask: inf * 0 = nan",
+        expect="inf * 0",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = (x >= low) & (x < high)\n    return (x * mask).sum(1) / mask.sum(1)\n",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
         name="x > low leaves out low",
-        expect="包含 low",
-        code="def in_range_mask(x, low, high):\n    return (x > low) & (x < high)\n",
+        expect="x == low",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = (x > low) & (x < high)\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
     ),
     dict(
-        grade_id="test_in_range_mask",
+        grade_id="test_masked_row_mean",
         name="x <= high takes in high",
-        expect="不含 high",
-        code="def in_range_mask(x, low, high):\n    return (x >= low) & (x <= high)\n",
+        expect="x == high",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = (x >= low) & (x <= high)\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
     ),
     dict(
-        grade_id="test_in_range_mask",
-        name="| instead of &",
-        expect="|（或）",
-        code="def in_range_mask(x, low, high):\n    return (x >= low) | (x < high)\n",
-    ),
-    dict(
-        grade_id="test_in_range_mask",
-        name="float mask from multiplying",
-        expect="torch.bool",
-        code="def in_range_mask(x, low, high):\n    return (x >= low).float() * (x < high).float()\n",
-    ),
-    # masked_mean
-    dict(
-        grade_id="test_masked_mean",
-        name="multiplies by the mask and averages everything",
+        grade_id="test_masked_row_mean",
+        name="divides by the row length",
         expect="分母",
-        code="def masked_mean(x, mask):\n    return (x * mask).mean()\n",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = (x >= low) & (x < high)\n    return torch.where(mask, x, 0.0).mean(1)\n",
     ),
     dict(
-        grade_id="test_masked_mean",
-        name="sum instead of mean",
-        expect="sum",
-        code="def masked_mean(x, mask):\n    return x[mask].sum()\n",
+        grade_id="test_masked_row_mean",
+        name="clamps the count: 0 for an empty row",
+        expect="期望 nan",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = (x >= low) & (x < high)\n"
+        "    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1).clamp(min=1)\n",
     ),
     dict(
-        grade_id="test_masked_mean",
-        name="keeps a dimension",
+        grade_id="test_masked_row_mean",
+        name="one mean over the whole tensor",
         expect="形状",
-        code="def masked_mean(x, mask):\n    return x[mask].mean(dim=0, keepdim=True)\n",
+        code="def masked_row_mean(x, low, high):\n    return x[(x >= low) & (x < high)].mean()\n",
     ),
     dict(
-        grade_id="test_masked_mean",
-        name="indexes with a long mask",
-        expect="masked_mean",
-        code="def masked_mean(x, mask):\n    return x.flatten()[mask.long().flatten()].mean()\n",
+        grade_id="test_masked_row_mean",
+        name="drops non-finite values with isfinite only",
+        expect="没有起作用",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = torch.isfinite(x)\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
     ),
-    # uniform_init
     dict(
-        grade_id="test_uniform_init",
+        grade_id="test_masked_row_mean",
+        name="computes in float32 whatever the input",
+        expect="dtype",
+        code="def masked_row_mean(x, low, high):\n"
+        "    x = x.float()\n    mask = (x >= low) & (x < high)\n"
+        "    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
+    ),
+    # linear_init
+    dict(
+        grade_id="test_linear_init",
+        name="shape (in, out) instead of (out, in)",
+        expect="(out_features, in_features)",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return -b + 2 * b * torch.rand((in_features, out_features), generator=generator)\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
         name="randn instead of rand",
-        expect="randn",
-        code="def uniform_init(shape, low, high, generator):\n    return low + (high - low) * torch.randn(shape, generator=generator)\n",
+        expect="之外",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    return torch.randn((out_features, in_features), generator=generator) / math.sqrt(in_features)\n",
     ),
     dict(
-        grade_id="test_uniform_init",
-        name="ignores low",
-        expect="[0, 1)",
-        code="def uniform_init(shape, low, high, generator):\n    return high * torch.rand(shape, generator=generator)\n",
+        grade_id="test_linear_init",
+        name="bound from out_features",
+        expect="linear_init",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(out_features)\n"
+        "    return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
     ),
     dict(
-        grade_id="test_uniform_init",
+        grade_id="test_linear_init",
+        name="[0, b) instead of [-b, b]",
+        expect="[0, b)",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    return torch.rand((out_features, in_features), generator=generator) / math.sqrt(in_features)\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="bound 1 / in_features without the square root",
+        expect="不同",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / in_features\n"
+        "    return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
         name="forgets the generator",
-        expect="generator",
-        code="def uniform_init(shape, low, high, generator):\n    return low + (high - low) * torch.rand(shape)\n",
+        expect="不同",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return -b + 2 * b * torch.rand((out_features, in_features))\n",
     ),
     dict(
-        grade_id="test_uniform_init",
-        name="forgets to add low",
-        expect="low + (high - low)",
-        code="def uniform_init(shape, low, high, generator):\n    return (high - low) * torch.rand(shape, generator=generator)\n",
-    ),
-    dict(
-        grade_id="test_uniform_init",
+        grade_id="test_linear_init",
         name="Tensor.uniform_ instead of the transform",
         expect="uniform_",
-        code="def uniform_init(shape, low, high, generator):\n"
-        "    return torch.empty(shape).uniform_(low, high, generator=generator)\n",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return torch.empty(out_features, in_features).uniform_(-b, b, generator=generator)\n",
     ),
     dict(
-        grade_id="test_uniform_init",
-        name="torch.nn.init.uniform_ instead of the transform",
-        expect="torch.nn.init.uniform_",
-        code="def uniform_init(shape, low, high, generator):\n"
-        "    return torch.nn.init.uniform_(torch.empty(shape), low, high, generator=generator)\n",
+        grade_id="test_linear_init",
+        name="kaiming_uniform_ as nn.Linear does",
+        expect="kaiming_uniform_",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    w = torch.empty(out_features, in_features)\n"
+        "    return torch.nn.init.kaiming_uniform_(w, a=math.sqrt(5), generator=generator)\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="a square layer drawn in (in, out) order and transposed",
+        expect="不同",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return (-b + 2 * b * torch.rand((in_features, out_features), generator=generator)).t().contiguous()\n",
     ),
     # time_grid
     dict(

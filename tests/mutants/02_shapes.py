@@ -38,30 +38,42 @@ MUTANTS = [
         expect="in-place",
         code="def forward_one(model, sample):\n    return model(sample.unsqueeze_(0)).squeeze(0)\n",
     ),
-    # flatten_batch
+    # flatten_nhwc
     dict(
-        grade_id="test_flatten_batch",
+        grade_id="test_flatten_nhwc",
+        name="flatten(1) keeps the (H, W, C) order",
+        expect="(H, W, C) 的顺序",
+        code="def flatten_nhwc(x):\n    return x.flatten(start_dim=1)\n",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="view after permute",
+        expect="view() 做不到",
+        code="def flatten_nhwc(x):\n    return x.permute(0, 3, 1, 2).view(x.shape[0], -1)\n",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="transpose(1, 3) gives (C, W, H)",
+        expect="(C, W, H)",
+        code="def flatten_nhwc(x):\n    return x.transpose(1, 3).flatten(1)\n",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
         name="flatten() also flattens the batch",
-        expect="start_dim=1",
-        code="def flatten_batch(x):\n    return x.flatten()\n",
+        expect="batch 维不见了",
+        code="def flatten_nhwc(x):\n    return x.permute(0, 3, 1, 2).flatten()\n",
     ),
     dict(
-        grade_id="test_flatten_batch",
-        name="view on a permuted input",
-        expect="reshape()",
-        code="def flatten_batch(x):\n    return x.view(x.shape[0], -1)\n",
+        grade_id="test_flatten_nhwc",
+        name="reshape to (N, C, H, W) instead of permute",
+        expect="(H, W, C) 的顺序",
+        code="def flatten_nhwc(x):\n    n, h, w, c = x.shape\n    return x.reshape(n, c, h, w).flatten(1)\n",
     ),
     dict(
-        grade_id="test_flatten_batch",
-        name="bare squeeze() before flatten drops N=1",
-        expect="squeeze()",
-        code="def flatten_batch(x):\n    return x.squeeze().flatten(1)\n",
-    ),
-    dict(
-        grade_id="test_flatten_batch",
-        name="flatten(start_dim=2) merges only H and W",
-        expect="end_dim",
-        code="def flatten_batch(x):\n    return x.flatten(start_dim=2)\n",
+        grade_id="test_flatten_nhwc",
+        name="bare squeeze() drops N = 1 and C = 1",
+        expect="flatten_nhwc",
+        code="def flatten_nhwc(x):\n    return x.permute(0, 3, 1, 2).squeeze().flatten(1)\n",
     ),
     # shares_storage
     dict(
@@ -100,31 +112,46 @@ MUTANTS = [
         grade_id="test_to_nchw",
         name="reshape instead of permute",
         expect="permute()",
-        code="def to_nchw(x):\n    n, h, w, c = x.shape\n    return x.reshape(n, c, h, w)\n",
-    ),
-    dict(
-        grade_id="test_to_nchw",
-        name="view instead of permute",
-        expect="permute()",
-        code="def to_nchw(x):\n    n, h, w, c = x.shape\n    return x.view(n, c, h, w)\n",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.unsqueeze(0)\n"
+        "    n, h, w, c = x.shape\n    return x.reshape(n, c, h, w)\n",
     ),
     dict(
         grade_id="test_to_nchw",
         name="copies with contiguous()",
         expect="contiguous()",
-        code="def to_nchw(x):\n    return x.permute(0, 3, 1, 2).contiguous()\n",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.unsqueeze(0)\n"
+        "    return x.permute(0, 3, 1, 2).contiguous()\n",
     ),
     dict(
         grade_id="test_to_nchw",
-        name="wrong permute order (N, C, W, H)",
-        expect="维度顺序",
-        code="def to_nchw(x):\n    return x.permute(0, 3, 2, 1)\n",
+        name="batch only: permute(0, 3, 1, 2) fails on one image",
+        expect="permute",
+        code="def to_nchw(x):\n    return x.permute(0, 3, 1, 2)\n",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="one image as (C, H, W) without the batch dim",
+        expect="batch 维",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        return x.permute(2, 0, 1)\n    return x.permute(0, 3, 1, 2)\n",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="unsqueeze on a batch too",
+        expect="5 维",
+        code="def to_nchw(x):\n    return x.unsqueeze(0).movedim(-1, -3)\n",
     ),
     dict(
         grade_id="test_to_nchw",
         name="transpose(1, 3) swaps H and C only",
         expect="维度顺序",
-        code="def to_nchw(x):\n    return x.transpose(1, 3)\n",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.unsqueeze(0)\n    return x.transpose(1, 3)\n",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="unsqueeze(0) of a permuted copy via torch.stack",
+        expect="to_nchw",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        return torch.stack([x.permute(2, 0, 1)])\n"
+        "    return x.permute(0, 3, 1, 2)\n",
     ),
     # patchify
     dict(

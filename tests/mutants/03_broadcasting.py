@@ -7,55 +7,94 @@ _PAD = (
 )
 
 MUTANTS = [
-    # outer_sum
+    # batch_outer_sum
     dict(
-        grade_id="test_outer_sum",
-        name="a + b without unsqueeze",
-        expect="形状不能广播",
-        code="def outer_sum(a, b):\n    return a + b\n",
+        grade_id="test_batch_outer_sum",
+        name="the plain outer sum: batch dims broadcast against each other",
+        expect="batch_outer_sum",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze(1) + b.unsqueeze(0)\n",
     ),
     dict(
-        grade_id="test_outer_sum",
-        name="unsqueeze positions swapped gives (N, M)",
+        grade_id="test_batch_outer_sum",
+        name="unsqueeze positions swapped gives (B, N, M)",
         expect="放反",
-        code="def outer_sum(a, b):\n    return a.unsqueeze(0) + b.unsqueeze(1)\n",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze(1) + b.unsqueeze(2)\n",
     ),
     dict(
-        grade_id="test_outer_sum",
-        name="both as columns (M, 1) + (N, 1)",
-        expect="形状不能广播",
-        code="def outer_sum(a, b):\n    return a[:, None] + b[:, None]\n",
+        grade_id="test_batch_outer_sum",
+        name="pairs sample k of a with every sample of b when B == M",
+        expect="数值",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze(2) + b.unsqueeze(0)\n",
     ),
     dict(
-        grade_id="test_outer_sum",
+        grade_id="test_batch_outer_sum",
+        name="a loop over the batch",
+        expect="Python 循环",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="flattens to (B, M * N)",
+        expect="3 维",
+        code="def batch_outer_sum(a, b):\n    return (a.unsqueeze(2) + b.unsqueeze(1)).flatten(1)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
         name="unsqueeze_ changes the caller's tensor",
         expect="in-place",
-        code="def outer_sum(a, b):\n    return a.unsqueeze_(1) + b.unsqueeze(0)\n",
+        code="def batch_outer_sum(a, b):\n    return a.unsqueeze_(2) + b.unsqueeze(1)\n",
     ),
-    # expand_rows
+    # add_channel_bias_
     dict(
-        grade_id="test_expand_rows",
-        name="repeat copies the row",
-        expect="repeat()",
-        code="def expand_rows(v, n):\n    return v.repeat(n, 1)\n",
-    ),
-    dict(
-        grade_id="test_expand_rows",
-        name="expand then contiguous() copies",
-        expect="contiguous()",
-        code="def expand_rows(v, n):\n    return v.expand(n, -1).contiguous()\n",
+        grade_id="test_add_channel_bias_",
+        name="x += bias adds along W",
+        expect="最后一维 W",
+        code="def add_channel_bias_(x, bias):\n    x += bias\n    return x\n",
     ),
     dict(
-        grade_id="test_expand_rows",
-        name="torch.stack of n rows copies",
-        expect="torch.stack",
-        code="def expand_rows(v, n):\n    return torch.stack([v] * n)\n",
+        grade_id="test_add_channel_bias_",
+        name="bias as a column (C, 1) adds along H",
+        expect="H 维",
+        code="def add_channel_bias_(x, bias):\n    x += bias.unsqueeze(1)\n    return x\n",
     ),
     dict(
-        grade_id="test_expand_rows",
-        name="expands into columns (D, n)",
-        expect="维度顺序",
-        code="def expand_rows(v, n):\n    return v.unsqueeze(1).expand(-1, n)\n",
+        grade_id="test_add_channel_bias_",
+        name="a new tensor: x unchanged",
+        expect="x 没有被修改",
+        code="def add_channel_bias_(x, bias):\n    return x + bias.view(1, -1, 1, 1)\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="in place but returns nothing",
+        expect="return x",
+        code="def add_channel_bias_(x, bias):\n    x.add_(bias.view(1, -1, 1, 1))\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over the channels",
+        expect="Python 循环",
+        code="def add_channel_bias_(x, bias):\n"
+        "    for c in range(x.shape[1]):\n        x[:, c] += bias[c]\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="rebinds x to x + bias (not in place)",
+        expect="x 没有被修改",
+        code="def add_channel_bias_(x, bias):\n    x = x + bias[:, None, None]\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="repeats bias to the full (N, C, H, W) size",
+        expect="一样大",
+        code="def add_channel_bias_(x, bias):\n"
+        "    n, c, h, w = x.shape\n    x += bias.view(1, c, 1, 1).repeat(n, 1, h, w)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="multiplies bias by ones_like(x)",
+        expect="一样大",
+        code="def add_channel_bias_(x, bias):\n    x += torch.ones_like(x) * bias.view(-1, 1, 1)\n    return x\n",
     ),
     # broadcast_shape
     dict(

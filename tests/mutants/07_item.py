@@ -4,119 +4,182 @@ MUTANTS = [
     # predict_total --------------------------------------------------------------------------------
     dict(
         grade_id="test_predict_total",
+        formative=True,
         name="plus_equals_makes_a_new_tensor",
         code="predict_total = (False, True)",
         expect="预测 1 的预测不对",
     ),
     dict(
         grade_id="test_predict_total",
+        formative=True,
         name="a_buffer_cannot_require_grad",
         code="predict_total = (True, False)",
         expect="预测 1 的预测不对",
     ),
     dict(
-        grade_id="test_predict_total", name="neither", code="predict_total = (False, False)", expect="预测 1 的预测不对"
+        grade_id="test_predict_total",
+        formative=True,
+        name="neither",
+        code="predict_total = (False, False)",
+        expect="预测 1 的预测不对",
     ),
     # predict_item_frees ---------------------------------------------------------------------------
     dict(
         grade_id="test_predict_item_frees",
+        formative=True,
         name="item_frees_the_graph",
         code='predict_item_frees = "zero"',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_item_frees",
+        formative=True,
         name="item_frees_part_of_it",
         code='predict_item_frees = "less"',
         expect="预测 2 的预测不对",
     ),
     dict(
         grade_id="test_predict_item_frees",
+        formative=True,
         name="not_a_choice",
         code='predict_item_frees = "freed"',
         expect="预测 2 应是",
     ),
     # predict_syncs --------------------------------------------------------------------------------
-    dict(grade_id="test_predict_syncs", name="forgets_the_if", code="predict_syncs = 2", expect="预测 3 的预测不对"),
-    dict(grade_id="test_predict_syncs", name="one_per_step", code="predict_syncs = 6", expect="预测 3 的预测不对"),
     dict(
         grade_id="test_predict_syncs",
+        formative=True,
+        name="forgets_the_if",
+        code="predict_syncs = 2",
+        expect="预测 3 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_syncs",
+        formative=True,
+        name="one_per_step",
+        code="predict_syncs = 6",
+        expect="预测 3 的预测不对",
+    ),
+    dict(
+        grade_id="test_predict_syncs",
+        formative=True,
         name="counts_the_prints_too",
         code="predict_syncs = 10",
         expect="预测 3 的预测不对",
     ),
     dict(
-        grade_id="test_predict_syncs", name="answer_as_string", code='predict_syncs = "8"', expect="预测 3 应写成 int"
+        grade_id="test_predict_syncs",
+        formative=True,
+        name="answer_as_string",
+        code='predict_syncs = "8"',
+        expect="预测 3 应写成 int",
     ),
     # epoch_mean_loss ------------------------------------------------------------------------------
     dict(
         grade_id="test_epoch_mean_loss",
-        name="total_plus_loss_returns_tensor",
+        name="weighted_by_batch_size",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    total = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        total += loss * batch_size
-    return total / sum(batch_sizes)
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * target.shape[0], 0.0)
+        count = count + torch.where(kept > 0, target.shape[0], 0)
+    return (total / count).item()
 """,
-        expect="total += loss",
+        expect="按 batch 大小加权",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
-        name="total_plus_loss_item_at_the_end",
+        name="multiplies_the_nan_loss_by_zero",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    total = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        total += loss * batch_size
-    return (total / sum(batch_sizes)).item()
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + loss.detach() * kept
+        count = count + kept
+    return (total / count).item()
+""",
+        expect="它的 loss 是 nan",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="item_of_each_count",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum().item()
+        if kept:
+            total = total + loss.detach() * kept
+            count += kept
+    return (total / count).item() if count else float("nan")
+""",
+        expect="最多只能同步 1 次",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="hard_coded_minus_100",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != -100).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect="这里 ignore_index=255",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="nanmean_of_batch_losses",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    return torch.stack([loss.detach() for loss in losses]).nanmean().item()
+""",
+        expect="直接平均",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="accumulates_without_detach",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
 """,
         expect="连着多步计算图",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
-        name="detached_tensor_returned",
+        name="returns_a_tensor",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    total = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        total += loss.detach() * batch_size
-    return total / sum(batch_sizes)
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    return total / count
 """,
         expect="应返回 Python float",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
-        name="mean_of_batch_means",
+        name="python_counts_divide_by_zero",
         code="""
-def epoch_mean_loss(losses, batch_sizes):
-    return sum(loss.item() for loss in losses) / len(losses)
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    values = torch.stack([loss.detach() for loss in losses])
+    kept = torch.stack([(target != ignore_index).sum() for target in targets])
+    total = torch.where(kept > 0, values * kept, 0.0).sum()
+    return total.item() / kept.sum().item()
 """,
-        expect="没有按 batch_size 加权",
-    ),
-    dict(
-        grade_id="test_epoch_mean_loss",
-        name="not_multiplied_by_batch_size",
-        code="""
-def epoch_mean_loss(losses, batch_sizes):
-    running_loss = 0.0
-    for loss in losses:
-        running_loss += loss.item()
-    return running_loss / sum(batch_sizes)
-""",
-        expect="没有乘以 batch_size",
-    ),
-    dict(
-        grade_id="test_epoch_mean_loss",
-        name="divides_by_number_of_batches",
-        code="""
-def epoch_mean_loss(losses, batch_sizes):
-    running_loss = 0.0
-    for loss, batch_size in zip(losses, batch_sizes):
-        running_loss += loss.item() * batch_size
-    return running_loss / len(losses)
-""",
-        expect="除以了 batch 的个数",
+        expect="同步 (sync) 了 2 次",
     ),
     # log_running_loss -----------------------------------------------------------------------------
     dict(
@@ -295,6 +358,69 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
         expect="stack expects a non-empty TensorList",
     ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="to_cpu_every_step",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss.detach().to("cpu") * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect='.to("cpu")',
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="copy_into_a_cpu_buffer",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    values = torch.zeros(len(losses))
+    for i, loss in enumerate(losses):
+        values[i].copy_(loss.detach())
+    sizes = torch.tensor(batch_sizes, dtype=torch.float32)
+    n_logs = len(losses) // log_every
+    sums = (values * sizes)[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    counts = sizes[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    return (sums / counts).tolist()
+""",
+        expect="cpu_tensor.copy_(t)",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="numpy_asarray_every_step",
+        code="""
+import numpy as np
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    values = np.asarray([np.asarray(loss.detach()) for loss in losses], dtype=np.float64)
+    logs = []
+    for end in range(log_every, len(losses) + 1, log_every):
+        sizes = np.asarray(batch_sizes[end - log_every : end], dtype=np.float64)
+        logs.append(float((values[end - log_every : end] * sizes).sum() / sizes.sum()))
+    return logs
+""",
+        expect="np.asarray",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="torch_tensor_of_the_losses",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    values = torch.tensor(losses)
+    sizes = torch.tensor(batch_sizes, dtype=torch.float32)
+    n_logs = len(losses) // log_every
+    sums = (values * sizes)[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    counts = sizes[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    return (sums / counts).tolist()
+""",
+        expect="torch.tensor([...张量...])",
+    ),
     # train_epoch ----------------------------------------------------------------------------------
     dict(
         grade_id="test_train_epoch",
@@ -430,5 +556,51 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, (total / total_n).item()
 """,
         expect="每个 batch 依次",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="to_cpu_every_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        on_host = loss.detach().to("cpu") * x.shape[0]
+        running, total = running + on_host, total + on_host
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append((running / seen).item())
+            running, seen = 0.0, 0
+    return logs, (total / total_n).item()
+""",
+        expect='.to("cpu")',
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="numpy_every_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        value = float(loss.detach().numpy()) * x.shape[0]
+        running, total = running + value, total + value
+        seen += x.shape[0]
+        total_n += x.shape[0]
+        if step % log_every == 0:
+            logs.append(running / seen)
+            running, seen = 0.0, 0
+    return logs, total / total_n
+""",
+        expect=".numpy()",
     ),
 ]

@@ -1,184 +1,228 @@
 """Wrong answers learners write for 08_clipping; each must fail its test cell with ``expect`` in the message."""
 
+_LAYERS = """
+def layer_grad_norms(model, norm_type=2.0):
+    groups, params = {{}}, {{}}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault({key}, []).append({grad})
+            params.setdefault({key}, []).append(p)
+    layers = {{}}
+    for k, gs in groups.items():
+        ps = params[k]
+        ns = {inner_list}
+        layers[k] = {layer}
+    if not layers:
+        {empty}
+    total = {total}
+    return layers, total
+"""
+
+_LAYERS_OK = dict(
+    key='name.rpartition(".")[0]',
+    grad="p.grad",
+    inner_list="[{inner} for g in gs]",
+    inner="torch.linalg.vector_norm(g, norm_type)",
+    layer="{outer}",
+    outer="torch.linalg.vector_norm(torch.stack(ns), norm_type)",
+    empty="return {{}}, torch.tensor(0.0)",
+    total="torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)",
+)
+
+
+_STEP = """
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    {zero_grad}
+    {before_backward}
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    {clip}
+    optimizer.step()
+    {after_step}
+    {steps}
+    {clipped}
+    {largest}
+    return {ret}
+"""
+
+_STEP_OK = dict(
+    zero_grad="optimizer.zero_grad()",
+    before_backward="pass",
+    clip="grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)",
+    after_step="pass",
+    steps='stats["steps"] += 1',
+    clipped='stats["clipped"] += grad_norm > max_norm',
+    largest='stats["largest"] = torch.maximum(stats["largest"], grad_norm)',
+    ret="loss.detach(), grad_norm",
+)
+
+
+def _step(**changes):
+    return _STEP.format(**{**_STEP_OK, **changes})
+
+
+_ADVISE = """
+def advise(stats):
+    steps, clipped = int(stats["steps"]), int(stats["clipped"])
+    if steps == 0:
+        {zero}
+    if not math.isfinite(float(stats["largest"])):
+        {nonfinite}
+    if {condition}:
+        return {frequent}
+    return "keep_clipping"
+"""
+
+_ADVISE_OK = dict(
+    zero='raise ValueError("no steps")',
+    nonfinite="return {nonfinite_answer}",
+    nonfinite_answer='"check_data"',
+    condition="5 * clipped > steps",
+    frequent='"fix_lr_or_init"',
+)
+
+
+def _advise(**changes):
+    parts = {**_ADVISE_OK, **changes}
+    parts["nonfinite"] = parts["nonfinite"].replace("{nonfinite_answer}", parts["nonfinite_answer"])
+    return _ADVISE.format(**parts)
+
+
+def _layers(**changes):
+    parts = {**_LAYERS_OK, **changes}
+    parts["inner_list"] = parts["inner_list"].replace("{inner}", parts["inner"])
+    parts["layer"] = parts["layer"].replace("{outer}", parts["outer"])
+    parts["empty"] = parts["empty"].replace("{{}}", "{}")
+    return _LAYERS.format(**parts)
+
+
 MUTANTS = [
-    # ---------------------------------------------------------------- global_grad_norm
+    # ---------------------------------------------------------------- layer_grad_norms
     dict(
-        grade_id="test_global_grad_norm",
-        name="sum_of_per_tensor_norms",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    return sum(torch.linalg.vector_norm(g, norm_type) for g in grads)
-""",
-        expect="直接相加",
+        grade_id="test_layer_grad_norms",
+        name="total_is_sum_of_layer_norms",
+        code=_layers(total="sum(layers.values())"),
+        expect="各层范数直接相加",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="does_not_skip_none_grads",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    norms = [torch.linalg.vector_norm(p.grad, norm_type) for p in parameters]
-    if not norms:
-        return torch.tensor(0.0)
-    return torch.linalg.vector_norm(torch.stack(norms), norm_type)
-""",
-        expect="要跳过 (skip)",
+        grade_id="test_layer_grad_norms",
+        name="groups_by_parameter_not_module",
+        code=_layers(key="name"),
+        expect="按参数 (parameter) 分组",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="ignores_norm_type",
+        grade_id="test_layer_grad_norms",
+        name="groups_by_first_name_component",
+        code=_layers(key='name.split(".")[0]'),
+        expect="只取了名字的第一段",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="rsplit_keeps_top_level_parameter_names",
+        code=_layers(key='name.rsplit(".", 1)[0]'),
+        expect="rpartition",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="layers_without_grads_reported_as_zero",
         code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    return torch.sqrt(sum(g.pow(2).sum() for g in grads))
+def layer_grad_norms(model, norm_type=2.0):
+    layers = {}
+    for name, p in model.named_parameters():
+        key = name.rpartition(".")[0]
+        g = p.grad if p.grad is not None else torch.zeros_like(p)
+        n = torch.linalg.vector_norm(g, norm_type)
+        layers[key] = n if key not in layers else torch.linalg.vector_norm(torch.stack([layers[key], n]), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
 """,
+        expect="不应出现在结果里",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="ignores_norm_type_in_layers",
+        code=_layers(inner="torch.linalg.vector_norm(g)", outer="torch.linalg.vector_norm(torch.stack(ns))"),
         expect="忽略了参数 norm_type",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="inf_norm_by_power_formula",
+        grade_id="test_layer_grad_norms",
+        name="named_modules_with_recursive_parameters",
         code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    return sum(g.abs().pow(norm_type).sum() for g in grads) ** (1.0 / norm_type)
+def layer_grad_norms(model, norm_type=2.0):
+    layers = {}
+    for name, m in model.named_modules():
+        gs = [p.grad for p in m.parameters() if p.grad is not None]
+        if gs:
+            layers[name] = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in gs]), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad, norm_type) for p in model.parameters() if p.grad is not None]), norm_type)
 """,
-        expect="最大绝对值",
+        expect="期望的键",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="view_on_non_contiguous_grad",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    return torch.linalg.vector_norm(torch.cat([g.view(-1) for g in grads]), norm_type)
-""",
-        expect="reshape",
+        grade_id="test_layer_grad_norms",
+        name="total_always_l2",
+        code=_layers(total="torch.linalg.vector_norm(torch.stack(list(layers.values())))"),
+        expect="同一个 norm_type",
     ),
     dict(
-        grade_id="test_global_grad_norm",
+        grade_id="test_layer_grad_norms",
         name="norm_of_parameters_not_grads",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    ps = [p for p in parameters if p.grad is not None]
-    if not ps:
-        return torch.tensor(0.0)
-    return torch.linalg.vector_norm(torch.cat([p.detach().reshape(-1) for p in ps]), norm_type)
-""",
+        code=_layers(grad="p.detach()"),
         expect="参数 p 本身",
     ),
     dict(
-        grade_id="test_global_grad_norm",
+        grade_id="test_layer_grad_norms",
         name="crashes_without_any_grad",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    return torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in grads]), norm_type)
-""",
-        expect="torch.tensor(0.0)",
+        code=_layers(empty="pass"),
+        expect="layer_grad_norms 抛出",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="returns_python_float",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return 0.0
-    return torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in grads]), norm_type).item()
-""",
-        expect=".item()",
+        grade_id="test_layer_grad_norms",
+        name="layer_norms_as_python_floats",
+        code=_layers(
+            total="torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)\n"
+            "    layers = {k: v.item() for k, v in layers.items()}"
+        ),
+        expect="主机与设备同步",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="float32_accumulator_loses_float64",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    total = torch.tensor(0.0)
-    for p in parameters:
-        if p.grad is not None:
-            if norm_type == float("inf"):
-                total = torch.maximum(total, p.grad.abs().max().float())
-            else:
-                total += p.grad.abs().pow(norm_type).sum()
-    return total if norm_type == float("inf") else total ** (1.0 / norm_type)
-""",
-        expect="dtype",
+        grade_id="test_layer_grad_norms",
+        name="python_max_for_inf_norm",
+        code=_layers(
+            total="max(layers.values()) if norm_type == float('inf') else "
+            "torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)"
+        ),
+        expect="主机与设备同步",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="get_total_norm_shortcut",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    return torch.nn.utils.get_total_norm([p.grad for p in parameters if p.grad is not None], norm_type)
-""",
+        grade_id="test_layer_grad_norms",
+        name="get_total_norm_per_layer",
+        code=_layers(
+            layer="torch.nn.utils.get_total_norm(gs, norm_type)",
+        ),
         expect="torch.nn.utils.get_total_norm",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="clip_grad_norm_with_infinite_max_norm",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    return torch.nn.utils.clip_grad_norm_(parameters, float("inf"), norm_type)
-""",
-        expect="torch.nn.utils.clip_grad_norm_",
-    ),
-    dict(
-        grade_id="test_global_grad_norm",
-        name="get_total_norm_imported_under_another_name",
-        code="""
-from torch.nn.utils import get_total_norm as _total_norm
-
-
-def global_grad_norm(parameters, norm_type=2.0):
-    return _total_norm([p.grad for p in parameters if p.grad is not None], norm_type)
-""",
-        expect="torch.nn.utils 的裁剪函数",
-    ),
-    dict(
-        grade_id="test_global_grad_norm",
-        name="foreach_norm",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    return torch.linalg.vector_norm(torch.stack(torch._foreach_norm(grads, norm_type)), norm_type)
-""",
+        grade_id="test_layer_grad_norms",
+        name="foreach_norm_per_layer",
+        code=_layers(inner_list="torch._foreach_norm(gs, norm_type)"),
         expect="torch._foreach_norm",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="parameters_to_vector_of_grads",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    return torch.linalg.vector_norm(torch.nn.utils.parameters_to_vector(grads), norm_type)
-""",
-        expect="parameters_to_vector",
+        grade_id="test_layer_grad_norms",
+        name="clip_grad_norm_with_infinite_max_norm",
+        code=_layers(layer="torch.nn.utils.clip_grad_norm_(ps, float('inf'), norm_type)"),
+        expect="torch.nn.utils.clip_grad_norm_",
     ),
     dict(
-        grade_id="test_global_grad_norm",
-        name="python_max_over_tensors_syncs",
-        code="""
-def global_grad_norm(parameters, norm_type=2.0):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    if norm_type == float("inf"):
-        return max(g.abs().max() for g in grads)
-    return sum(g.abs().pow(norm_type).sum() for g in grads) ** (1.0 / norm_type)
-""",
-        expect="主机与设备同步",
+        grade_id="test_layer_grad_norms",
+        name="halves_grads_in_place_while_reading_them",
+        code=_layers(grad="p.grad.div_(1.0 + 0.0 * p.grad.norm()).mul_(0.5)"),
+        expect="梯度被修改了",
     ),
     # ---------------------------------------------------------------- clip_by_global_norm_
     dict(
@@ -466,167 +510,243 @@ def clip_by_global_norm_(parameters, max_norm):
     dict(
         grade_id="test_train_step",
         name="clips_before_backward",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    optimizer.zero_grad()
-    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    optimizer.step()
-    return loss.detach(), total
-""",
+        code=_step(
+            before_backward="grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)", clip="pass"
+        ),
         expect="backward() 之前",
     ),
     dict(
         grade_id="test_train_step",
         name="clips_after_step",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    optimizer.step()
-    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    return loss.detach(), total
-""",
+        code=_step(clip="pass", after_step="grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)"),
         expect="step() 之后",
     ),
-    dict(
-        grade_id="test_train_step",
-        name="forgets_zero_grad",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    return loss.detach(), total
-""",
-        expect="zero_grad",
-    ),
+    dict(grade_id="test_train_step", name="forgets_zero_grad", code=_step(zero_grad="pass"), expect="zero_grad"),
     dict(
         grade_id="test_train_step",
         name="clips_each_parameter_separately",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    total = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])
+        code=_step(
+            clip="""grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])
     for p in model.parameters():
-        torch.nn.utils.clip_grad_norm_([p], max_norm)
-    optimizer.step()
-    return loss.detach(), total
-""",
+        torch.nn.utils.clip_grad_norm_([p], max_norm)"""
+        ),
         expect="per-tensor",
     ),
     dict(
         grade_id="test_train_step",
         name="returns_norm_after_clipping",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    total = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])
-    optimizer.step()
-    return loss.detach(), total
-""",
+        code=_step(
+            clip="""torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])"""
+        ),
         expect="裁剪之前",
     ),
     dict(
         grade_id="test_train_step",
         name="returns_item_floats_every_step",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    return loss.item(), total.item()
-""",
+        code=_step(ret="loss.item(), grad_norm.item()"),
         expect="主机与设备同步",
     ),
     dict(
         grade_id="test_train_step",
         name="returns_loss_with_its_graph",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    return loss, total
-""",
+        code=_step(ret="loss, grad_norm"),
         expect="loss.detach()",
     ),
     dict(
         grade_id="test_train_step",
         name="returns_loss_after_step",
-        code="""
-def train_step(model, batch, optimizer, max_norm):
-    x, y = batch
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    with torch.no_grad():
-        loss = F.mse_loss(model(x), y)
-    return loss, total
-""",
+        code=_step(
+            ret="F.mse_loss(model(x), y).detach(), grad_norm",
+        ),
         expect="step() 之前算出的 loss",
+    ),
+    # statistics
+    dict(
+        grade_id="test_train_step",
+        name="counts_clipped_with_if",
+        code=_step(
+            clipped="""if grad_norm > max_norm:
+        stats["clipped"] += 1"""
+        ),
+        expect="主机与设备同步",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="largest_with_python_max",
+        code=_step(largest='stats["largest"] = max(stats["largest"], grad_norm)'),
+        expect="主机与设备同步",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="counts_every_step_as_clipped",
+        code=_step(clipped='stats["clipped"] += 1'),
+        expect="只数裁剪真正起作用的步",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="largest_records_norm_after_clipping",
+        code=_step(largest='stats["largest"] = torch.maximum(stats["largest"], grad_norm.clamp(max=max_norm))'),
+        expect="是裁剪之后的范数",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="largest_overwritten_by_last_norm",
+        code=_step(largest='stats["largest"] = grad_norm'),
+        expect="stats['largest']",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="forgets_to_count_steps",
+        code=_step(steps="pass"),
+        expect="stats['steps']",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="stats_as_python_numbers",
+        code=_step(clipped='stats["clipped"] = int(stats["clipped"]) + int(grad_norm > max_norm)'),
+        expect="主机与设备同步",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="clip_with_error_if_nonfinite",
+        code=_step(
+            clip="grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, error_if_nonfinite=True)"
+        ),
+        expect="error_if_nonfinite",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="clip_grad_value_instead_of_norm",
+        code=_step(
+            clip="""grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])
+    torch.nn.utils.clip_grad_value_(model.parameters(), max_norm)"""
+        ),
+        expect="之后的参数",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="nonfinite_checked_with_isnan_only",
+        code=_advise().replace('not math.isfinite(float(stats["largest"]))', 'math.isnan(float(stats["largest"]))'),
+        expect="裁剪救不了它",
+    ),
+    # ---------------------------------------------------------------- advise
+    dict(
+        grade_id="test_advise",
+        name="frequent_clipping_lower_max_norm",
+        code=_advise(frequent='"lower_max_norm"'),
+        expect="只改裁剪（或保持现状）不解决问题",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="frequent_clipping_keep_clipping",
+        code=_advise(frequent='"keep_clipping"'),
+        expect="不是挡偶发尖峰的保护措施",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="any_clipping_means_fix_lr",
+        code=_advise(condition="clipped > 0"),
+        expect="这正是保护措施该有的样子",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="nonfinite_treated_as_frequent",
+        code=_advise(nonfinite="pass"),
+        expect="裁剪救不了它",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="nonfinite_lower_max_norm",
+        code=_advise(nonfinite_answer='"lower_max_norm"'),
+        expect="裁剪救不了它",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="fraction_threshold_inclusive",
+        code=_advise(condition="5 * clipped >= steps"),
+        expect="期望 'keep_clipping'",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="threshold_half_instead_of_a_fifth",
+        code=_advise(condition="2 * clipped > steps"),
+        expect="期望 'fix_lr_or_init'",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="no_check_for_zero_steps",
+        code=_advise(zero="pass"),
+        expect="应 raise ValueError",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="advice_outside_the_list",
+        code=_advise(frequent='"lower_lr"'),
+        expect="ADVICE 里的一个字符串",
     ),
     # ---------------------------------------------------------------- predict first
     dict(
         grade_id="test_predict_clip_total",
+        formative=True,
         name="norm_after_clipping",
         code="predict_clip_total = 1.3",
         expect="裁剪之前 (before clipping)",
     ),
     dict(
         grade_id="test_predict_clip_total",
+        formative=True,
         name="sum_of_per_tensor_norms",
         code="predict_clip_total = 17.0",
         expect="5 + 12 = 17",
     ),
-    dict(grade_id="test_predict_clip_total", name="answer_as_text", code="predict_clip_total = '13'", expect="之一"),
+    dict(
+        grade_id="test_predict_clip_total",
+        formative=True,
+        name="answer_as_text",
+        code="predict_clip_total = '13'",
+        expect="之一",
+    ),
     dict(
         grade_id="test_predict_syncs_if",
+        formative=True,
         name="no_sync_tensors_stay_on_device",
         code="predict_syncs_if = 0",
         expect="循环 3 次就同步 3 次",
     ),
     dict(
         grade_id="test_predict_syncs_if",
+        formative=True,
         name="one_sync_for_the_one_coef",
         code="predict_syncs_if = 1",
         expect="循环 3 次就同步 3 次",
     ),
-    dict(grade_id="test_predict_syncs_if", name="answer_missing", code="predict_syncs_if = ...", expect="还没有写预测"),
+    dict(
+        grade_id="test_predict_syncs_if",
+        formative=True,
+        name="answer_missing",
+        code="predict_syncs_if = ...",
+        expect="还没有写预测",
+    ),
     dict(
         grade_id="test_predict_w_clip_first",
+        formative=True,
         name="thinks_it_clips",
         code="predict_w_clip_first = 0.9",
         expect="w = 1 - 0.1 × 200 = -19",
     ),
     dict(
         grade_id="test_predict_w_clip_first",
+        formative=True,
         name="thinks_nothing_moves",
         code="predict_w_clip_first = 1.0",
         expect="-19",
     ),
     dict(
-        grade_id="test_predict_w_clip_first", name="answer_as_text", code="predict_w_clip_first = '-19'", expect="之一"
+        grade_id="test_predict_w_clip_first",
+        formative=True,
+        name="answer_as_text",
+        code="predict_w_clip_first = '-19'",
+        expect="之一",
     ),
 ]

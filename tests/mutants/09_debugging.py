@@ -103,7 +103,33 @@ MUTANTS = [
         grade_id="test_diagnose",
         name="isnan_misses_inf",
         code=_diagnose(finite_check="bool(torch.isnan(logits).any())"),
-        expect="isfinite",
+        expect="torch.isnan 只认 nan",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="equals_nan_is_always_false",
+        code=_diagnose(finite_check='bool((logits == float("nan")).any())'),
+        expect="永远是 False",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sums_allclose_default_tolerance",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and torch.allclose(logits.sum(dim=1), torch.ones(logits.shape[0]))"
+        ),
+        expect="漏掉了 'probabilities_not_logits'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities_by_row_sums_only",
+        code=_diagnose(prob_check="bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())"),
+        expect="误报 (false positive) 'probabilities_not_logits'",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probability_check_on_a_single_column",
+        code=_diagnose(prob_guard="logits.dim() == 2"),
+        expect="误报 (false positive) 'probabilities_not_logits'",
     ),
     dict(
         grade_id="test_diagnose",
@@ -207,6 +233,18 @@ def diagnose(logits, labels, num_classes):
     dict(grade_id="test_train_step", name="keeps_eval_mode", code=_train_step(train="pass"), expect="model.train()"),
     dict(
         grade_id="test_train_step",
+        name="sets_training_attribute_instead_of_train",
+        code=_train_step(train="model.training = True"),
+        expect="只改了模型自己的这个属性",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="train_after_the_forward_pass",
+        code=_train_step(forward="model(x)\n    model.train()", train="pass"),
+        expect="返回的 loss",
+    ),
+    dict(
+        grade_id="test_train_step",
         name="calls_eval_instead_of_train",
         code=_train_step(train="model.eval()"),
         expect="model.train()",
@@ -263,7 +301,36 @@ def train_step(model, x, y, optimizer):
             guard="""if torch.isnan(loss):
         return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
         ),
-        expect="torch.isnan 会漏掉 inf",
+        expect="认不出 inf",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="loss_equals_nan_is_always_false",
+        code=_regression_step(
+            guard="""if loss == float("nan"):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+        expect="永远是 False",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="self_inequality_guard_misses_inf",
+        code=_regression_step(
+            guard="""if loss != loss:
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+        expect="认不出 inf",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="backward_before_the_isfinite_check",
+        code=_regression_step(
+            guard="""loss.backward()
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}""",
+            late_norm="norm = grad_norm(model)",
+        ).replace("    loss.backward()\n    norm = grad_norm", "    norm = grad_norm"),
+        expect="还是做了 backward()",
     ),
     dict(
         grade_id="test_regression_step",
@@ -286,54 +353,63 @@ def train_step(model, x, y, optimizer):
     # ---------------------------------------------------------------- predict first
     dict(
         grade_id="test_predict_nan_step_raises",
+        formative=True,
         name="thinks_nan_raises",
         code="predict_nan_step_raises = True",
         expect="没有任何运算会因此报错",
     ),
     dict(
         grade_id="test_predict_nan_step_raises",
+        formative=True,
         name="answer_as_text",
         code="predict_nan_step_raises = 'False'",
         expect="之一",
     ),
     dict(
         grade_id="test_predict_nan_step_raises",
+        formative=True,
         name="answer_missing",
         code="predict_nan_step_raises = ...",
         expect="还没有写预测",
     ),
     dict(
         grade_id="test_predict_syncs_isfinite",
+        formative=True,
         name="counts_only_item",
         code="predict_syncs_isfinite = 2",
         expect="一共 12 次",
     ),
     dict(
         grade_id="test_predict_syncs_isfinite",
+        formative=True,
         name="counts_only_isfinite",
         code="predict_syncs_isfinite = 10",
         expect="一共 12 次",
     ),
     dict(
         grade_id="test_predict_syncs_isfinite",
+        formative=True,
         name="thinks_isfinite_stays_on_device",
         code="predict_syncs_isfinite = 0",
         expect="bool(张量)",
     ),
     dict(
         grade_id="test_predict_broadcast_shape",
+        formative=True,
         name="elementwise_shape",
         code="predict_broadcast_shape = (3,)",
         expect="实际是 (3, 3)",
     ),
     dict(
         grade_id="test_predict_broadcast_shape",
+        formative=True,
         name="prediction_shape",
         code="predict_broadcast_shape = (3, 1)",
         expect="实际是 (3, 3)",
     ),
     dict(
         grade_id="test_predict_broadcast_shape",
+        formative=True,
         name="answer_as_text",
         code="predict_broadcast_shape = '(3, 3)'",
         expect="应写成 tuple",

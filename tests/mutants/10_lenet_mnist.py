@@ -84,6 +84,25 @@ def build_lenet():
     return _LeNet()
 """
 
+_LENET_SIZED = """
+def build_lenet(in_channels=1, num_classes=10, image_size=28):
+    side = (image_size // 2 - 4) // 2
+    if side < 1:
+        raise ValueError("image_size too small")
+    return nn.Sequential(
+        nn.Conv2d({conv_in}, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), {first}, nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, {classes}),
+    )
+"""
+
+
+def _sized(
+    conv_in: str = "in_channels", first: str = "nn.Linear(16 * side * side, 120)", classes: str = "num_classes"
+) -> str:
+    return _LENET_SIZED.format(conv_in=conv_in, first=first, classes=classes)
+
+
 # ---------------------------------------------------------------------------------------------------
 # train_one_epoch
 
@@ -172,60 +191,70 @@ MUTANTS = [
     # predict first
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="inference tensors can never enter autograd",
         expect="A 能运行",
         code="predict_inference = (True, True, True)\n",
     ),
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="only the in-place update fails",
         expect="B 报错",
         code="predict_inference = (False, False, True)\n",
     ),
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="nothing fails outside inference_mode",
         expect="C 报错",
         code="predict_inference = (False, False, False)\n",
     ),
     dict(
         grade_id="test_predict_inference",
+        formative=True,
         name="answer as a string",
         expect="应写成 tuple",
         code='predict_inference = "B, C"\n',
     ),
     dict(
         grade_id="test_predict_restore",
+        formative=True,
         name="train(was_training) restores the frozen BatchNorm too",
         expect="递归",
         code="predict_restore = (True, False)\n",
     ),
     dict(
         grade_id="test_predict_restore",
+        formative=True,
         name="everything stays in eval",
         expect="递归",
         code="predict_restore = (False, False)\n",
     ),
     dict(
         grade_id="test_predict_restore",
+        formative=True,
         name="one bool instead of the pair",
         expect="应写成 tuple",
         code="predict_restore = True\n",
     ),
     dict(
         grade_id="test_predict_state_dict",
+        formative=True,
         name="state_dict() is a snapshot",
         expect="共享存储",
         code="predict_state_dict = True\n",
     ),
     dict(
         grade_id="test_predict_state_dict",
+        formative=True,
         name="answer as a string",
         expect="之一",
         code='predict_state_dict = "False"\n',
     ),
     dict(
         grade_id="test_predict_state_dict",
+        formative=True,
         name="prediction left empty",
         expect="还没有写预测",
         code="predict_state_dict = None\n",
@@ -342,7 +371,38 @@ MUTANTS = [
         grade_id="test_build_lenet",
         name="returns the same model every call",
         expect="新建",
-        code="_SHARED = build_lenet()\ndef build_lenet():\n    return _SHARED\n",
+        code="_solution, _cache = build_lenet, {}\n\n\ndef build_lenet(*args):\n"
+        "    if args not in _cache:\n        _cache[args] = _solution(*args)\n    return _cache[args]\n",
+    ),
+    dict(
+        grade_id="test_build_lenet",
+        name="first Linear hard-coded to 400 inputs",
+        expect="in_features 是 400，应是 576",
+        code=_sized(first="nn.Linear(400, 120)"),
+    ),
+    dict(
+        grade_id="test_build_lenet",
+        name="ignores in_channels",
+        expect="输入通道数",
+        code=_sized(conv_in="1"),
+    ),
+    dict(
+        grade_id="test_build_lenet",
+        name="ignores num_classes",
+        expect="num_classes=7",
+        code=_sized(classes="10"),
+    ),
+    dict(
+        grade_id="test_build_lenet",
+        name="true division for the side (odd sizes)",
+        expect="向下取整",
+        code=_sized(first="nn.Linear(int(16 * (image_size / 4 - 2) ** 2), 120)"),
+    ),
+    dict(
+        grade_id="test_build_lenet",
+        name="no ValueError for a too small image",
+        expect="应抛出 ValueError",
+        code=_sized().replace('        raise ValueError("image_size too small")\n', "        pass\n"),
     ),
     # train_one_epoch
     dict(
@@ -408,6 +468,20 @@ MUTANTS = [
         code=_epoch_with(
             "losses.append(loss.detach())\nreturn torch.stack(losses)",
             "losses.append(float(loss))\nreturn torch.tensor(losses)",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name='.to("cpu") every step',
+        expect='.to("cpu")',
+        code=_epoch_with("losses.append(loss.detach())", 'losses.append(loss.detach().to("cpu"))'),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="copy_ into a CPU buffer",
+        expect="cpu_tensor.copy_(t)",
+        code=_epoch_with("losses = []", "losses = []\nbuffer = torch.zeros(())").replace(
+            "losses.append(loss.detach())", "losses.append(buffer.clone().copy_(loss.detach()))"
         ),
     ),
     dict(
@@ -551,9 +625,36 @@ return correct / y.shape[0]
     ),
     dict(
         grade_id="test_evaluate",
+        name='.to("cpu") on every batch',
+        expect='.to("cpu")',
+        code=_restoring(_COUNT.replace(".sum()\n", '.sum().to("cpu")\n')),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="np.asarray on every batch",
+        expect="np.asarray",
+        code="import numpy as np\n"
+        + _restoring(
+            _COUNT.replace("correct += (", "correct += np.asarray(")
+            .replace("correct.item()", "float(correct)")
+            .replace("correct = torch.zeros((), dtype=torch.long)", "correct = 0")
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
         name="leaves the model in eval mode",
-        expect="停在了 eval 模式",
+        expect="停在了 评估模式",
         code=_evaluate("model.eval()\n" + _COUNT),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="restores the modes without try / finally",
+        expect="model(x) 抛出异常之后",
+        code=_evaluate(
+            "modes = [(m, m.training) for m in model.modules()]\nmodel.eval()\n"
+            + _COUNT.replace("return correct.item() / y.shape[0]", "acc = correct.item() / y.shape[0]")
+            + "for m, mode in modes:\n    m.training = mode\nreturn acc\n"
+        ),
     ),
     dict(
         grade_id="test_evaluate",
@@ -568,7 +669,7 @@ return correct / y.shape[0]
     dict(
         grade_id="test_evaluate",
         name="restores only the top-level flag",
-        expect="停在了 eval 模式",
+        expect="停在了 评估模式",
         code=_evaluate(
             "was_training = model.training\nmodel.eval()\ntry:\n"
             + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())

@@ -15,3 +15,7 @@ c.CourseDirectory.root = os.path.join(os.path.expanduser("~"), "course")
 _user = os.environ.get("JUPYTERHUB_USER")
 if _user and _user != pwd.getpwuid(os.getuid()).pw_name:
     c.CollectApp.check_owner = False
+
+# `nbgrader collect` copies regular files only: a link a student leaves in the inbound folder (to the
+# instructor's source notebook, a classmate's submission, /dev/zero) is never followed (docs/deploy.md).
+c.ExchangeFactory.collect = "autograder.exchange.SafeCollect"

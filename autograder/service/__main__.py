@@ -1,0 +1,3 @@
+from autograder.service.app import main
+
+main()

@@ -1,0 +1,107 @@
+"""The mistake catalogue is closed both ways: every id a check can emit is in it, and a mutant makes the
+judge emit each of its ids (as a field of the failure, beside the message)."""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+import pytest
+
+from course import mistakes
+from tests import notebooks as nbs
+
+COURSE = Path(__file__).resolve().parents[1] / "course"
+
+# One mutant (assignment, grade_id, name in tests/mutants/<assignment>.py) per catalogue id: the judge
+# must report that id for it.
+EMITTERS = {
+    "not-a-tensor": ("01_tensors", "test_make_inputs", "returns a numpy array"),
+    "extra-unit-dim": ("01_tensors", "test_make_inputs", "adds a batch dimension"),
+    "float64-not-float32": ("01_tensors", "test_make_inputs", "keeps float64 from NumPy"),
+    "int-not-float": ("01_tensors", "test_make_inputs", "keeps int64 from integer lists"),
+    "labels-not-long": ("01_tensors", "test_make_labels", "int32 labels"),
+    "modifies-input": ("01_tensors", "test_make_labels", "shifts the input in place"),
+    "wrong-dim-order": ("02_shapes", "test_to_nchw", "transpose(1, 3) swaps H and C only"),
+    "copy-not-view": ("02_shapes", "test_to_nchw", "copies with contiguous()"),
+    "detached-from-graph": ("03_broadcasting", "test_mse_loss", "detaches the prediction"),
+    "still-in-graph": ("05_autograd", "test_value_and_grad", "returns the value still attached to the graph"),
+    "tensor-not-item": ("05_autograd", "test_accumulate_grads", "accumulates the loss tensor instead of .item()"),
+}
+
+
+def emitted_in_source() -> dict[str, list[str]]:
+    """Every mistake id written in course/ code: ``mistake="id"`` keywords and the string constants that
+    ``*_mistake`` helpers return (file:line where each appears)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(COURSE.rglob("*.py")):
+        if path.name == "mistakes.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            values = []
+            if isinstance(node, ast.keyword) and node.arg == "mistake" and isinstance(node.value, ast.Constant):
+                values.append(node.value)
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("_mistake"):
+                values += [
+                    r.value for r in ast.walk(node) if isinstance(r, ast.Return) and isinstance(r.value, ast.Constant)
+                ]
+            for value in values:
+                if value.value:
+                    found.setdefault(value.value, []).append(f"{path.name}:{value.lineno}")
+    return found
+
+
+def test_every_id_a_check_can_emit_is_in_the_catalogue():
+    found = emitted_in_source()
+    assert found, "no mistake ids found in course/: the scan is broken"
+    assert {m: where for m, where in found.items() if not mistakes.known(m)} == {}
+
+
+def test_catalogue_ids_are_well_formed_with_both_names_and_a_hint():
+    for key, entry in mistakes.CATALOGUE.items():
+        assert key == entry.id and mistakes.ID_PATTERN.fullmatch(key), key
+        assert entry.zh and entry.en and entry.hint, key
+    assert mistakes.UNKNOWN not in mistakes.CATALOGUE
+
+
+def test_every_catalogue_id_has_a_mutant_that_emits_it():
+    assert set(EMITTERS) == set(mistakes.CATALOGUE)
+
+
+@functools.cache
+def _stages(assignment: str) -> tuple[dict, dict]:
+    nb = nbs.read(nbs.source_path(assignment))
+    learner = nbs.learner_cells_namespace(nb)
+    return learner, nbs.judge_stages(nb, dict(learner))
+
+
+@pytest.mark.parametrize("mistake", sorted(EMITTERS))
+def test_the_judge_reports_the_mistake_id_of_its_mutant(mistake):
+    assignment, grade_id, name = EMITTERS[mistake]
+    [mutant] = [m for m in nbs.mutants(assignment) if m.grade_id == grade_id and m.name == name]
+    learner_ns, stages = _stages(assignment)
+    learner = dict(learner_ns)
+    exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
+    with pytest.raises(AssertionError) as info:
+        nbs.run_test_in_judge(stages[grade_id], learner)
+    assert getattr(info.value, "mistake", "") == mistake, str(info.value)
+
+
+def test_the_judge_sends_the_id_only_for_a_checks_own_failure():
+    from autograder.judge import _mistake
+    from course.checks import CheckError
+
+    assert _mistake(CheckError("x", mistake="not-a-tensor"), "check") == "not-a-tensor"
+    assert _mistake(CheckError("x", mistake="not-in-the-catalogue"), "check") == ""
+    assert _mistake(CheckError("x", mistake="not-a-tensor"), "learner") == ""
+    assert _mistake(AssertionError("x"), "check") == ""
+
+
+def test_the_grader_takes_the_id_from_the_field_and_unknown_otherwise():
+    from autograder.engine import mistake_of
+
+    assert mistake_of({"mistake": "not-a-tensor", "error": ["CheckError", "x"]}) == "not-a-tensor"
+    assert mistake_of({"error": ["CheckError", "mistake=not-a-tensor"]}) == "unknown"
+    assert mistake_of({"mistake": "<b>"}) == "unknown"
