@@ -306,4 +306,35 @@ MUTANTS = [
         "        batch[k] = t.to(device, non_blocking=t.is_pinned() and torch.device(device).type == 'cuda')\n"
         "    return batch\n",
     ),
+    # issue 17 review pass (n456c): skill-skipping answers a fresh reviewer found
+    dict(
+        grade_id="test_move_to",
+        name="walks the batch with torch.fx.node.map_aggregate",
+        expect="torch.fx.node.map_aggregate",
+        code=(
+            "def move_to(batch, device):\n"
+            "    return torch.fx.node.map_aggregate(batch, lambda v: v.to(device) if isinstance(v, torch.Tensor) else v)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="CPU mask through masked_scatter (meta accepts it)",
+        expect="device=scores.device",
+        code=(
+            "def causal_mask_fill(scores):\n"
+            "    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)\n"
+            '    return scores.masked_scatter(future, torch.full_like(scores, float("-inf")))\n'
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="adds a -inf mask: +inf/nan above the diagonal give nan",
+        expect="得到 nan",
+        code=(
+            "def causal_mask_fill(scores):\n"
+            "    t = scores.shape[-1]\n"
+            '    return scores + torch.full((t, t), float("-inf"), dtype=scores.dtype, device=scores.device).triu(diagonal=1)\n'
+        ),
+    ),
 ]

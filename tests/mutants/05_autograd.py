@@ -453,4 +453,71 @@ MUTANTS = [
             "                d = momentum_buffers[i]\n            p.sub_(lr * d)\n"
         ),
     ),
+    # issue 17 review pass (n456c): skill-skipping answers a fresh reviewer found
+    dict(
+        grade_id="test_value_and_grad",
+        name="torch.func.grad_and_value reached through torch._functorch.apis",
+        expect="torch.func.grad_and_value",
+        code=(
+            "def value_and_grad(f, x):\n"
+            "    g, v = torch._functorch.apis.grad_and_value(f)(x.detach())\n"
+            "    return v.detach(), g\n"
+        ),
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="torch.func.jacrev reached through torch._functorch.eager_transforms",
+        expect="torch.func.jacrev",
+        code="def jacobian(f, x):\n    return torch._functorch.eager_transforms.jacrev(f)(x.detach()).detach()\n",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="forward-mode AD (JVP columns) instead of one VJP per row",
+        expect="不是前向模式 (forward_ad) 的 JVP",
+        code=(
+            "def jacobian(f, x):\n"
+            "    import torch.autograd.forward_ad as fwAD\n"
+            "    base = x.detach(); cols = []\n"
+            "    with fwAD.dual_level():\n"
+            "        for j in range(base.numel()):\n"
+            "            t = torch.zeros(base.numel(), dtype=base.dtype); t[j] = 1.0\n"
+            "            y = f(fwAD.make_dual(base, t.reshape(base.shape)))\n"
+            "            cols.append(fwAD.unpack_dual(y).tangent.detach())\n"
+            "    return torch.stack(cols, -1).reshape(cols[0].shape + base.shape)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="forward-mode AD (one JVP per input element) instead of backward",
+        expect="不是前向模式 (forward_ad) 的 JVP",
+        code=(
+            "def value_and_grad(f, x):\n"
+            "    import torch.autograd.forward_ad as fwAD\n"
+            "    base = x.detach(); g = torch.zeros_like(base).reshape(-1)\n"
+            "    with fwAD.dual_level():\n"
+            "        for j in range(base.numel()):\n"
+            "            t = torch.zeros(base.numel(), dtype=base.dtype); t[j] = 1.0\n"
+            "            out = fwAD.unpack_dual(f(fwAD.make_dual(base, t.reshape(base.shape))))\n"
+            "            g[j] = out.tangent\n"
+            "    return out.primal.detach(), g.reshape(base.shape)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="calls PyTorch's fused kernel torch._fused_sgd_",
+        expect="torch._fused_sgd_",
+        code=(
+            "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            first = i not in momentum_buffers\n"
+            "            bufs = [] if momentum == 0 else [momentum_buffers.get(i, torch.empty_like(p))]\n"
+            "            torch._fused_sgd_([p], [p.grad.clone()], bufs, weight_decay=weight_decay, momentum=momentum, lr=lr,\n"
+            "                              dampening=0.0, nesterov=False, maximize=False, is_first_step=first)\n"
+            "            if momentum != 0:\n"
+            "                momentum_buffers[i] = bufs[0]\n"
+        ),
+    ),
 ]
