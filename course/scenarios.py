@@ -83,7 +83,11 @@ class SyncCounter(TorchFunctionMode):
       the values are not there until a sync), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
       ``torch.tensor([t1, t2])`` (one per tensor it reads);
     - results whose shape depends on the data: ``nonzero``, ``masked_select``, ``unique``, ``bincount``,
-      ``t[mask]``, one-argument ``torch.where``.
+      ``t[mask]``, one-argument ``torch.where``;
+    - anything else that reaches the dispatcher as a host read (:data:`ATEN_READS`: ``torch.is_nonzero``,
+      ``torch.ops.aten._local_scalar_dense``, ...) or a copy to the host (``torch.ops.aten._to_copy``):
+      a dispatch mode entered with this one sees every aten op, and a Python-level call is counted once,
+      under its own name (``is_nonzero()``), however many aten reads it made.
 
     ``factories_on_device``: whether tensors made in the block without a device (``torch.zeros(3)``) are on
     the device, as in a demo that imagines everything on the GPU (the default). :func:`count_syncs` sets it to
