@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
 
 
 def backward(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -58,6 +59,11 @@ _METADATA = {
     "promote_types", "__eq__", "__ne__", "__reduce_ex__", "__sizeof__", "__hash__",
 }  # fmt: skip
 _FROM_DATA = {"tensor", "as_tensor", "asarray"}
+# aten ops (packet names) that make the host read a tensor's values, or learn a data-dependent size.
+ATEN_READS = {
+    "_local_scalar_dense", "item", "is_nonzero", "equal", "allclose", "nonzero", "argwhere", "masked_select",
+    "_unique", "_unique2", "unique_dim", "unique_consecutive", "unique_dim_consecutive", "bincount",
+}  # fmt: skip
 _paused = 0
 
 
@@ -77,7 +83,11 @@ class SyncCounter(TorchFunctionMode):
       the values are not there until a sync), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
       ``torch.tensor([t1, t2])`` (one per tensor it reads);
     - results whose shape depends on the data: ``nonzero``, ``masked_select``, ``unique``, ``bincount``,
-      ``t[mask]``, one-argument ``torch.where``.
+      ``t[mask]``, one-argument ``torch.where``;
+    - anything else that reaches the dispatcher as a host read (:data:`ATEN_READS`: ``torch.is_nonzero``,
+      ``torch.ops.aten._local_scalar_dense``, ...) or a copy to the host (``torch.ops.aten._to_copy``):
+      a dispatch mode entered with this one sees every aten op, and a Python-level call is counted once,
+      under its own name (``is_nonzero()``), however many aten reads it made.
 
     ``factories_on_device``: whether tensors made in the block without a device (``torch.zeros(3)``) are on
     the device, as in a demo that imagines everything on the GPU (the default). :func:`count_syncs` sets it to
@@ -95,6 +105,17 @@ class SyncCounter(TorchFunctionMode):
         self.factories_on_device = factories_on_device
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
         self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
+        self._frames: list[list[bool]] = []  # per Python-level call in progress: did the dispatcher read values?
+        self._dispatch = _AtenReads(self)
+
+    def __enter__(self) -> SyncCounter:
+        super().__enter__()
+        self._dispatch.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._dispatch.__exit__(*exc)
+        super().__exit__(*exc)
 
     def on_device(self, t: torch.Tensor) -> bool:
         """Whether ``t`` would live on the device (every tensor not known to be on the host)."""
@@ -110,8 +131,19 @@ class SyncCounter(TorchFunctionMode):
             return func(*args, **kwargs)
         name = getattr(func, "__name__", "")
         first = next((t for t in _tensors((args, kwargs)) if self.on_device(t)), None)
+        recorded = len(self.calls)
         placed = self._before(func, name, args, kwargs, first)
-        result = func(*args, **kwargs)
+        self._frames.append([False])
+        try:
+            result = func(*args, **kwargs)
+        finally:
+            read = self._frames.pop()[0]
+        if read and first is not None and len(self.calls) == recorded:
+            self._record(f"{name}()", first)  # a host read only the dispatcher saw (torch.is_nonzero, ...)
+            if name == "_to_copy":
+                for t in _tensors(result):
+                    self._place(t, on_device=False)
+            return result
         if func in SYNC_CALLS or func is _T.__setitem__:
             return result
         if first is not None and _python_value(result) and name not in _METADATA and not name.startswith("is_"):
@@ -209,6 +241,43 @@ class SyncCounter(TorchFunctionMode):
             hits += node in self.loss_nodes
             stack.extend(next_node for next_node, _ in node.next_functions)
         return hits
+
+
+class _AtenReads(TorchDispatchMode):
+    """The dispatcher-level half of a :class:`SyncCounter`: sees every aten op, whatever Python API made it.
+
+    A host read (an op in :data:`ATEN_READS`) inside a Python-level call the counter is handling is left to
+    the counter, which records it once, under the Python API's name, unless it already recorded that call.
+    One with no Python-level call around it, and copies to the host, are recorded here by the aten op's name.
+    """
+
+    def __init__(self, counter: SyncCounter) -> None:
+        super().__init__()
+        self.counter = counter
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
+        kwargs = kwargs or {}
+        if _paused:
+            return func(*args, **kwargs)
+        counter, name = self.counter, func._opname
+        read = name in ATEN_READS or (name == "repeat_interleave" and isinstance(args[0], torch.Tensor))
+        first = next((t for t in _tensors((args, kwargs)) if counter.on_device(t)), None)
+        to_host = name == "_to_copy" and _names_host(kwargs.get("device"))
+        copy_to_host = name == "copy_" and len(args) > 1 and not counter.on_device(args[0])
+        if counter._frames:
+            if read or (first is not None and to_host) or (copy_to_host and counter.on_device(args[1])):
+                counter._frames[-1][0] = True
+            return func(*args, **kwargs)
+        result = func(*args, **kwargs)
+        if first is not None and (read or to_host or (copy_to_host and counter.on_device(args[1]))):
+            counter._record(f"torch.ops.aten.{name}", first)
+        if to_host and isinstance(result, torch.Tensor):
+            counter._place(result, on_device=False)
+        return result
+
+
+def _names_host(device: Any) -> bool:
+    return device is not None and torch.device(device).type == "cpu"
 
 
 @contextlib.contextmanager

@@ -750,3 +750,128 @@ def clip_by_global_norm_(parameters, max_norm):
         expect="之一",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- found by the fresh reviewer (pass 2)
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="foreach_norm_through_torch_ops",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    fnorm = torch.ops.aten._foreach_norm.Scalar
+    layers = {k: torch.linalg.vector_norm(torch.stack(fnorm(gs, norm_type)), norm_type) for k, gs in groups.items()}
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+        expect="torch._foreach_norm",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="foreach_norm_bound_before_the_test",
+        code="""
+_foreach_norm = torch._foreach_norm
+_vf_norm = torch._C._VariableFunctions._foreach_norm
+
+
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {k: torch.linalg.vector_norm(torch.stack(_foreach_norm(gs, norm_type)), norm_type) for k, gs in groups.items()}
+    total = torch.linalg.vector_norm(torch.stack(_vf_norm(list(layers.values()), norm_type)), norm_type)
+    return layers, total
+""",
+        expect="torch._foreach_norm",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="is_nonzero_syncs",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if not torch.is_nonzero(torch.isfinite(total)):
+        return total
+    coef = max_norm / (total + 1e-6)
+    for g in grads:
+        if torch.is_nonzero(coef < 1):
+            g.mul_(coef)
+    return total
+""",
+        expect="主机与设备同步",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="local_scalar_dense_syncs",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    sync = torch.ops.aten._local_scalar_dense
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if not sync(torch.isfinite(total)):
+        return total
+    coef = max_norm / (total + 1e-6)
+    if sync(coef < 1):
+        for g in grads:
+            g.mul_(coef)
+    return total
+""",
+        expect="主机与设备同步",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="local_scalar_dense_and_foreach_norm_through_torch_ops",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    sync = torch.ops.aten._local_scalar_dense
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(torch.ops.aten._foreach_norm.Scalar(grads, 2)))
+    if not sync(torch.isfinite(total)):
+        return total
+    coef = max_norm / (total + 1e-6)
+    if sync(coef < 1):
+        for g in grads:
+            g.mul_(coef)
+    return total
+""",
+        expect="torch._foreach_norm",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="stats_with_is_nonzero",
+        code=_step(
+            clipped="""if torch.is_nonzero(grad_norm > max_norm):
+        stats["clipped"] += 1""",
+            largest="""if torch.is_nonzero(grad_norm > stats["largest"]):
+        stats["largest"] = grad_norm.detach().clone()""",
+        ),
+        expect="主机与设备同步",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="stats_with_local_scalar_dense",
+        code=_step(
+            before_backward="item = torch.ops.aten._local_scalar_dense",
+            clipped="""if item(grad_norm) > max_norm:
+        stats["clipped"] += 1""",
+            largest='stats["largest"] = torch.tensor(max(item(stats["largest"]), item(grad_norm)))',
+            ret="torch.tensor(item(loss)), grad_norm",
+        ),
+        expect="主机与设备同步",
+    ),
+]

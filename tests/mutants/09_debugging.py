@@ -415,3 +415,33 @@ def train_step(model, x, y, optimizer):
         expect="应写成 tuple",
     ),
 ]
+
+
+def _repairs(labels_fix="pass", logits_fix="pass"):
+    code = _diagnose()
+    code = code.replace(
+        '            problems.add("label_range")\n',
+        '            problems.add("label_range")\n        ' + labels_fix + "\n",
+    )
+    code = code.replace(
+        '            problems.add("nonfinite")\n',
+        '            problems.add("nonfinite")\n            ' + logits_fix + "\n",
+    )
+    return code
+
+
+MUTANTS += [
+    # ---------------------------------------------------------------- found by the fresh reviewer (pass 2)
+    dict(
+        grade_id="test_diagnose",
+        name="repairs_labels_in_place",
+        code=_repairs(labels_fix="labels.clamp_(0, num_classes - 1)"),
+        expect="diagnose 修改了输入 labels",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="repairs_logits_in_place",
+        code=_repairs(logits_fix="logits.nan_to_num_(0.0, 0.0, 0.0)"),
+        expect="diagnose 修改了输入 logits",
+    ),
+]
