@@ -27,6 +27,7 @@ import nbformat
 
 from autograder import course as course_mod
 from autograder.errors import AutograderError
+from autograder.notebooks import is_formative
 from autograder.setup_cell import NOTEBOOK_FOLDER, WHEEL_FOLDER, SiteConfig, site_config, wheel_name
 
 # The parts of MathJax 3 that the TeX-to-HTML page script loads (the rest is other input/output formats).
@@ -68,12 +69,13 @@ def links_cell(config: SiteConfig, assignment: str) -> nbformat.NotebookNode:
 
 
 def _is_exercise(cell: nbformat.NotebookNode) -> bool:
+    """Answer, test and "predict first" check cells: unanswered, they only show the learner's error."""
     meta = cell.get("metadata", {}).get("nbgrader", {})
-    return bool(meta.get("solution") or meta.get("grade"))
+    return bool(meta.get("solution") or meta.get("grade")) or is_formative(cell)
 
 
 def clean_outputs(nb: nbformat.NotebookNode) -> None:
-    """Answer and test cells lose their outputs; other cells lose an unfinished exercise's error."""
+    """Answer, test and prediction cells lose their outputs; other cells lose an unfinished exercise's error."""
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
