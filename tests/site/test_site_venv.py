@@ -111,13 +111,14 @@ def test_a_release_notebook_installs_the_course_and_runs_with_visible_tests_and_
     honest = nbs.honest_submission(ASSIGNMENT)
     answers = [i for i, c in enumerate(nb.cells) if nbs.meta(c).get("solution")]
     bad = next(i for i in answers if wrong.cells[i].source != honest.cells[i].source)
-    good = next(i for i in answers if i > bad)
-    nb.cells[bad], nb.cells[good] = wrong.cells[bad], honest.cells[good]
 
     def graded() -> list[int]:
         return [i for i, c in enumerate(nb.cells) if nbs.meta(c).get("grade") and not nbs.meta(c).get("solution")]
 
+    # The next graded exercise's answer (a "predict first" answer cell may sit in between: it is not graded).
     bad_test = next(i for i in graded() if i > bad)
+    good = max(i for i in answers if i < next(t for t in graded() if t > bad_test))
+    nb.cells[bad], nb.cells[good] = wrong.cells[bad], honest.cells[good]
     assert nbs.meta(nb.cells[bad_test])["grade_id"] == mutant.grade_id
     nb.cells.insert(bad_test + 1, copy.deepcopy(nb.cells[bad_test]))
     good_test = next(i for i in graded() if i > good)
