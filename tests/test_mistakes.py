@@ -14,21 +14,18 @@ from tests import notebooks as nbs
 
 COURSE = Path(__file__).resolve().parents[1] / "course"
 
-# One mutant (assignment, grade_id, name in tests/mutants/<assignment>.py) per catalogue id: the judge
-# must report that id for it.
-EMITTERS = {
-    "not-a-tensor": ("01_tensors", "test_make_inputs", "returns a numpy array"),
-    "extra-unit-dim": ("01_tensors", "test_make_inputs", "adds a batch dimension"),
-    "float64-not-float32": ("01_tensors", "test_make_inputs", "keeps float64 from NumPy"),
-    "int-not-float": ("01_tensors", "test_make_inputs", "keeps int64 from integer lists"),
-    "labels-not-long": ("01_tensors", "test_make_labels", "int32 labels"),
-    "modifies-input": ("01_tensors", "test_make_labels", "shifts the input in place"),
-    "wrong-dim-order": ("02_shapes", "test_to_nchw", "transpose(1, 3) swaps H and C only"),
-    "copy-not-view": ("02_shapes", "test_to_nchw", "copies with contiguous()"),
-    "detached-from-graph": ("03_broadcasting", "test_mse_loss", "detaches the prediction"),
-    "still-in-graph": ("05_autograd", "test_value_and_grad", "returns the value still attached to the graph"),
-    "tensor-not-item": ("05_autograd", "test_accumulate_grads", "accumulates the loss tensor instead of .item()"),
-}
+
+def _emitters() -> dict[str, list[nbs.Mutant]]:
+    """Catalogue id -> the graded mutants that declare it (``mistake="id"`` in tests/mutants/*.py)."""
+    found: dict[str, list[nbs.Mutant]] = {}
+    for assignment in nbs.assignments():
+        for mutant in nbs.mutants(assignment):
+            if mutant.mistake:
+                found.setdefault(mutant.mistake, []).append(mutant)
+    return found
+
+
+EMITTERS = _emitters()
 
 
 def emitted_in_source() -> dict[str, list[str]]:
@@ -67,7 +64,9 @@ def test_catalogue_ids_are_well_formed_with_both_names_and_a_hint():
 
 
 def test_every_catalogue_id_has_a_mutant_that_emits_it():
-    assert set(EMITTERS) == set(mistakes.CATALOGUE)
+    assert sorted(set(mistakes.CATALOGUE) - set(EMITTERS)) == [], "catalogue ids that no mutant declares"
+    assert sorted(set(EMITTERS) - set(mistakes.CATALOGUE)) == [], "mutants declare ids not in the catalogue"
+    assert not [str(m) for ms in EMITTERS.values() for m in ms if m.formative], "formative checks send no id"
 
 
 @functools.cache
@@ -79,8 +78,8 @@ def _stages(assignment: str) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize("mistake", sorted(EMITTERS))
 def test_the_judge_reports_the_mistake_id_of_its_mutant(mistake):
-    assignment, grade_id, name = EMITTERS[mistake]
-    [mutant] = [m for m in nbs.mutants(assignment) if m.grade_id == grade_id and m.name == name]
+    mutant = EMITTERS[mistake][0]  # tests/test_mutants.py checks every declaring mutant in the judge
+    assignment, grade_id = mutant.assignment, mutant.grade_id
     learner_ns, stages = _stages(assignment)
     learner = dict(learner_ns)
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)

@@ -114,6 +114,7 @@ MUTANTS = [
     dict(
         grade_id="test_make_inputs",
         name="keeps int64 from integer lists",
+        mistake="int-not-float",
         expect="dtype",
         code="def make_inputs(values):\n"
         "    if isinstance(values, torch.Tensor):\n        return values.clone()\n"
@@ -122,6 +123,7 @@ MUTANTS = [
     dict(
         grade_id="test_make_inputs",
         name="keeps float64 from NumPy",
+        mistake="float64-not-float32",
         expect="float64",
         code="def make_inputs(values):\n"
         "    if isinstance(values, torch.Tensor):\n        return values.to(torch.float32, copy=True)\n"
@@ -130,12 +132,14 @@ MUTANTS = [
     dict(
         grade_id="test_make_inputs",
         name="returns a numpy array",
+        mistake="not-a-tensor",
         expect="torch.Tensor",
         code="def make_inputs(values):\n    return np.array(values, dtype=np.float32)\n",
     ),
     dict(
         grade_id="test_make_inputs",
         name="adds a batch dimension",
+        mistake="extra-unit-dim",
         expect="unsqueeze",
         code="def make_inputs(values):\n"
         "    return torch.tensor(np.asarray(values), dtype=torch.float32).unsqueeze(0)\n",
@@ -156,12 +160,14 @@ MUTANTS = [
     dict(
         grade_id="test_make_labels",
         name="int32 labels",
+        mistake="labels-not-long",
         expect="torch.long",
         code="def make_labels(raw):\n    return (raw - 1).int()\n",
     ),
     dict(
         grade_id="test_make_labels",
         name="shifts the input in place",
+        mistake="modifies-input",
         expect="in-place",
         code="def make_labels(raw):\n    raw -= 1\n    return raw.long()\n",
     ),

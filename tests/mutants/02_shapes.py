@@ -118,6 +118,7 @@ MUTANTS = [
     dict(
         grade_id="test_to_nchw",
         name="copies with contiguous()",
+        mistake="copy-not-view",
         expect="contiguous()",
         code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.unsqueeze(0)\n"
         "    return x.permute(0, 3, 1, 2).contiguous()\n",
@@ -143,6 +144,7 @@ MUTANTS = [
     dict(
         grade_id="test_to_nchw",
         name="transpose(1, 3) swaps H and C only",
+        mistake="wrong-dim-order",
         expect="维度顺序",
         code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.unsqueeze(0)\n    return x.transpose(1, 3)\n",
     ),

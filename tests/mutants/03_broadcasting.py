@@ -266,6 +266,7 @@ MUTANTS = [
     dict(
         grade_id="test_mse_loss",
         name="detaches the prediction",
+        mistake="detached-from-graph",
         expect="requires_grad",
         code="def mse_loss(pred, target):\n"
         "    pred, target = pred.detach().reshape(-1), target.reshape(-1)\n"

@@ -76,6 +76,7 @@ MUTANTS = [
     dict(
         grade_id="test_value_and_grad",
         name="returns the value still attached to the graph",
+        mistake="still-in-graph",
         expect="requires_grad 应为 False",
         code=(
             "def value_and_grad(f, x):\n    leaf = x.detach().requires_grad_(True)\n    value = f(leaf)\n"
@@ -263,6 +264,7 @@ MUTANTS = [
     dict(
         grade_id="test_accumulate_grads",
         name="accumulates the loss tensor instead of .item()",
+        mistake="tensor-not-item",
         expect=".item()",
         code=(
             _ACC_HEAD + "    model.zero_grad()\n    total = 0.0\n    for s in range(0, len(x), micro_batch_size):\n"
