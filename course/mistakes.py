@@ -94,6 +94,87 @@ _ENTRIES = (
         "a tensor where a Python number is expected",
         "用 .item() 把单元素张量转成 Python 数字。",
     ),
+    # 01_tensors
+    Mistake(
+        "labels-start-at-one",
+        "标签仍从 1 开始",
+        "class labels still numbered 1..C",
+        "CrossEntropyLoss 的类别编号是 0 .. C-1：从 1 开始编号的标签先减 1。",
+    ),
+    Mistake(
+        "python-bool-on-tensor",
+        "对张量用了 Python 的 and / or / 链式比较",
+        "Python and / or / chained comparison on a tensor",
+        "逐元素的逻辑运算用 & | ~，每个比较加括号：(x >= low) & (x < high)。",
+    ),
+    Mistake(
+        "mask-by-multiplying",
+        "乘以掩码来去掉元素",
+        "masking by multiplying with the mask",
+        "inf * 0 和 nan * 0 都是 nan：用 torch.where(mask, x, 0) 替换被掩码掉的值。",
+    ),
+    Mistake(
+        "linear-weight-transposed",
+        "Linear 权重的形状写反了",
+        "Linear weight shaped (in, out) instead of (out, in)",
+        "nn.Linear 的 weight 形状是 (out_features, in_features)：y = x @ weight.T。",
+    ),
+    Mistake(
+        "arange-excludes-end",
+        "arange 不含终点",
+        "arange leaves out the end point",
+        "arange(start, stop, step) 不含 stop；要包含终点，先算出点数，再用 linspace。",
+    ),
+    # 02_shapes
+    Mistake(
+        "missing-batch-dim",
+        "没有加 batch 维",
+        "a single sample passed without its batch dimension",
+        "模型按 batch 工作：一个样本先 unsqueeze(0) 变成 (1, ...)，输出再 squeeze(0)。",
+    ),
+    Mistake(
+        "squeeze-without-dim",
+        "squeeze() 没有写 dim",
+        "squeeze() without a dim",
+        "不带 dim 的 squeeze() 删掉所有大小为 1 的维度：写 squeeze(dim)，只删要删的那一维。",
+    ),
+    Mistake(
+        "view-after-permute",
+        "permute 之后用 view",
+        "view() after permute()",
+        "permute / t() 之后张量不连续，view() 会报错：用 reshape() / flatten()，或先 contiguous()。",
+    ),
+    Mistake(
+        "reshape-instead-of-permute",
+        "用 reshape 代替 permute 交换维度",
+        "reshape where permute is needed",
+        "reshape / view 只按新形状重新切分同一串内存，不交换维度：交换维度用 permute()。",
+    ),
+    # 03_broadcasting
+    Mistake(
+        "broadcast-n-by-n",
+        "(N, 1) 与 (N,) 广播成 (N, N)",
+        "(N, 1) against (N,) broadcast to (N, N)",
+        "算 loss 之前让预测和标签形状一致（squeeze(-1)），并断言 pred.shape == target.shape。",
+    ),
+    Mistake(
+        "bias-on-trailing-dim",
+        "偏置对上了尾部维度而不是通道维",
+        "bias added along a trailing dimension instead of the channel dimension",
+        "广播从尾部维度右对齐：(C,) 对上的是 W；要对上通道维，先 view(C, 1, 1)。",
+    ),
+    Mistake(
+        "not-in-place",
+        "没有原地修改",
+        "not done in place",
+        "函数名以 _ 结尾的约定是原地修改：用 x += ... 或 x.add_(...)，再返回 x 本身。",
+    ),
+    Mistake(
+        "distance-not-squared",
+        "算成了距离而不是平方距离",
+        "distance where the squared distance is expected",
+        "norm() / cdist 给的是距离（开了根号）；平方距离是差的平方沿特征维求和。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}
