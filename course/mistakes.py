@@ -175,6 +175,49 @@ _ENTRIES = (
         "distance where the squared distance is expected",
         "norm() / cdist 给的是距离（开了根号）；平方距离是差的平方沿特征维求和。",
     ),
+    # 06_no_grad
+    Mistake(
+        "forward-in-training-mode",
+        "评估时模型还在训练模式",
+        "evaluates the model in training mode",
+        "评估前调用 model.eval()：inference_mode() / no_grad() 只管计算图，不切换 Dropout / BatchNorm。",
+    ),
+    Mistake(
+        "recursive-train-restore",
+        "用一次递归的 train() 恢复模式",
+        "restores modes with one recursive train()",
+        "model.train(mode) 把所有子模块设成同一个模式：逐个记下 m.training，返回前逐个赋值恢复。",
+    ),
+    Mistake(
+        "training-attr-not-recursive",
+        "给 m.training 赋值不会递归",
+        "assigning m.training changes one module only",
+        "m.eval() / m.train(mode) 递归到全部子模块；m.training = ... 只改 m 这一个模块。",
+    ),
+    Mistake(
+        "module-requires-grad-attr",
+        "给模块赋值 requires_grad 属性",
+        "sets module.requires_grad, a plain attribute",
+        "nn.Module 没有 requires_grad 开关：用 module.requires_grad_(False)，或对每个参数 p.requires_grad_(False)。",
+    ),
+    Mistake(
+        "frozen-params-in-optimizer",
+        "把冻结参数交给了优化器",
+        "frozen parameters passed to the optimizer",
+        "只把 requires_grad 为 True 的参数交给优化器：冻结参数的 .grad 不是 None 时优化器照样更新它。",
+    ),
+    Mistake(
+        "target-not-detached",
+        "目标值没有截断梯度",
+        "gradient flows through the target",
+        "在 torch.no_grad() 里计算 target，或对它 .detach()；预测这一支保留梯度。",
+    ),
+    Mistake(
+        "edits-data",
+        "通过 .data 修改张量",
+        "edits a tensor through .data",
+        "在 torch.no_grad() 里原地更新张量本身；.data 绕过 autograd 的版本计数，出错时不会报错。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}
