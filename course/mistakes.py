@@ -218,6 +218,49 @@ _ENTRIES = (
         "edits a tensor through .data",
         "在 torch.no_grad() 里原地更新张量本身；.data 绕过 autograd 的版本计数，出错时不会报错。",
     ),
+    # 07_item
+    Mistake(
+        "loss-accumulated-with-graph",
+        "累加 loss 时没有 detach",
+        "losses accumulated together with their graphs",
+        "total += loss 把每一步的计算图串起来留在内存里：累加 loss.detach() * batch_size 或 loss.item() * batch_size。",
+    ),
+    Mistake(
+        "host-sync-every-step",
+        "每一步都同步一次",
+        "a host-device sync in every step",
+        "在循环里 .item() / float() / .cpu() / if t 每一步都让 CPU 等 GPU：在设备上累加，只在需要数字时取回一次。",
+    ),
+    Mistake(
+        "unweighted-batch-mean",
+        "直接平均各 batch 的平均 loss",
+        "batch means averaged without weighting by batch size",
+        "每个 batch 的 loss 是它的平均值：乘以样本数（或有效目标数）再相加，最后除以总数。",
+    ),
+    Mistake(
+        "ignored-targets-counted",
+        "把被忽略的目标也算进了权重",
+        "ignored targets counted in the weights",
+        "CrossEntropyLoss(ignore_index=...) 只对未被忽略的目标取平均：权重是 (target != ignore_index).sum()。",
+    ),
+    Mistake(
+        "window-not-reset",
+        "log 点之后没有把窗口清零",
+        "running window not reset after a log point",
+        "每个 log 点记录之后把窗口的累加值和样本数清零，下一个窗口从头累加。",
+    ),
+    Mistake(
+        "missing-zero-grad",
+        "没有清零梯度",
+        "gradients never zeroed",
+        "每个 batch 在 backward() 之前调用 optimizer.zero_grad()：否则新梯度会累加到旧梯度上。",
+    ),
+    Mistake(
+        "missing-model-train",
+        "训练前没有 model.train()",
+        "training without model.train()",
+        "训练循环开头调用 model.train()：上一次评估可能把模型留在了评估模式。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}
