@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.errors import AutograderError
+from autograder.journal import JOURNAL
 
 RAN = ("ok", "timeout", "crashed")  # a submission that ran: its questions were attempted
 UNKNOWN = "unknown"  # course.mistakes.UNKNOWN
@@ -82,6 +83,8 @@ def load(out: Path) -> ClassData:
     if not out.is_dir():
         raise AutograderError(f"{out} is not a folder: give the --out folder of a grading run")
     if not (out / "grades.csv").is_file():
+        if (out / JOURNAL).is_file():  # a run stopped before it wrote its CSVs
+            raise AutograderError(f"no grades.csv in {out}: that grading run did not finish (grade again, --resume)")
         raise AutograderError(f"no grades.csv in {out}: grade the class first (python -m autograder grade ...)")
     notes: list[str] = []
     columns, raw = _read_csv(out / "grades.csv")

@@ -178,3 +178,49 @@ def test_report_command_writes_the_page_and_bad_input_is_one_line(tmp_path):
         [sys.executable, "-m", "autograder", "report", str(tmp_path / "nope")], capture_output=True, text=True
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "error:" in done.stderr
+
+
+def test_a_grading_run_stopped_before_its_csvs_or_an_empty_grades_csv_is_one_line_error(tmp_path):
+    stopped = tmp_path / "stopped"
+    stopped.mkdir()
+    (stopped / ".journal.jsonl").write_text('{"key": "ann/a1"}\n')  # killed mid-run: journal, no CSVs yet
+    with pytest.raises(AutograderError, match="did not finish.*--resume") as info:
+        report.write(stopped)
+    assert "\n" not in str(info.value)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "grades.csv").write_text("")  # cut before its header
+    with pytest.raises(AutograderError, match="lacks the column") as info:
+        report.write(tmp_path / "empty")
+    assert "\n" not in str(info.value)
+
+
+def test_an_assignment_nobody_submitted_beside_one_that_ran_has_its_own_empty_rows(tmp_path):
+    out = write_class(tmp_path / "out")
+    with open(out / "grades.csv", "a", newline="") as g, open(out / "questions.csv", "a", newline="") as q:
+        for student in CLASS:
+            csv.writer(g).writerow([student, "a2", 0, 2, "missing"])
+            csv.writer(q).writerow([student, "a2", "p1", 0, 2, "missing", "", ""])
+    data = report.build(out)
+    assert data["class"]["by_status"]["a2"] == {"missing": 4} and data["class"]["fractions"]["a2"] == []
+    p1 = next(q for q in data["questions"] if q["assignment"] == "a2")
+    assert (p1["attempted"], p1["full_credit_rate"], p1["mistakes"]) == (0, None, []) and p1["flags"] == [
+        "no submissions"
+    ]
+    page = report.render(data)
+    assert page.count("data:image/png;base64,") == 3  # a1's plots still drawn; a2 has no box
+
+
+def test_compare_with_a_missing_or_older_old_out(tmp_path):
+    import subprocess
+    import sys
+
+    out = write_class(tmp_path / "out")
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", "report", str(out), "--compare", str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "is not a folder" in done.stderr
+    old = write_class(tmp_path / "old", mistake_column=False)  # graded by a version before the mistake column
+    data = report.build(out, compare_with=old)
+    assert data["compare"]["changes"] == [] and any("no mistake column" in n for n in data["notes"])

@@ -1,16 +1,22 @@
-"""The class report on a class graded by the real engine: one student per mutant of 01_tensors (so the
-misconception counts are known exactly), honest students, one who submitted nothing; then the page in
-Chromium, with a screenshot of each section under ``artifacts/report/``.
+"""The class report on a class graded by the real engine, then the page in Chromium with a screenshot of each
+section under ``artifacts/report/``.
 
-Kept cheap for 2 shared cores: 01_tensors only (its tests are fast), one student per graded mutant, 3 honest
-students and 1 who submitted nothing (a few dozen submissions, not hundreds).
+The class (built once per session: this module is its only user): every graded mutant of 01_tensors and of
+02_shapes held by one student (some students hold one of each, so a student can hold two misconceptions),
+honest students, a student who handed in only 02_shapes and one who handed in nothing. The expected rows
+come from the mutants alone: each fails its own question and no other, with the id the judge's own code
+reports for it in this process (``tests.notebooks``; the declared ``mistake=`` where a mutant has one). The
+report must then count exactly those misconceptions: per question, per mistake id, per student.
+
+Cost (2 shared cores): 01 and 02 are the cheapest notebooks to grade (03 and 05 took 2-3x longer per
+submission); the class is sized so that grading it costs about twice the old 01-only fixture.
 """
 
 from __future__ import annotations
 
-import json
+import csv
 import shutil
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import nbformat
@@ -23,42 +29,90 @@ from tests import notebooks as nbs
 
 pytestmark = pytest.mark.browser
 
-ASSIGNMENT = "01_tensors"
+ASSIGNMENTS = ("01_tensors", "02_shapes")
+HONEST = 12  # students who get every question right (beyond those holding a mutant)
+OVERLAP = 24  # students holding both a 01_tensors and a 02_shapes mutant
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "report"
 
-# The named mistake the judge reports for each mutant of 01_tensors (the others prove none: ``unknown``).
-NAMED = {
-    "adds a batch dimension": "extra-unit-dim",
-    "keeps float64 from NumPy": "float64-not-float32",
-    "float64 grid": "float64-not-float32",
-    "keeps int64 from integer lists": "int-not-float",
-    "shifts but stays float": "labels-not-long",
-    "int32 labels": "labels-not-long",
-    "shifts the input in place": "modifies-input",
-    "returns a numpy array": "not-a-tensor",
-}
+Holding = dict[str, nbs.Mutant | None]  # assignment -> the mutant a student's submission holds (None: honest)
+
+
+def class_plan() -> dict[str, Holding]:
+    """student -> what each of their submissions holds; an assignment left out was not handed in."""
+    first, second = ([m for m in nbs.mutants(a) if not m.formative] for a in ASSIGNMENTS)
+    start = len(first) - OVERLAP  # where 02_shapes' mutants start: the last OVERLAP hold both
+    total = start + len(second) + HONEST
+    plan: dict[str, Holding] = {}
+    for i in range(total):
+        plan[f"s{i:03d}"] = {
+            ASSIGNMENTS[0]: first[i] if i < len(first) else None,
+            ASSIGNMENTS[1]: second[i - start] if start <= i < start + len(second) else None,
+        }
+    plan["only02"] = {ASSIGNMENTS[1]: None}  # 01_tensors never handed in
+    plan["nobody"] = {}
+    return plan
+
+
+def judge_verdict(mutant: nbs.Mutant) -> str:
+    """The mistake id the judge's code (in this process) reports when ``mutant`` fails its own test cell
+    ('unknown': no named mistake); the rest of the answers are the solution's."""
+    from autograder.judge import _mistake, _origin
+
+    learner = dict(_learner(mutant.assignment))
+    exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
+    try:
+        nbs.run_test_in_judge(_stages(mutant.assignment)[mutant.grade_id], learner)
+    except Exception as exc:  # noqa: BLE001 - any failure fails the cell; its id decides the count
+        return _mistake(exc, _origin(exc)) or "unknown"
+    raise AssertionError(f"{mutant} passes its own test cell in the judge")
+
+
+_cache: dict[str, dict] = {}
+
+
+def _learner(assignment: str) -> dict:
+    if assignment not in _cache:
+        _cache[assignment] = nbs.learner_cells_namespace(nbs.read(nbs.source_path(assignment)))
+    return _cache[assignment]
+
+
+def _stages(assignment: str) -> dict[str, nbs.JudgeStage]:
+    key = f"stages:{assignment}"
+    if key not in _cache:
+        _cache[key] = nbs.judge_stages(nbs.read(nbs.source_path(assignment)), dict(_learner(assignment)))
+    return _cache[key]
+
+
+def expected_rows(plan: dict[str, Holding]) -> dict[tuple[str, str, str], str]:
+    """(student, assignment, grade_id) -> mistake id of every question a handed-in notebook fails: a mutant
+    fails its own question and no other (its answer is used by no later question), an honest one none."""
+    rows = {}
+    for student, holding in plan.items():
+        for assignment, mutant in holding.items():
+            if mutant is not None:
+                rows[(student, assignment, mutant.grade_id)] = judge_verdict(mutant)
+    return rows
 
 
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory) -> dict:
     work = tmp_path_factory.mktemp("report-class")
     subs, out = work / "submitted", work / "out"
-    students: dict[str, nbs.Mutant | None] = {}
-    for i, mutant in enumerate(m for m in nbs.mutants(ASSIGNMENT) if not m.formative):  # graded cells only
-        students[f"m{i:02d}"] = mutant
-    for i in range(3):
-        students[f"honest{i}"] = None
-    for student, mutant in students.items():
-        nb = nbs.honest_submission(ASSIGNMENT) if mutant is None else nbs.mutant_submission(ASSIGNMENT, mutant)
-        (subs / student / ASSIGNMENT).mkdir(parents=True)
-        nbformat.write(nb, subs / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb")
-    (subs / "nobody" / ASSIGNMENT).mkdir(parents=True)  # a student who handed nothing in
+    plan = class_plan()
+    for student, holding in plan.items():
+        for assignment in ASSIGNMENTS:
+            folder = subs / student / assignment
+            folder.mkdir(parents=True)  # an empty folder: handed nothing in
+            if assignment in holding:
+                mutant = holding[assignment]
+                nb = nbs.honest_submission(assignment) if mutant is None else nbs.mutant_submission(assignment, mutant)
+                nbformat.write(nb, folder / f"{assignment}.ipynb")
     grade(
         subs,
         out,
         course_root=ROOT,
-        assignments=[ASSIGNMENT],
+        assignments=list(ASSIGNMENTS),
         jobs=2,
         cell_timeout=10,
         notebook_timeout=60,
@@ -66,46 +120,73 @@ def graded_class(tmp_path_factory) -> dict:
         sandbox_mode="auto" if not bwrap_problem() else "none",
         progress=False,
     )
-    return {"out": out, "students": students, "report": report.build(out)}
+    return {"out": out, "plan": plan, "expected": expected_rows(plan), "report": report.build(out)}
 
 
-def expected_counts(students: dict[str, nbs.Mutant | None]) -> Counter:
-    """(grade_id, mistake) -> students, from the mutants alone."""
-    return Counter((m.grade_id, NAMED.get(m.name, "unknown")) for m in students.values() if m is not None)
+def test_the_class_has_hundreds_of_submissions_from_two_notebooks_and_both_kinds_of_missing(graded_class):
+    by_status = graded_class["report"]["class"]["by_status"]
+    assert set(by_status) == set(ASSIGNMENTS)
+    ran = sum(by_status[a].get("ok", 0) for a in ASSIGNMENTS)
+    assert ran == sum(len(h) for h in graded_class["plan"].values()) and ran >= 140
+    assert by_status["01_tensors"]["missing"] == 2 and by_status["02_shapes"]["missing"] == 1
 
 
-def test_each_mutant_fails_its_question_with_the_named_mistake_id_in_questions_csv(graded_class):
-    import csv
-
+def test_questions_csv_fails_exactly_the_questions_the_judge_fails_with_their_mistake_ids(graded_class):
     with open(graded_class["out"] / "questions.csv", encoding="utf-8", newline="") as fh:
-        rows = {(r["student_id"], r["grade_id"]): r for r in csv.DictReader(fh)}
-    for student, mutant in graded_class["students"].items():
-        if mutant is None:
-            assert all(r["mistake"] == "" for (s, _), r in rows.items() if s == student)
-            continue
-        row = rows[(student, mutant.grade_id)]
-        assert row["status"] == "failed", (mutant, row)
-        assert row["mistake"] == NAMED.get(mutant.name, "unknown"), (mutant, row["message"])
+        rows = list(csv.DictReader(fh))
+    failed = {(r["student_id"], r["assignment"], r["grade_id"]): r["mistake"] for r in rows if r["status"] == "failed"}
+    assert failed == graded_class["expected"]
+    ran = {(s, a) for s, holding in graded_class["plan"].items() for a in holding}
+    assert all(r["status"] in ("passed", "failed") for r in rows if (r["student_id"], r["assignment"]) in ran)
+    for mutant_holder, holding in graded_class["plan"].items():  # each mutant fails its own question
+        for assignment, mutant in holding.items():
+            if mutant is not None:
+                assert (mutant_holder, assignment, mutant.grade_id) in failed, mutant
+                if mutant.mistake:
+                    assert failed[(mutant_holder, assignment, mutant.grade_id)] == mutant.mistake, mutant
 
 
-def test_the_report_counts_exactly_the_misconceptions_the_mutants_hold(graded_class):
-    data = graded_class["report"]
-    found = Counter()
+def misconception_table(expected: dict[tuple[str, str, str], str]) -> dict[tuple[str, str, str], list[str]]:
+    """(assignment, grade_id, mistake) -> the students who hold it, from the expected rows."""
+    table: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for (student, assignment, grade_id), mistake in sorted(expected.items()):
+        table[(assignment, grade_id, mistake)].append(student)
+    return dict(table)
+
+
+def test_the_report_counts_exactly_the_misconceptions_per_question_per_id_and_per_student(graded_class):
+    data, plan, expected = graded_class["report"], graded_class["plan"], graded_class["expected"]
+    found = {
+        (q["assignment"], q["grade_id"], m["mistake"]): m["students"] for q in data["questions"] for m in q["mistakes"]
+    }
+    want = misconception_table(expected)
+    assert found == want
+    named = {k for k in want if k[2] != "unknown"}
+    assert len({k[2] for k in named}) >= 5 and len({k[0] for k in named}) == 2  # named ids from both notebooks
     for q in data["questions"]:
-        for m in q["mistakes"]:
-            found[(q["grade_id"], m["mistake"])] = m["count"]
-    want = expected_counts(graded_class["students"])
-    named = {k: v for k, v in want.items() if k[1] != "unknown"}
-    assert {k: v for k, v in found.items() if k[1] != "unknown"} == named
-    for key, count in want.items():  # a mutant may also fail a later question that uses its answer
-        assert found[key] >= count, key
-    questions = {q["grade_id"]: q for q in data["questions"]}
-    attempted = len(graded_class["students"])  # "nobody" never ran
-    assert all(q["attempted"] == attempted for q in questions.values())
-    assert data["class"]["by_status"][ASSIGNMENT]["missing"] == 1
-    for q in questions.values():
+        attempted = sum(1 for holding in plan.values() if q["assignment"] in holding)
+        assert q["attempted"] == attempted, q["grade_id"]
+        lost = sum(1 for (_, a, g) in expected if (a, g) == (q["assignment"], q["grade_id"]))
+        assert q["full_credit"] == attempted - lost, q["grade_id"]
         assert "nobody passes" not in q["flags"]  # honest students pass every question
-    print(json.dumps({f"{g} {m}": n for (g, m), n in sorted(named.items())}, indent=1))
+        for m in q["mistakes"]:
+            assert m["share"] == pytest.approx(len(m["students"]) / attempted)
+    students = {s["student"]: s for s in data["students"]}
+    assert set(students) == set(plan)
+    for student in plan:
+        lost = {(x["assignment"], x["grade_id"]): x["mistake"] for x in students[student]["lost"]}
+        assert {k: v for k, v in lost.items() if v} == {(a, g): m for (s, a, g), m in expected.items() if s == student}
+        mine = Counter(m for (s, _, _), m in expected.items() if s == student and m != "unknown")
+        assert students[student]["mistakes"] == dict(mine), student
+    two = [s for s in plan if sum(1 for (t, _, _) in expected if t == s) >= 2]
+    assert len(two) >= 10  # students who hold a misconception in each notebook
+    print_table(want)
+
+
+def print_table(table: dict[tuple[str, str, str], list[str]]) -> None:
+    """The misconception table of the test class (``pytest -s`` shows it; the report quotes it)."""
+    for (assignment, grade_id, mistake), students in sorted(table.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        print(f"{assignment} | {grade_id} | {mistake} | {len(students)}")
 
 
 def test_the_report_in_chromium_shows_each_section_and_links_to_feedback(graded_class, playwright):
@@ -117,6 +198,7 @@ def test_the_report_in_chromium_shows_each_section_and_links_to_feedback(graded_
     context = lab.chromium_context(playwright, out.parent / "chromium-profile")
     try:
         page = context.new_page()
+        page.set_viewport_size({"width": 1280, "height": 900})
         page.goto(page_file.as_uri())
         for section in ("class", "questions", "misconceptions", "students"):
             locator = page.locator(f"section#{section}")
@@ -125,15 +207,18 @@ def test_the_report_in_chromium_shows_each_section_and_links_to_feedback(graded_
         images = page.locator("img[src^='data:image/png']")
         assert images.count() == 3
         assert all(images.nth(i).evaluate("i => i.naturalWidth > 100") for i in range(3))
-        row = page.locator("section#misconceptions tr", has_text="extra-unit-dim").first
-        assert report.catalogue()["extra-unit-dim"].hint in row.inner_text()
+        text = page.locator("section#class").inner_text()
+        assert f"{len(graded_class['plan'])} students" in text
+        mutant = next(m for m in nbs.mutants("02_shapes") if m.mistake)  # a misconception of the second notebook
+        row = page.locator("section#misconceptions tr", has_text=mutant.mistake).first
+        assert report.catalogue()[mutant.mistake].hint in row.inner_text()
         row.locator("summary").click()
         link = row.locator("a").first
         target = out / link.get_attribute("href")
         assert target.is_file(), target
         link.click()
         page.wait_for_load_state()
-        assert ASSIGNMENT in page.title()
+        assert "02_shapes" in page.title()
         page.screenshot(path=str(SHOTS / "feedback-from-link.png"))
         # a regrade that changed one student's result: the changes section lists it
         old = out.parent / "old"
