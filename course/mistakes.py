@@ -128,8 +128,8 @@ _ENTRIES = (
     # 02_shapes
     Mistake(
         "missing-batch-dim",
-        "没有加 batch 维",
-        "a single sample passed without its batch dimension",
+        "送进模型的张量第 0 维不是 batch 维",
+        "the model gets a sample without a leading batch dimension",
         "模型按 batch 工作：一个样本先 unsqueeze(0) 变成 (1, ...)，输出再 squeeze(0)。",
     ),
     Mistake(

@@ -481,4 +481,19 @@ MUTANTS = [
         code="def masked_row_mean(x, low, high):\n"
         "    mask = ~((x < low) | (x >= high))\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
     ),
+    dict(
+        grade_id="test_make_inputs",
+        name="tensors through .numpy() (no bfloat16 in NumPy)",
+        expect="bfloat16",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        values = values.numpy()\n"
+        "    return torch.from_numpy(np.array(values, dtype=np.float32))\n",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a float32 count turns a float16 mean into float32",
+        expect="期望 torch.float16，得到 torch.float32",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = (x >= low) & (x < high)\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1).float()\n",
+    ),
 ]

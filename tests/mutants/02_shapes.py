@@ -88,7 +88,7 @@ MUTANTS = [
     dict(
         grade_id="test_shares_storage",
         name="compares values with torch.equal",
-        expect="数值相等不代表共享存储",
+        expect="数值相等、形状相同都不代表共享存储",
         code="def shares_storage(a, b):\n    return torch.equal(a, b)\n",
     ),
     dict(

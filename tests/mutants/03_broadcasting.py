@@ -525,4 +525,11 @@ MUTANTS = [
         "    B = np.ndarray(b, strides=(0,) * len(b), buffer=bytearray(8))\n"
         "    return tuple(int(d) for d in np.broadcast(A, B).shape)\n",
     ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a loop over N",
+        expect="b 的长度 N = 64",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.stack([a + b[:, j, None] for j in range(b.shape[1])], dim=2)\n",
+    ),
 ]
