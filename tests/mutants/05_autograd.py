@@ -567,4 +567,15 @@ MUTANTS = [
             "    return f(x.detach()).detach(), out.reshape(x.shape).to(x.dtype)\n"
         ),
     ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="sums the loss tensors (graphs kept alive) and calls .item() once at the end",
+        expect="计算图还没有释放",
+        code=(
+            _ACC_HEAD + "    model.zero_grad()\n    total = 0.0\n    for s in range(0, len(x), micro_batch_size):\n"
+            "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
+            "        loss = loss_fn(model(xb), yb) * len(xb) / len(x)\n"
+            "        loss.backward()\n        total = total + loss\n    return total.item()\n"
+        ),
+    ),
 ]
