@@ -84,7 +84,8 @@ class SyncCounter(TorchFunctionMode):
       (and ``torch.tensor`` / ``torch.asarray``), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
       ``torch.tensor([t1, t2])`` (one per tensor it reads);
     - handing device memory to host code: ``np.from_dlpack(t)`` (``t.__dlpack__()``), ``t.untyped_storage()`` /
-      ``t.storage()`` (reading a storage on the host copies it), unless torch's own code asked;
+      ``t.storage()`` (reading a storage on the host copies it), unless torch's own code asked; ``t.apply_(f)`` /
+      ``map_`` (CPU-only: they call ``f`` with each value);
     - results whose shape depends on the data: ``nonzero``, ``masked_select``, ``unique``, ``bincount``,
       ``t[mask]``, one-argument ``torch.where``;
     - anything else that reaches the dispatcher as a host read (:data:`ATEN_READS`: ``torch.is_nonzero``,
@@ -97,7 +98,8 @@ class SyncCounter(TorchFunctionMode):
     False: there a learner's ``torch.zeros(3)`` is a CPU tensor, as on a GPU machine, and a tensor is made on
     the device by ``device=t.device`` of a device tensor, or by a ``torch.device`` in ``devices`` (the
     notebook's ``device``); any call with ``device=`` puts its result there (``torch.empty_like(t, device="cpu")``).
-    ``loss_nodes`` are the ``grad_fn`` of per-step losses: a tensor made in the block whose graph reaches two of
+    ``loss_nodes`` are the ``grad_fn`` of per-step losses (and of every tensor ``backward()`` runs on in the
+    block): a tensor made in the block whose graph reaches two of
     them (``total += loss``, ``torch.stack(losses)`` without ``detach()``) keeps every step's graph alive, even if
     it is detached before it is read; ``accumulated`` names the call that first made one.
     """
@@ -183,6 +185,8 @@ class SyncCounter(TorchFunctionMode):
                 self._record(f".type({_type_name(target)})", args[0])
                 return False
             return None
+        if name == "backward" and args:  # what a step runs backward() on is that step's loss
+            self.loss_nodes.update(t.grad_fn for t in _tensors(args[0]) if t.grad_fn is not None)
         if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY):
             self._record(_HANDS_OUT_MEMORY[name], first)
             return None
@@ -332,6 +336,9 @@ _HANDS_OUT_MEMORY = {
     "untyped_storage": ".untyped_storage()（在主机上读存储）",
     "storage": ".storage()（在主机上读存储）",
     "_typed_storage": ".storage()（在主机上读存储）",
+    "apply_": ".apply_(f)（在主机上逐个读数值）",
+    "map_": ".map_(t, f)（在主机上逐个读数值）",
+    "map2_": ".map2_(a, b, f)（在主机上逐个读数值）",
 }
 
 

@@ -305,6 +305,22 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
 """,
         expect="cpu_tensor.copy_(t)",
     ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="reads_each_loss_with_apply_",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        seen = []
+        loss.detach().clone().apply_(lambda v: seen.append(v) or v)
+        total = total + torch.where(kept > 0, seen[0] * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect=".apply_(f)",
+    ),
     # log_running_loss -----------------------------------------------------------------------------
     dict(
         grade_id="test_log_running_loss",
@@ -919,5 +935,27 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, (epoch_sum / epoch_n).item()
 """,
         expect="model(x) 却被调用了 6 次",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="functional_loss_accumulated_with_graph_detached_at_the_end",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        window_sum, window_n = window_sum + loss * x.shape[0], window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + loss * x.shape[0], epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).detach().item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).detach().item()
+""",
+        expect="连着多步计算图",
+        mistake="loss-accumulated-with-graph",
     ),
 ]

@@ -571,6 +571,18 @@ def clip_by_global_norm_(parameters, max_norm):
         ),
         expect="主机与设备同步",
     ),
+    dict(  # found by review rv79: these host copies return self on a CPU and were not counted
+        grade_id="test_train_step",
+        name="clipped_counted_in_a_cpu_tensor_via_as_tensor",
+        code=_step(clipped='stats["clipped"] += torch.as_tensor(grad_norm > max_norm, device="cpu")'),
+        expect='torch.as_tensor(t, device="cpu")',
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="largest_kept_as_a_legacy_cpu_float_tensor",
+        code=_step(largest='stats["largest"] = torch.maximum(stats["largest"], grad_norm.type(torch.FloatTensor))'),
+        expect=".type(torch.FloatTensor)",
+    ),
     dict(
         grade_id="test_train_step",
         name="largest_with_python_max",

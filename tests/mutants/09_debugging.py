@@ -223,14 +223,22 @@ def diagnose(logits, labels, num_classes):
         name="keeps_softmax_before_cross_entropy",
         code=_train_step(loss_input="logits.softmax(dim=1)"),
         expect="softmax()",
+        mistake="softmax-before-ce",
     ),
     dict(
         grade_id="test_train_step",
         name="keeps_missing_zero_grad",
         code=_train_step(zero_grad="pass"),
         expect="zero_grad()",
+        mistake="missing-zero-grad",
     ),
-    dict(grade_id="test_train_step", name="keeps_eval_mode", code=_train_step(train="pass"), expect="model.train()"),
+    dict(
+        grade_id="test_train_step",
+        name="keeps_eval_mode",
+        code=_train_step(train="pass"),
+        expect="model.train()",
+        mistake="missing-model-train",
+    ),
     dict(
         grade_id="test_train_step",
         name="sets_training_attribute_instead_of_train",
@@ -275,6 +283,7 @@ def train_step(model, x, y, optimizer):
         name="keeps_broadcast_N_by_N",
         code=_regression_step(pred="model(x)", loss="((pred - y) ** 2).mean()"),
         expect="(N, N)",
+        mistake="broadcast-n-by-n",
     ),
     dict(
         grade_id="test_regression_step",
