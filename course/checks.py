@@ -156,7 +156,10 @@ def _shape_hint(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
         and expected[0] == actual[0]
         and math.prod(expected) == expected[0]
     ):
-        return "得到了 (N, N)：广播 (broadcasting) 把 (N, 1) 和 (N,) 组合成了 (N, N)？先把两者变成同一形状。"
+        return (
+            f"得到 (N, N) = {actual}，元素个数是期望的 N = {actual[0]} 倍：多出了一个大小为 N 的维度。"
+            "打印参与运算的每个张量的形状，和期望形状对照。"
+        )
     if n_act == n_exp and sorted(actual) == sorted(expected):
         return "元素个数相同但维度顺序不同：检查 permute() / transpose() 的维度顺序。"
     if n_act == n_exp:

@@ -94,6 +94,173 @@ _ENTRIES = (
         "a tensor where a Python number is expected",
         "用 .item() 把单元素张量转成 Python 数字。",
     ),
+    # 01_tensors
+    Mistake(
+        "labels-start-at-one",
+        "标签仍从 1 开始",
+        "class labels still numbered 1..C",
+        "CrossEntropyLoss 的类别编号是 0 .. C-1：从 1 开始编号的标签先减 1。",
+    ),
+    Mistake(
+        "python-bool-on-tensor",
+        "对张量用了 Python 的 and / or / 链式比较",
+        "Python and / or / chained comparison on a tensor",
+        "逐元素的逻辑运算用 & | ~，每个比较加括号：(x >= low) & (x < high)。",
+    ),
+    Mistake(
+        "mask-by-multiplying",
+        "乘以掩码来去掉元素",
+        "masking by multiplying with the mask",
+        "inf * 0 和 nan * 0 都是 nan：用 torch.where(mask, x, 0) 替换被掩码掉的值。",
+    ),
+    Mistake(
+        "linear-weight-transposed",
+        "Linear 权重的形状写反了",
+        "Linear weight shaped (in, out) instead of (out, in)",
+        "nn.Linear 的 weight 形状是 (out_features, in_features)：y = x @ weight.T。",
+    ),
+    Mistake(
+        "arange-excludes-end",
+        "arange 不含终点",
+        "arange leaves out the end point",
+        "arange(start, stop, step) 不含 stop；要包含终点，先算出点数，再用 linspace。",
+    ),
+    # 02_shapes
+    Mistake(
+        "missing-batch-dim",
+        "没有加 batch 维",
+        "a single sample passed without its batch dimension",
+        "模型按 batch 工作：一个样本先 unsqueeze(0) 变成 (1, ...)，输出再 squeeze(0)。",
+    ),
+    Mistake(
+        "squeeze-without-dim",
+        "squeeze() 没有写 dim",
+        "squeeze() without a dim",
+        "不带 dim 的 squeeze() 删掉所有大小为 1 的维度：写 squeeze(dim)，只删要删的那一维。",
+    ),
+    Mistake(
+        "view-after-permute",
+        "permute 之后用 view",
+        "view() after permute()",
+        "permute / t() 之后张量不连续，view() 会报错：用 reshape() / flatten()，或先 contiguous()。",
+    ),
+    Mistake(
+        "reshape-instead-of-permute",
+        "用 reshape 代替 permute 交换维度",
+        "reshape where permute is needed",
+        "reshape / view 只按新形状重新切分同一串内存，不交换维度：交换维度用 permute()。",
+    ),
+    # 03_broadcasting
+    Mistake(
+        "broadcast-n-by-n",
+        "(N, 1) 与 (N,) 广播成 (N, N)",
+        "(N, 1) against (N,) broadcast to (N, N)",
+        "算 loss 之前让预测和标签形状一致（squeeze(-1)），并断言 pred.shape == target.shape。",
+    ),
+    Mistake(
+        "bias-on-trailing-dim",
+        "偏置对上了尾部维度而不是通道维",
+        "bias added along a trailing dimension instead of the channel dimension",
+        "广播从尾部维度右对齐：(C,) 对上的是 W；要对上通道维，先 view(C, 1, 1)。",
+    ),
+    Mistake(
+        "not-in-place",
+        "没有原地修改",
+        "not done in place",
+        "函数名以 _ 结尾的约定是原地修改：用 x += ... 或 x.add_(...)，再返回 x 本身。",
+    ),
+    Mistake(
+        "distance-not-squared",
+        "算成了距离而不是平方距离",
+        "distance where the squared distance is expected",
+        "norm() / cdist 给的是距离（开了根号）；平方距离是差的平方沿特征维求和。",
+    ),
+    # 06_no_grad
+    Mistake(
+        "forward-in-training-mode",
+        "评估时模型还在训练模式",
+        "evaluates the model in training mode",
+        "评估前调用 model.eval()：inference_mode() / no_grad() 只管计算图，不切换 Dropout / BatchNorm。",
+    ),
+    Mistake(
+        "recursive-train-restore",
+        "用一次递归的 train() 恢复模式",
+        "restores modes with one recursive train()",
+        "model.train(mode) 把所有子模块设成同一个模式：逐个记下 m.training，返回前逐个赋值恢复。",
+    ),
+    Mistake(
+        "training-attr-not-recursive",
+        "给 m.training 赋值不会递归",
+        "assigning m.training changes one module only",
+        "m.eval() / m.train(mode) 递归到全部子模块；m.training = ... 只改 m 这一个模块。",
+    ),
+    Mistake(
+        "module-requires-grad-attr",
+        "给模块赋值 requires_grad 属性",
+        "sets module.requires_grad, a plain attribute",
+        "nn.Module 没有 requires_grad 开关：用 module.requires_grad_(False)，或对每个参数 p.requires_grad_(False)。",
+    ),
+    Mistake(
+        "frozen-params-in-optimizer",
+        "把冻结参数交给了优化器",
+        "frozen parameters passed to the optimizer",
+        "只把 requires_grad 为 True 的参数交给优化器：冻结参数的 .grad 不是 None 时优化器照样更新它。",
+    ),
+    Mistake(
+        "target-not-detached",
+        "目标值没有截断梯度",
+        "gradient flows through the target",
+        "在 torch.no_grad() 里计算 target，或对它 .detach()；预测这一支保留梯度。",
+    ),
+    Mistake(
+        "edits-data",
+        "通过 .data 修改张量",
+        "edits a tensor through .data",
+        "在 torch.no_grad() 里原地更新张量本身；.data 绕过 autograd 的版本计数，出错时不会报错。",
+    ),
+    # 07_item
+    Mistake(
+        "loss-accumulated-with-graph",
+        "累加 loss 时没有 detach",
+        "losses accumulated together with their graphs",
+        "total += loss 把每一步的计算图串起来留在内存里：累加 loss.detach() * batch_size 或 loss.item() * batch_size。",
+    ),
+    Mistake(
+        "host-sync-every-step",
+        "每一步都同步一次",
+        "a host-device sync in every step",
+        "在循环里 .item() / float() / .cpu() / if t 每一步都让 CPU 等 GPU：在设备上累加，只在需要数字时取回一次。",
+    ),
+    Mistake(
+        "unweighted-batch-mean",
+        "直接平均各 batch 的平均 loss",
+        "batch means averaged without weighting by batch size",
+        "每个 batch 的 loss 是它的平均值：乘以样本数（或有效目标数）再相加，最后除以总数。",
+    ),
+    Mistake(
+        "ignored-targets-counted",
+        "把被忽略的目标也算进了权重",
+        "ignored targets counted in the weights",
+        "CrossEntropyLoss(ignore_index=...) 只对未被忽略的目标取平均：权重是 (target != ignore_index).sum()。",
+    ),
+    Mistake(
+        "window-not-reset",
+        "log 点之后没有把窗口清零",
+        "running window not reset after a log point",
+        "每个 log 点记录之后把窗口的累加值和样本数清零，下一个窗口从头累加。",
+    ),
+    Mistake(
+        "missing-zero-grad",
+        "没有清零梯度",
+        "gradients never zeroed",
+        "每个 batch 在 backward() 之前调用 optimizer.zero_grad()：否则新梯度会累加到旧梯度上。",
+    ),
+    Mistake(
+        "missing-model-train",
+        "训练前没有 model.train()",
+        "training without model.train()",
+        "训练循环开头调用 model.train()：上一次评估可能把模型留在了评估模式。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

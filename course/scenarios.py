@@ -80,8 +80,11 @@ class SyncCounter(TorchFunctionMode):
       ``.tolist()``, ``print(t)`` / ``f"{t}"``, ``np.asarray(t)`` / ``.numpy()``, ``x in t``, and any torch
       call that returns a Python number (``torch.equal``, ``torch.allclose``, ...);
     - copies to the host: ``.cpu()``, ``.to("cpu")`` / ``.to(cpu_tensor)`` (with ``non_blocking=True`` too:
-      the values are not there until a sync), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
+      the values are not there until a sync), ``.type(torch.FloatTensor)``, ``torch.as_tensor(t, device="cpu")``
+      (and ``torch.tensor`` / ``torch.asarray``), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
       ``torch.tensor([t1, t2])`` (one per tensor it reads);
+    - handing device memory to host code: ``np.from_dlpack(t)`` (``t.__dlpack__()``), ``t.untyped_storage()`` /
+      ``t.storage()`` (reading a storage on the host copies it), unless torch's own code asked;
     - results whose shape depends on the data: ``nonzero``, ``masked_select``, ``unique``, ``bincount``,
       ``t[mask]``, one-argument ``torch.where``;
     - anything else that reaches the dispatcher as a host read (:data:`ATEN_READS`: ``torch.is_nonzero``,
@@ -93,8 +96,10 @@ class SyncCounter(TorchFunctionMode):
     the device, as in a demo that imagines everything on the GPU (the default). :func:`count_syncs` sets it to
     False: there a learner's ``torch.zeros(3)`` is a CPU tensor, as on a GPU machine, and a tensor is made on
     the device by ``device=t.device`` of a device tensor, or by a ``torch.device`` in ``devices`` (the
-    notebook's ``device``). ``loss_nodes`` are the ``grad_fn`` of per-step losses: a sync on a tensor whose
-    graph reaches two of them means ``total += loss`` kept every step's graph alive.
+    notebook's ``device``); any call with ``device=`` puts its result there (``torch.empty_like(t, device="cpu")``).
+    ``loss_nodes`` are the ``grad_fn`` of per-step losses: a tensor made in the block whose graph reaches two of
+    them (``total += loss``, ``torch.stack(losses)`` without ``detach()``) keeps every step's graph alive, even if
+    it is detached before it is read; ``accumulated`` names the call that first made one.
     """
 
     def __init__(self, loss_nodes: Any = (), *, factories_on_device: bool = True, devices: Any = ()) -> None:
@@ -102,6 +107,7 @@ class SyncCounter(TorchFunctionMode):
         self.calls: list[str] = []
         self.loss_nodes = set(loss_nodes)
         self.on_accumulated_graph = 0
+        self.accumulated = ""  # the torch call that first joined two per-step losses' graphs
         self.factories_on_device = factories_on_device
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
         self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
@@ -123,7 +129,11 @@ class SyncCounter(TorchFunctionMode):
         return ref is None or ref() is not t
 
     def report(self) -> dict[str, Any]:
-        return {"calls": list(self.calls), "on_accumulated_graph": self.on_accumulated_graph}
+        return {
+            "calls": list(self.calls),
+            "on_accumulated_graph": self.on_accumulated_graph,
+            "accumulated": self.accumulated,
+        }
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
         kwargs = kwargs or {}
@@ -138,6 +148,8 @@ class SyncCounter(TorchFunctionMode):
             result = func(*args, **kwargs)
         finally:
             read = self._frames.pop()[0]
+        if self.loss_nodes and not self.accumulated:
+            self._note_accumulated(name, result)
         if read and first is not None and len(self.calls) == recorded:
             self._record(f"{name}()", first)  # a host read only the dispatcher saw (torch.is_nonzero, ...)
             if name == "_to_copy":
@@ -157,8 +169,23 @@ class SyncCounter(TorchFunctionMode):
             self._place(t, on_device=on_device)
         return result
 
+    def _note_accumulated(self, name: str, result: Any) -> None:
+        for t in _tensors(result):
+            if t.grad_fn is not None and self._losses_reached(t) >= 2:
+                self.accumulated = name
+                return
+
     def _before(self, func: Any, name: str, args: tuple, kwargs: dict, first: Any) -> bool | None:
         """Record the syncs ``func(*args, **kwargs)`` makes; where its result lives (None: with its inputs)."""
+        if func is _T.type and first is not None and len(args) + len(kwargs) > 1:
+            target = args[1] if len(args) > 1 else kwargs.get("dtype")
+            if _names_host_type(target):
+                self._record(f".type({_type_name(target)})", args[0])
+                return False
+            return None
+        if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY):
+            self._record(_HANDS_OUT_MEMORY[name], first)
+            return None
         if func is _T.cpu or (func is _T.to and args):
             source = self.on_device(args[0])
             targets = [self._names_device(a) for a in (*args[1:], kwargs.get("device"), kwargs.get("other"))]
@@ -179,6 +206,10 @@ class SyncCounter(TorchFunctionMode):
                 self._record("cpu_tensor[i] = t", read[0])
             return None
         data = args[1] if name == "new_tensor" and len(args) > 1 else args[0] if name in _FROM_DATA and args else None
+        device = kwargs.get("device")
+        to_host = device is not None and self._names_device(device) is False
+        if isinstance(data, torch.Tensor) and to_host and self.on_device(data):
+            self._record(f'torch.{name}(t, device="cpu")', data)
         if isinstance(data, (list, tuple)):
             read = [t for t in _tensors(data) if self.on_device(t)]
             if read:
@@ -199,9 +230,10 @@ class SyncCounter(TorchFunctionMode):
             self._record(f"{name}()（结果的形状取决于数据）", first)
         if func is _T.__getitem__ and first is not None and _bool_index(args[1] if len(args) > 1 else None):
             self._record("布尔掩码索引 t[mask]", first)
-        if not _tensors((args, kwargs)):  # a factory: torch.zeros(3), torch.arange(n, device=...)
-            device = kwargs.get("device")
-            return self.factories_on_device if device is None else bool(self._names_device(device))
+        if device is not None and self._names_device(device) is not None:
+            return bool(self._names_device(device))  # torch.empty_like(t, device="cpu"), t.new_zeros(..., device=...)
+        if not _tensors((args, kwargs)):  # a factory: torch.zeros(3), torch.arange(n)
+            return self.factories_on_device
         return None
 
     def _names_device(self, target: Any) -> bool | None:
@@ -232,8 +264,9 @@ class SyncCounter(TorchFunctionMode):
             self.on_accumulated_graph += 1
 
     def _losses_reached(self, t: torch.Tensor) -> int:
+        """How many per-step losses the graph behind ``t`` reaches (counting stops at 2)."""
         seen, stack, hits = set(), [t.grad_fn], 0
-        while stack:
+        while stack and hits < 2:
             node = stack.pop()
             if node is None or node in seen:
                 continue
@@ -292,14 +325,39 @@ def uncounted() -> Iterator[None]:
 
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_TENSOR_PY = (torch._tensor.__file__,)  # Tensor methods written in Python (__dlpack__, storage)
+# Calls that hand a tensor's memory to code on the host: on a GPU, reading it there copies it back first.
+_HANDS_OUT_MEMORY = {
+    "__dlpack__": "np.from_dlpack / __dlpack__",
+    "untyped_storage": ".untyped_storage()（在主机上读存储）",
+    "storage": ".storage()（在主机上读存储）",
+    "_typed_storage": ".storage()（在主机上读存储）",
+}
 
 
-def _called_by_torch() -> bool:
-    """Whether the torch call being handled was made by torch's own Python code (not a learner's)."""
+def _called_by_torch(skip: tuple[str, ...] = ()) -> bool:
+    """Whether the torch call being handled was made by torch's own Python code (not a learner's).
+
+    ``skip``: torch files that only forward the learner's own call (a Tensor method written in Python).
+    """
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename in (__file__, torch.overrides.__file__):
+    while frame is not None and frame.f_code.co_filename in (__file__, torch.overrides.__file__, *skip):
         frame = frame.f_back
     return frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR)
+
+
+def _type_name(target: Any) -> str:
+    if isinstance(target, str):
+        return target
+    return f"{getattr(target, '__module__', '')}.{getattr(target, '__name__', target)}"
+
+
+def _names_host_type(target: Any) -> bool:
+    """Whether a ``.type(...)`` argument names a CPU tensor type (``torch.FloatTensor``, "torch.DoubleTensor")."""
+    if target is None or isinstance(target, torch.dtype):
+        return False
+    name = _type_name(target)
+    return name.startswith("torch.") and name.endswith("Tensor") and name.count(".") == 1
 
 
 def _to_label(func: Any, args: tuple, kwargs: dict) -> str:

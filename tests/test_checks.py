@@ -46,8 +46,9 @@ def test_extra_size_one_dimension_points_at_unsqueeze():
     assert "unsqueeze" in fails(checks.check_tensor, torch.zeros(1, 5), torch.zeros(5))
 
 
-def test_n_by_n_result_points_at_broadcasting():
-    assert "(N, N)" in fails(checks.check_tensor, torch.zeros(4, 4), torch.zeros(4))
+def test_n_by_n_result_says_what_differed_without_guessing_broadcasting():
+    msg = fails(checks.check_tensor, torch.zeros(4, 4), torch.zeros(4))
+    assert "(N, N) = (4, 4)" in msg and "N = 4 倍" in msg and "广播" not in msg
 
 
 def test_same_numel_other_shape_points_at_reshape():

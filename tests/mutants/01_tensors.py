@@ -148,6 +148,7 @@ MUTANTS = [
     dict(
         grade_id="test_make_labels",
         name="casts to long but keeps 1..C",
+        mistake="labels-start-at-one",
         expect="0 .. C-1",
         code="def make_labels(raw):\n    return raw.long()\n",
     ),
@@ -175,6 +176,7 @@ MUTANTS = [
     dict(
         grade_id="test_masked_row_mean",
         name="chained comparison low <= x < high",
+        mistake="python-bool-on-tensor",
         expect="链式比较",
         code="def masked_row_mean(x, low, high):\n"
         "    mask = low <= x < high\n    return (x * mask).sum(1) / mask.sum(1)\n",
@@ -189,6 +191,7 @@ MUTANTS = [
     dict(
         grade_id="test_masked_row_mean",
         name="multiplies by the mask: inf * 0 = nan",
+        mistake="mask-by-multiplying",
         expect="inf * 0",
         code="def masked_row_mean(x, low, high):\n"
         "    mask = (x >= low) & (x < high)\n    return (x * mask).sum(1) / mask.sum(1)\n",
@@ -247,6 +250,7 @@ MUTANTS = [
     dict(
         grade_id="test_linear_init",
         name="shape (in, out) instead of (out, in)",
+        mistake="linear-weight-transposed",
         expect="(out_features, in_features)",
         code="def linear_init(in_features, out_features, generator):\n"
         "    b = 1 / math.sqrt(in_features)\n"
@@ -318,6 +322,7 @@ MUTANTS = [
     dict(
         grade_id="test_time_grid",
         name="arange misses the end point",
+        mistake="arange-excludes-end",
         expect="不含终点",
         code="def time_grid(start, stop, dt):\n    return torch.arange(start, stop, dt)\n",
     ),
@@ -447,5 +452,33 @@ MUTANTS = [
         "    c = [x.shape != ref.shape, x.dtype != ref.dtype, x.device != ref.device,\n"
         "         (x.grad_fn is None and x.requires_grad) != (ref.grad_fn is None and ref.requires_grad)]\n"
         "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], c) if d]\n",
+    ),
+    # found by the second issue-17 review (rv13): each passed every test, or got a guessed cause, before
+    dict(
+        grade_id="test_linear_init",
+        name="the functional torch.ops.aten.uniform",
+        expect="用了 torch.ops.aten.uniform",
+        code="def linear_init(i, o, generator):\n"
+        "    b = 1 / math.sqrt(i)\n"
+        "    return torch.ops.aten.uniform(torch.empty(o, i), -b, b, generator=generator)\n",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="arange to stop plus a fixed epsilon",
+        expect="超过了 stop",
+        code="def time_grid(start, stop, dt):\n    return torch.arange(start, stop + 1e-9, dt)\n",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="ceil() of the interval count",
+        expect="点数多了一个",
+        code="def time_grid(start, stop, dt):\n    return torch.linspace(start, stop, math.ceil((stop - start) / dt) + 1)\n",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a negated condition takes in nan",
+        expect="nan 被选进了区间",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = ~((x < low) | (x >= high))\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
     ),
 ]

@@ -5,12 +5,14 @@ MUTANTS = [
     dict(
         grade_id="test_forward_one",
         name="bare squeeze() also drops the size-1 output dim",
+        mistake="squeeze-without-dim",
         expect="squeeze(0)",
         code="def forward_one(model, sample):\n    return model(sample.unsqueeze(0)).squeeze()\n",
     ),
     dict(
         grade_id="test_forward_one",
         name="calls the model without a batch dim",
+        mistake="missing-batch-dim",
         expect="unsqueeze(0)",
         code="def forward_one(model, sample):\n    return model(sample)\n",
     ),
@@ -48,6 +50,7 @@ MUTANTS = [
     dict(
         grade_id="test_flatten_nhwc",
         name="view after permute",
+        mistake="view-after-permute",
         expect="view() 做不到",
         code="def flatten_nhwc(x):\n    return x.permute(0, 3, 1, 2).view(x.shape[0], -1)\n",
     ),
@@ -111,6 +114,7 @@ MUTANTS = [
     dict(
         grade_id="test_to_nchw",
         name="reshape instead of permute",
+        mistake="reshape-instead-of-permute",
         expect="permute()",
         code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.unsqueeze(0)\n"
         "    n, h, w, c = x.shape\n    return x.reshape(n, c, h, w)\n",
@@ -277,5 +281,30 @@ MUTANTS = [
         code="def patchify(x, p):\n"
         "    n, c, h, w = x.shape\n"
         "    return torch.stack([x[:, :, i:i+p, j:j+p].reshape(n, -1) for i in range(0, h, p) for j in range(0, w, p)], 1)\n",
+    ),
+    # found by the second issue-17 review (rv13): each passed every test before
+    dict(
+        grade_id="test_patchify",
+        name="Tensor.unfold cuts the windows",
+        expect="用了 Tensor.unfold",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    return x.unfold(2, p, p).unfold(3, p, p).permute(0, 2, 3, 1, 4, 5).reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="unfold through torch.ops.aten",
+        expect="用了 Tensor.unfold",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    g = torch.ops.aten.unfold(torch.ops.aten.unfold(x, 2, p, p), 3, p, p)\n"
+        "    return g.permute(0, 2, 3, 1, 4, 5).reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="a Python loop over the rows of patches",
+        expect="每行、每列的块数",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    rows = [x[:, :, i * p:(i + 1) * p].reshape(n, c, p, w // p, p).permute(0, 3, 1, 2, 4)"
+        ".reshape(n, w // p, c * p * p) for i in range(h // p)]\n"
+        "    return torch.cat(rows, 1)\n",
     ),
 ]

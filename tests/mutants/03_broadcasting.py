@@ -49,6 +49,7 @@ MUTANTS = [
     dict(
         grade_id="test_add_channel_bias_",
         name="x += bias adds along W",
+        mistake="bias-on-trailing-dim",
         expect="最后一维 W",
         code="def add_channel_bias_(x, bias):\n    x += bias\n    return x\n",
     ),
@@ -61,6 +62,7 @@ MUTANTS = [
     dict(
         grade_id="test_add_channel_bias_",
         name="a new tensor: x unchanged",
+        mistake="not-in-place",
         expect="x 没有被修改",
         code="def add_channel_bias_(x, bias):\n    return x + bias.view(1, -1, 1, 1)\n",
     ),
@@ -220,6 +222,7 @@ MUTANTS = [
     dict(
         grade_id="test_mse_loss",
         name="(N, 1) - (N,) broadcasts to (N, N)",
+        mistake="broadcast-n-by-n",
         expect="(N, N)",
         code="def mse_loss(pred, target):\n    return ((pred - target) ** 2).mean()\n",
     ),
@@ -328,6 +331,7 @@ MUTANTS = [
     dict(
         grade_id="test_pairwise_sq_dist",
         name="sqrt of the squared distances",
+        mistake="distance-not-squared",
         expect="不要开根号",
         code="def pairwise_sq_dist(x, y):\n    return ((x[:, None] - y[None]) ** 2).sum(-1).sqrt()\n",
     ),
@@ -456,5 +460,69 @@ MUTANTS = [
         expect="pairwise_sq_dist 用了 pairwise_distance / nn.PairwiseDistance",
         code="def pairwise_sq_dist(x, y):\n"
         "    return torch.ops.aten.pairwise_distance(x.unsqueeze(1), y.unsqueeze(0)).pow(2)\n",
+    ),
+    # found by the second issue-17 review (rv13): each passed every test, or got a guessed cause, before
+    dict(
+        grade_id="test_mse_loss",
+        name="ValueError without the shapes in its message",
+        expect="消息里写出两个形状",
+        code="def mse_loss(pred, target):\n"
+        "    if pred.dim() == 2 and pred.shape[1] == 1:\n        pred = pred.squeeze(-1)\n"
+        "    if target.dim() == 2 and target.shape[1] == 1:\n        target = target.squeeze(-1)\n"
+        "    if pred.dim() != 1 or pred.shape != target.shape:\n        raise ValueError('shape mismatch')\n"
+        "    return ((pred - target) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="TypeError instead of ValueError",
+        expect="应 raise ValueError，你的函数抛出了 TypeError",
+        code="def mse_loss(pred, target):\n"
+        "    if pred.dim() == 2 and pred.shape[1] == 1:\n        pred = pred.squeeze(-1)\n"
+        "    if target.dim() == 2 and target.shape[1] == 1:\n        target = target.squeeze(-1)\n"
+        "    if pred.dim() != 1 or pred.shape != target.shape:\n"
+        "        raise TypeError(f'{tuple(pred.shape)} {tuple(target.shape)}')\n"
+        "    return ((pred - target) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a loop over M",
+        expect="a 的长度 M = 64",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.stack([a[:, i, None] + b for i in range(a.shape[1])], dim=1)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.vmap places the batch dim",
+        expect="用了 torch.vmap",
+        code="def batch_outer_sum(a, b):\n    return torch.vmap(lambda u, v: u[:, None] + v)(a, b)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.vmap over the points of x",
+        expect="用了 torch.vmap",
+        code="def pairwise_sq_dist(x, y):\n    return torch.vmap(lambda xi: ((y - xi) ** 2).sum(-1))(x)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a loop over the features",
+        expect="特征维 D = 64",
+        code="def pairwise_sq_dist(x, y):\n    out = 0\n    for k in range(x.shape[1]):\n"
+        "        out = out + (x[:, k, None] - y[None, :, k]) ** 2\n    return out\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x + bias computed in NumPy, then copied back",
+        expect="经 Python / NumPy 分配了",
+        code="def add_channel_bias_(x, bias):\n"
+        "    x.copy_(torch.from_numpy(x.numpy() + bias.numpy()[:, None, None]))\n    return x\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="NumPy broadcasts zero-stride arrays (fails beyond int64)",
+        expect="只做整数比较",
+        code="import numpy as np\n\n\ndef broadcast_shape(a, b):\n"
+        "    A = np.ndarray(a, strides=(0,) * len(a), buffer=bytearray(8))\n"
+        "    B = np.ndarray(b, strides=(0,) * len(b), buffer=bytearray(8))\n"
+        "    return tuple(int(d) for d in np.broadcast(A, B).shape)\n",
     ),
 ]

@@ -522,4 +522,49 @@ MUTANTS = [
             "                momentum_buffers[i] = bufs[0]\n"
         ),
     ),
+    # found by reviewer rv46 ------------------------------------------------------------------------
+    dict(
+        grade_id="test_jacobian",
+        name="five-point finite differences in float64, no autograd at all",
+        expect="0 次 VJP",
+        code=(
+            _JAC_HEAD + "    x64 = x.detach().double()\n    flat = x64.reshape(-1)\n    h = 1e-3\n"
+            "    g = lambda v: f(v.reshape(x.shape)).detach().reshape(-1)\n    cols = []\n"
+            "    for j in range(flat.numel()):\n"
+            "        e = torch.zeros_like(flat); e[j] = h\n"
+            "        cols.append((-g(flat + 2 * e) + 8 * g(flat + e) - 8 * g(flat - e) + g(flat - 2 * e)) / (12 * h))\n"
+            "    y = f(x64).detach()\n"
+            "    return torch.stack(cols, dim=1).reshape(y.shape + x.shape).to(x.dtype)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="updates through p.data instead of under no_grad",
+        expect="通过 .data 做的",
+        code=(
+            _SGD_HEAD + "    for i, p in enumerate(params):\n        if p.grad is None:\n            continue\n"
+            "        d = p.grad.data + weight_decay * p.data\n"
+            "        if momentum != 0:\n"
+            "            if i in momentum_buffers:\n"
+            "                momentum_buffers[i] = momentum * momentum_buffers[i] + d\n"
+            "            else:\n"
+            "                momentum_buffers[i] = d.clone()\n"
+            "            d = momentum_buffers[i]\n"
+            "        p.data.sub_(lr * d)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="five-point finite differences, no autograd at all",
+        expect="0 次 VJP",
+        code=(
+            "def value_and_grad(f, x):\n"
+            "    flat = x.detach().double().reshape(-1)\n    h = 1e-3\n"
+            "    g = lambda v: f(v.reshape(x.shape)).detach()\n    out = torch.zeros_like(flat)\n"
+            "    for j in range(flat.numel()):\n"
+            "        e = torch.zeros_like(flat); e[j] = h\n"
+            "        out[j] = (-g(flat + 2 * e) + 8 * g(flat + e) - 8 * g(flat - e) + g(flat - 2 * e)) / (12 * h)\n"
+            "    return f(x.detach()).detach(), out.reshape(x.shape).to(x.dtype)\n"
+        ),
+    ),
 ]

@@ -78,6 +78,7 @@ MUTANTS = [
     dict(
         grade_id="test_evaluate",
         name="inference_mode_without_eval",
+        mistake="forward-in-training-mode",
         code="""
 def evaluate(model, x):
     with torch.inference_mode():
@@ -159,6 +160,7 @@ def evaluate(model, x):
     dict(
         grade_id="test_evaluate",
         name="restores_only_top_level_flag",
+        mistake="training-attr-not-recursive",
         code="""
 def evaluate(model, x):
     was_training = model.training
@@ -169,11 +171,12 @@ def evaluate(model, x):
     finally:
         model.training = was_training
 """,
-        expect="子模块",
+        expect="只改顶层这一个模块",
     ),
     dict(
         grade_id="test_evaluate",
         name="model_train_was_training_flips_frozen_backbone",
+        mistake="recursive-train-restore",
         code="""
 def evaluate(model, x):
     was_training = model.training
@@ -254,6 +257,7 @@ def freeze(model, names):
     dict(
         grade_id="test_freeze",
         name="module_requires_grad_attribute",
+        mistake="module-requires-grad-attr",
         code="""
 def freeze(model, names):
     count = 0
@@ -362,6 +366,7 @@ def freeze(model, names):
     dict(
         grade_id="test_make_optimizer",
         name="all_parameters_one_group",
+        mistake="frozen-params-in-optimizer",
         code="""
 def make_optimizer(model, lr, weight_decay):
     return torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
@@ -371,6 +376,7 @@ def make_optimizer(model, lr, weight_decay):
     dict(
         grade_id="test_make_optimizer",
         name="groups_without_requires_grad_filter",
+        mistake="frozen-params-in-optimizer",
         code="""
 def make_optimizer(model, lr, weight_decay):
     decay = [p for p in model.parameters() if p.dim() >= 2]
@@ -475,6 +481,7 @@ def make_optimizer(model, lr, weight_decay):
     dict(
         grade_id="test_td_loss",
         name="target_not_detached",
+        mistake="target-not-detached",
         code="""
 def td_loss(value_net, target_net, x, reward, x_next, gamma):
     target = reward + gamma * target_net(x_next)
@@ -485,23 +492,25 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
     dict(
         grade_id="test_td_loss",
         name="detaches_prediction_instead",
+        mistake="detached-from-graph",
         code="""
 def td_loss(value_net, target_net, x, reward, x_next, gamma):
     target = reward + gamma * target_net(x_next)
     return ((value_net(x).detach() - target.detach()) ** 2).mean()
 """,
-        expect="放错了位置",
+        expect="这一支被截断了",
     ),
     dict(
         grade_id="test_td_loss",
         name="whole_loss_under_no_grad",
+        mistake="detached-from-graph",
         code="""
 def td_loss(value_net, target_net, x, reward, x_next, gamma):
     with torch.no_grad():
         target = reward + gamma * target_net(x_next)
         return ((value_net(x) - target) ** 2).mean()
 """,
-        expect="放错了位置",
+        expect="这一支被截断了",
     ),
     dict(
         grade_id="test_td_loss",
@@ -523,11 +532,12 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
         target = reward + gamma * target_net(x_next)
     return ((value_net(x) - target) ** 2).mean().item()
 """,
-        expect=".item() 会脱离计算图",
+        expect="会脱离计算图",
     ),
     dict(
         grade_id="test_td_loss",
         name="same_net_without_detach",
+        mistake="target-not-detached",
         code="""
 def td_loss(value_net, target_net, x, reward, x_next, gamma):
     if target_net is value_net:
@@ -626,5 +636,169 @@ def refine(h, loss_fn, steps, lr):
     return z
 """,
         expect="requires_grad",
+    ),
+    # found by reviewer rv46 ------------------------------------------------------------------------
+    dict(
+        grade_id="test_evaluate",
+        name="restores_only_after_value_errors",
+        code="""
+def evaluate(model, x):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            out = model(x)
+    except ValueError:
+        for m, mode in modes:
+            m.training = mode
+        raise
+    for m, mode in modes:
+        m.training = mode
+    return out
+""",
+        expect="出错之后没有恢复训练模式",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="assigns_training_instead_of_eval",
+        mistake="training-attr-not-recursive",
+        code="""
+def freeze(model, names):
+    count = 0
+    for name in names:
+        module = model.get_submodule(name)
+        for p in module.parameters():
+            p.requires_grad_(False)
+            count += p.numel()
+        module.training = False
+    return count
+""",
+        expect="给 m.training 赋值只改 m 这一个模块",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="decays_only_linear_weights_mingpt_style",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    decay, no_decay = [], []
+    for m in model.modules():
+        for pn, p in m.named_parameters(recurse=False):
+            if not p.requires_grad:
+                continue
+            (decay if pn == "weight" and isinstance(m, nn.Linear) else no_decay).append(p)
+    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
+""",
+        expect="是二维及以上的参数，却在第 1 组",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="decays_weights_outside_norm_layers_by_name",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    norms = {n for n, m in model.named_modules() if isinstance(m, (nn.BatchNorm1d, nn.LayerNorm))}
+    decay, no_decay = [], []
+    for n, p in model.named_parameters():
+        if p.requires_grad:
+            owner, _, leaf = n.rpartition(".")
+            (decay if leaf == "weight" and owner not in norms else no_decay).append(p)
+    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
+""",
+        expect="是二维及以上的参数，却在第 1 组",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="nanogpt_betas",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for p in trainable if p.dim() >= 2]
+    no_decay = [p for p in trainable if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr, betas=(0.9, 0.95))
+""",
+        expect="betas 是 (0.9, 0.95)",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="freezes_a_distinct_target_net_inside_the_loss",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    if target_net is not value_net:
+        target_net.requires_grad_(False)
+        target = reward + gamma * target_net(x_next)
+    else:
+        target = (reward + gamma * target_net(x_next)).detach()
+    return ((value_net(x) - target) ** 2).mean()
+""",
+        expect="的 requires_grad 变了",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="freezes_target_net_params_inside_the_loss",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    target_net.requires_grad_(False)
+    target = reward + gamma * target_net(x_next)
+    return ((value_net(x) - target) ** 2).mean()
+""",
+        expect="的 requires_grad 变了",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="calls_backward_inside",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    with torch.no_grad():
+        target = reward + gamma * target_net(x_next)
+    loss = ((value_net(x) - target) ** 2).mean()
+    loss.backward()
+    return loss
+""",
+        expect="不要自己调用 backward()",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="updates_through_data",
+        mistake="edits-data",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        z.data -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="通过 z.data 修改的",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="new_tensor_every_step_via_autograd_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone()
+    for _ in range(steps):
+        z.requires_grad_(True)
+        (g,) = torch.autograd.grad(loss_fn(z), z)
+        z = (z - lr * g).detach()
+    return z
+""",
+        expect="不是同一个张量",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="zero_steps_returns_a_view_of_h",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    if steps == 0:
+        return h.detach()
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+        expect="共享存储",
     ),
 ]

@@ -88,6 +88,7 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     return (total / count).item()
 """,
         expect="按 batch 大小加权",
+        mistake="ignored-targets-counted",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
@@ -117,6 +118,7 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     return (total / count).item() if count else float("nan")
 """,
         expect="最多只能同步 1 次",
+        mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
@@ -140,6 +142,7 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     return torch.stack([loss.detach() for loss in losses]).nanmean().item()
 """,
         expect="直接平均",
+        mistake="unweighted-batch-mean",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
@@ -154,6 +157,7 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     return (total / count).item()
 """,
         expect="连着多步计算图",
+        mistake="loss-accumulated-with-graph",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
@@ -181,6 +185,126 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
 """,
         expect="同步 (sync) 了 2 次",
     ),
+    # epoch_mean_loss: found by review rv79 ------------------------------------------------------------
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="accumulates_the_graph_then_detaches_at_the_end",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss * kept, 0.0)
+        count = count + kept
+    return (total / count).detach().item()
+""",
+        expect="连着多步计算图",
+        mistake="loss-accumulated-with-graph",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="stacks_the_losses_then_reads_data",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    values = torch.stack(losses)
+    kept = torch.stack([(t != ignore_index).sum() for t in targets])
+    return (torch.where(kept > 0, values * kept, 0.0).sum() / kept.sum()).data.item()
+""",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="numpy_from_dlpack_every_batch",
+        code="""
+import numpy as np
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, float(np.from_dlpack(loss.detach())) * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect="np.from_dlpack",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="reads_the_storage_every_batch",
+        code="""
+import struct
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        value = struct.unpack("f", bytes(loss.detach().clone().untyped_storage().tolist()))[0]
+        total = total + torch.where(kept > 0, value * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect=".untyped_storage()",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="legacy_type_float_tensor_every_batch",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach().type(torch.FloatTensor) * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect=".type(torch.FloatTensor)",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="as_tensor_on_cpu_every_batch",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, torch.as_tensor(loss.detach(), device="cpu") * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect='torch.as_tensor(t, device="cpu")',
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="copies_into_empty_like_on_cpu",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        value = torch.empty_like(loss, device="cpu").copy_(loss.detach())
+        total = total + torch.where(kept > 0, value * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect="cpu_tensor.copy_(t)",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="copies_into_new_zeros_on_cpu",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        value = loss.new_zeros((), device="cpu").copy_(loss.detach())
+        total = total + torch.where(kept > 0, value * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+        expect="cpu_tensor.copy_(t)",
+    ),
     # log_running_loss -----------------------------------------------------------------------------
     dict(
         grade_id="test_log_running_loss",
@@ -197,6 +321,7 @@ def log_running_loss(losses, batch_sizes, log_every):
     return logs
 """,
         expect="同步 (sync) 次数太多",
+        mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_log_running_loss",
@@ -262,6 +387,7 @@ def log_running_loss(losses, batch_sizes, log_every):
     return torch.stack(windows).tolist() if windows else []
 """,
         expect="连着多步计算图",
+        mistake="loss-accumulated-with-graph",
     ),
     dict(
         grade_id="test_log_running_loss",
@@ -277,6 +403,7 @@ def log_running_loss(losses, batch_sizes, log_every):
     return torch.stack(windows).tolist() if windows else []
 """,
         expect="清零 (reset)",
+        mistake="window-not-reset",
     ),
     dict(
         grade_id="test_log_running_loss",
@@ -293,6 +420,7 @@ def log_running_loss(losses, batch_sizes, log_every):
     return torch.stack(windows).tolist() if windows else []
 """,
         expect="没有按 batch_size 加权",
+        mistake="unweighted-batch-mean",
     ),
     dict(
         grade_id="test_log_running_loss",
@@ -421,6 +549,77 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
         expect="torch.tensor([...张量...])",
     ),
+    # log_running_loss: found by review rv79 -----------------------------------------------------------
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_the_graph_then_detaches_the_stack",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows).detach().tolist() if windows else []
+""",
+        expect="连着多步计算图",
+        mistake="loss-accumulated-with-graph",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_the_graph_then_stacks_under_no_grad",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + loss * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    with torch.no_grad():
+        return torch.stack(windows).tolist() if windows else []
+""",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="numpy_from_dlpack_every_step",
+        code="""
+import numpy as np
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    logs, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running += float(np.from_dlpack(loss.detach())) * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            logs.append(running / seen)
+            running, seen = 0.0, 0
+    return logs
+""",
+        expect="np.from_dlpack",
+        mistake="host-sync-every-step",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="as_tensor_on_cpu_every_step",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, running, seen = [], 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        running = running + torch.as_tensor(loss.detach(), device="cpu") * batch_size
+        seen += batch_size
+        if step % log_every == 0:
+            windows.append(running / seen)
+            running, seen = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect='torch.as_tensor(t, device="cpu")',
+    ),
     # train_epoch ----------------------------------------------------------------------------------
     dict(
         grade_id="test_train_epoch",
@@ -444,6 +643,7 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, total / total_n
 """,
         expect="同步 (sync) 次数太多",
+        mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_train_epoch",
@@ -467,6 +667,7 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, (total / total_n).item()
 """,
         expect="连着多步计算图",
+        mistake="loss-accumulated-with-graph",
     ),
     dict(
         grade_id="test_train_epoch",
@@ -489,6 +690,7 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, (total / total_n).item()
 """,
         expect="zero_grad",
+        mistake="missing-zero-grad",
     ),
     dict(
         grade_id="test_train_epoch",
@@ -511,6 +713,7 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, (total / total_n).item()
 """,
         expect="model.train()",
+        mistake="missing-model-train",
     ),
     dict(
         grade_id="test_train_epoch",
@@ -533,6 +736,7 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, (total / len(batches)).item()
 """,
         expect="没有按 batch_size 加权",
+        mistake="unweighted-batch-mean",
     ),
     dict(
         grade_id="test_train_epoch",
@@ -602,5 +806,118 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
     return logs, total / total_n
 """,
         expect=".numpy()",
+    ),
+    # train_epoch: found by review rv79 ----------------------------------------------------------------
+    dict(
+        grade_id="test_train_epoch",
+        name="zero_grad_after_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        batch_sum = loss.detach() * x.shape[0]
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+        expect="step() 之后才 zero_grad()",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="accumulates_the_graph_then_detaches_at_the_end",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_sum = loss * x.shape[0]
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).detach().item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).detach().item()
+""",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="legacy_type_float_tensor_every_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_sum = loss.detach().type(torch.FloatTensor) * x.shape[0]
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+        expect=".type(torch.FloatTensor)",
+        mistake="host-sync-every-step",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="second_forward_for_the_batch_size",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_sum = loss.detach() * len(model(x))
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+        expect="model(x) 却被调用了 6 次",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="logs_the_loss_recomputed_after_step",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        with torch.no_grad():
+            batch_sum = loss_fn(model(x), y) * x.shape[0]
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+        expect="model(x) 却被调用了 6 次",
     ),
 ]
