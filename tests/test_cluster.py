@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -61,18 +62,45 @@ def course(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def local_rows(course, tmp_path_factory) -> tuple[str, str]:
+def local_out(course, tmp_path_factory) -> Path:
     subs = _class(tmp_path_factory.mktemp("class"))
     out = tmp_path_factory.mktemp("local")
     grade(subs, out, jobs=2, **_settings(course))
-    return _text(out)
+    return out
 
 
-def test_a_local_cluster_gives_the_same_rows_as_a_local_run(course, local_rows, tmp_path):
+@pytest.fixture(scope="module")
+def local_rows(local_out) -> tuple[str, str]:
+    return _text(local_out)
+
+
+def assert_same_report(out: Path, local_out: Path) -> None:
+    """The class report read from ``out`` is the one a local run gives, and its links reach feedback pages."""
+    from autograder import report
+
+    built, local = report.build(out), report.build(local_out)
+    assert {**built, "out": ""} == {**local, "out": ""}
+    assert built["class"]["by_status"] == {ID: {"ok": 5, "crashed": 1}}
+    with open(out / "questions.csv", encoding="utf-8", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["mistake"]]  # each failed question's mistake id
+    want: dict[tuple[str, str], list[str]] = {}
+    for r in rows:
+        want.setdefault((r["grade_id"], r["mistake"]), []).append(r["student_id"])
+    found = {(q["grade_id"], m["mistake"]): m["students"] for q in built["questions"] for m in q["mistakes"]}
+    assert found == {k: sorted(v) for k, v in want.items()}
+    assert any("s1_wrong" in who for (gid, _), who in found.items() if gid == "test_answer")
+    page = report.write(out).read_text(encoding="utf-8")
+    links = set(re.findall(r'href="(feedback/[^"]+)"', page))
+    assert f"feedback/s1_wrong/{ID}/{ID}.html" in links
+    assert [link for link in links if not (out / link).is_file()] == []
+
+
+def test_a_local_cluster_gives_the_same_rows_and_class_report_as_a_local_run(course, local_out, local_rows, tmp_path):
     subs = _class(tmp_path / "class")
     grade(subs, tmp_path / "out", cluster="local:2", **_settings(course))
     assert _text(tmp_path / "out") == local_rows
     assert "s3_crash,99_probe,1,3,crashed" in local_rows[0]
+    assert_same_report(tmp_path / "out", local_out)
 
 
 def test_a_worker_killed_mid_run_costs_a_retry_and_never_a_row(course, local_rows, tmp_path):
@@ -130,7 +158,9 @@ def test_resume_after_the_client_is_killed_finishes_with_exactly_the_rows_of_a_c
     assert _text(out) == local_rows
 
 
-def test_a_postgresql_gradebook_holds_the_grades_and_nbgraders_export_reads_them(course, local_rows, tmp_path):
+def test_a_postgresql_gradebook_holds_the_grades_nbgraders_export_reads_them_and_the_report_is_the_same(
+    course, local_out, local_rows, tmp_path
+):
     if postgres.binaries() is None:
         pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
     subs = _class(tmp_path / "class")
@@ -139,6 +169,7 @@ def test_a_postgresql_gradebook_holds_the_grades_and_nbgraders_export_reads_them
         grade(subs, out, jobs=2, gradebook_url=url, **_settings(course))
         assert _text(out) == local_rows
         assert not (out / "nbgrader" / "gradebook.db").exists(), "the gradebook must be the PostgreSQL one"
+        assert_same_report(out, local_out)
         export = tmp_path / "export.csv"
         env = dict(os.environ, PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
         done = subprocess.run(
