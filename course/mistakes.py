@@ -94,6 +94,13 @@ _ENTRIES = (
         "a tensor where a Python number is expected",
         "用 .item() 把单元素张量转成 Python 数字。",
     ),
+    # 10_lenet_mnist
+    Mistake(
+        "softmax-before-ce",
+        "先 softmax 再交给 CrossEntropyLoss",
+        "softmax before CrossEntropyLoss",
+        "模型输出 logits：forward 末尾不要 softmax，CrossEntropyLoss 内部已经做了 log_softmax。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}
