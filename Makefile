@@ -7,7 +7,7 @@ LAB_PORT ?= 8888
 # JupyterLab refuses to run as root (containers) unless told to.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install lab hub hub-proxy test lint format generate check site clean
+.PHONY: install lab hub hub-proxy test lint format generate check site clean gpu-check
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -64,6 +64,10 @@ generate: $(STAMP)
 ## Self-check one notebook with the hidden tests: make check NB=release/01_tensors/01_tensors.ipynb
 check: $(STAMP)
 	$(BIN)/python -m autograder check $(NB)
+
+## Every CUDA branch of the course on this machine's GPU, one table (benchmarks/gpu_check.py); skips without CUDA.
+gpu-check: $(STAMP)
+	$(BIN)/python benchmarks/gpu_check.py
 
 ## The course as a static site in $(SITE_DIR)/ (README, "The course as a website"), built offline from release/:
 ## the demos run here, the capstone's with the MNIST copy in COURSE_DATA_DIR (default: ~/.cache download).

@@ -274,6 +274,13 @@ _ENTRIES = (
         "(N, 1) and (N,) broadcast to (N, N)",
         "loss 的两个输入先变成同一形状：pred.squeeze(1) 或 y.unsqueeze(1)。",
     ),
+    # 10_lenet_mnist
+    Mistake(
+        "softmax-before-ce",
+        "先 softmax 再交给 CrossEntropyLoss",
+        "softmax before CrossEntropyLoss",
+        "模型输出 logits：forward 末尾不要 softmax，CrossEntropyLoss 内部已经做了 log_softmax。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

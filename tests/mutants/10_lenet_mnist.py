@@ -46,61 +46,48 @@ def _dataset(
 
 
 # ---------------------------------------------------------------------------------------------------
-# build_lenet
-
-_LENET_NO_PADDING = """
-def build_lenet():
-    return nn.Sequential(
-        nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear({flat}, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10),
-    )
-"""
+# LeNet
 
 _LENET = """
-def build_lenet():
-    return nn.Sequential(
-        nn.Conv2d(1, 6, 5, padding=2), {act}, nn.MaxPool2d(2),
-        nn.Conv2d(6, 16, 5), {act}, nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(400, 120), {act}, nn.Linear(120, 84), {act}, nn.Linear(84, 10),{tail}
-    )
-"""
-
-_LENET_CLASS = """
-class _LeNet(nn.Module):
-    def __init__(self):
+class LeNet(nn.Module):
+    def __init__(self, in_channels=1, num_classes=10, image_size=28):
         super().__init__()
-        self.body = nn.Sequential(
-            nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10),
-        )
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError("image_size too small")
+        self.conv1 = nn.Conv2d({conv_in}, 6, 5, padding={padding})
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = {first}
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, {classes})
 
     def forward(self, x):
-        return {forward}
-
-
-def build_lenet():
-    return _LeNet()
+{forward}
 """
-
-_LENET_SIZED = """
-def build_lenet(in_channels=1, num_classes=10, image_size=28):
-    side = (image_size // 2 - 4) // 2
-    if side < 1:
-        raise ValueError("image_size too small")
-    return nn.Sequential(
-        nn.Conv2d({conv_in}, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), {first}, nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, {classes}),
-    )
+_FORWARD = """
+x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+x = torch.flatten(x, 1)
+x = F.relu(self.fc1(x))
+x = F.relu(self.fc2(x))
+return self.fc3(x)
 """
 
 
-def _sized(
-    conv_in: str = "in_channels", first: str = "nn.Linear(16 * side * side, 120)", classes: str = "num_classes"
+def _lenet(
+    conv_in: str = "in_channels",
+    padding: str = "2",
+    first: str = "nn.Linear(16 * side * side, 120)",
+    classes: str = "num_classes",
+    forward: str = _FORWARD,
 ) -> str:
-    return _LENET_SIZED.format(conv_in=conv_in, first=first, classes=classes)
+    body = "".join(f"        {line}\n" for line in forward.strip().splitlines())
+    return _LENET.format(conv_in=conv_in, padding=padding, first=first, classes=classes, forward=body.rstrip("\n"))
+
+
+def _forward_with(old: str, new: str) -> str:
+    assert old in _FORWARD, old
+    return _lenet(forward=_FORWARD.replace(old, new))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -330,79 +317,133 @@ MUTANTS = [
         expect="(B, 1)",
         code=_dataset(item=f"return ({_NORMALISED}).unsqueeze(0), self.labels[index:index + 1]"),
     ),
-    # build_lenet
+    # LeNet
     dict(
-        grade_id="test_build_lenet",
-        name="no padding on 28x28 input",
+        grade_id="test_lenet",
+        name="no padding on 28x28 input (first Linear computed for padding=2)",
+        expect="mat1 and mat2",
+        code=_lenet(padding="0"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="no padding, first Linear patched to the unpadded size",
         expect="padding=2",
-        code=_LENET_NO_PADDING.format(flat=400),
+        code=_lenet(padding="0", first="nn.Linear(16 * (((image_size - 4) // 2 - 4) // 2) ** 2, 120)"),
     ),
     dict(
-        grade_id="test_build_lenet",
-        name="no padding, first Linear patched to 256 inputs",
-        expect="padding=2",
-        code=_LENET_NO_PADDING.format(flat=256),
-    ),
-    dict(
-        grade_id="test_build_lenet",
-        name="Sigmoid instead of ReLU",
-        expect="Sigmoid",
-        code=_LENET.format(act="nn.Sigmoid()", tail=""),
-    ),
-    dict(
-        grade_id="test_build_lenet",
-        name="softmax as last layer",
+        grade_id="test_lenet",
+        name="softmax at the end of forward",
         expect="softmax",
-        code=_LENET.format(act="nn.ReLU()", tail=" nn.Softmax(dim=1),"),
+        mistake="softmax-before-ce",
+        code=_forward_with("return self.fc3(x)", "return F.softmax(self.fc3(x), dim=1)"),
     ),
     dict(
-        grade_id="test_build_lenet",
-        name="own class with softmax in forward",
-        expect="nn.Sequential",
-        code=_LENET_CLASS.format(forward="torch.softmax(self.body(x), dim=1)"),
+        grade_id="test_lenet",
+        name="forward skips fc2 (fc3 built for 120 inputs)",
+        expect="参数的形状不对",
+        code=_lenet(classes="num_classes")
+        .replace("self.fc3 = nn.Linear(84, num_classes)", "self.fc3 = nn.Linear(120, num_classes)")
+        .replace("        x = F.relu(self.fc2(x))\n", ""),
     ),
     dict(
-        grade_id="test_build_lenet",
-        name="own class (correct forward)",
-        expect="nn.Sequential",
-        code=_LENET_CLASS.format(forward="self.body(x)"),
+        grade_id="test_lenet",
+        name="forward skips fc2 (registered but never called)",
+        expect="没有用到",
+        code=_forward_with("x = F.relu(self.fc2(x))", "x = x[:, :84]"),
     ),
     dict(
-        grade_id="test_build_lenet",
-        name="returns the same model every call",
-        expect="新建",
-        code="_solution, _cache = build_lenet, {}\n\n\ndef build_lenet(*args):\n"
-        "    if args not in _cache:\n        _cache[args] = _solution(*args)\n    return _cache[args]\n",
+        grade_id="test_lenet",
+        name="forgets the ReLU after the first Linear",
+        expect="少了第一个 Linear之后的 ReLU",
+        code=_forward_with("x = F.relu(self.fc1(x))", "x = self.fc1(x)"),
     ),
     dict(
-        grade_id="test_build_lenet",
+        grade_id="test_lenet",
+        name="forgets the ReLU after the first convolution",
+        expect="少了第一层卷积之后的 ReLU",
+        code=_forward_with("F.max_pool2d(F.relu(self.conv1(x)), 2)", "F.max_pool2d(self.conv1(x), 2)"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="flattens channels last (permute before flatten)",
+        expect="flatten 的顺序",
+        code=_forward_with("torch.flatten(x, 1)", "torch.flatten(x.permute(0, 2, 3, 1), 1)"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="flattens with view(-1, 400) (only 28x28 works)",
+        expect="LeNet(3, 10, 32)",
+        code=_forward_with("torch.flatten(x, 1)", "x.view(-1, 400)"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="flattens the batch too (torch.flatten(x))",
+        expect="forward 抛出 RuntimeError",
+        code=_forward_with("torch.flatten(x, 1)", "torch.flatten(x)"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="layers as class attributes (never registered)",
+        expect="没有参数",
+        code="""
+class LeNet(nn.Module):
+    conv1 = nn.Conv2d(1, 6, 5, padding=2)
+
+    def __init__(self, in_channels=1, num_classes=10, image_size=28):
+        if (image_size // 2 - 4) // 2 < 1:
+            raise ValueError("image_size too small")
+        super().__init__()
+
+    def forward(self, x):
+        return x
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="layers shared between instances (module-level layers)",
+        expect="共享参数",
+        code=_lenet()
+        .replace("class LeNet(nn.Module):", "_SHARED = {}\n\n\nclass LeNet(nn.Module):")
+        .replace(
+            "        self.conv1 = nn.Conv2d(in_channels, 6, 5, padding=2)\n",
+            "        self.conv1 = _SHARED.setdefault(in_channels, nn.Conv2d(in_channels, 6, 5, padding=2))\n",
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
         name="first Linear hard-coded to 400 inputs",
         expect="in_features 是 400，应是 576",
-        code=_sized(first="nn.Linear(400, 120)"),
+        code=_lenet(first="nn.Linear(400, 120)"),
     ),
     dict(
-        grade_id="test_build_lenet",
+        grade_id="test_lenet",
         name="ignores in_channels",
         expect="输入通道数",
-        code=_sized(conv_in="1"),
+        code=_lenet(conv_in="1"),
     ),
     dict(
-        grade_id="test_build_lenet",
+        grade_id="test_lenet",
         name="ignores num_classes",
         expect="num_classes=7",
-        code=_sized(classes="10"),
+        code=_lenet(classes="10"),
     ),
     dict(
-        grade_id="test_build_lenet",
+        grade_id="test_lenet",
         name="true division for the side (odd sizes)",
         expect="向下取整",
-        code=_sized(first="nn.Linear(int(16 * (image_size / 4 - 2) ** 2), 120)"),
+        code=_lenet(first="nn.Linear(int(16 * (image_size / 4 - 2) ** 2), 120)"),
     ),
     dict(
-        grade_id="test_build_lenet",
+        grade_id="test_lenet",
         name="no ValueError for a too small image",
         expect="应抛出 ValueError",
-        code=_sized().replace('        raise ValueError("image_size too small")\n', "        pass\n"),
+        code=_lenet().replace('            raise ValueError("image_size too small")\n', "            pass\n"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="LazyLinear instead of computing in_features",
+        expect="Lazy",
+        code=_lenet(first="nn.LazyLinear(120)"),
     ),
     # train_one_epoch
     dict(
@@ -738,31 +779,38 @@ return correct / y.shape[0]
     # final accuracy (the trained model from the training cell)
     dict(
         grade_id="test_final_accuracy",
-        name="re-ran build_lenet() after training",
+        name="re-ran LeNet() after training",
         expect="随机猜测",
-        code="torch.manual_seed(1)\nmodel = build_lenet().to(device)\n",
+        code="torch.manual_seed(1)\nmodel = LeNet().to(device)\n",
     ),
     dict(
         grade_id="test_final_accuracy",
         name="softmax appended to the trained model",
         expect="logits",
+        mistake="softmax-before-ce",
         code="model = nn.Sequential(model, nn.Softmax(dim=1))\n",
     ),
     dict(
         grade_id="test_final_accuracy",
-        name="model of its own class",
-        expect="nn.Sequential",
+        name="model swapped for an nn.Sequential of another shape",
+        expect="LeNet()",
+        code="model = nn.Sequential(nn.Flatten(), nn.Linear(784, 10)).to(device)\n",
+    ),
+    dict(
+        grade_id="test_final_accuracy",
+        name="trained model wrapped with a forward that is not the table's",
+        expect="表格的 LeNet-5",
         code="""
-class _Wrapped(nn.Module):
+class _Scaled(nn.Module):
     def __init__(self, inner):
         super().__init__()
         self.inner = inner
 
     def forward(self, x):
-        return self.inner(x)
+        return self.inner(x) * 0.5 + self.inner.fc3.bias
 
 
-model = _Wrapped(model)
+model = _Scaled(model)
 """,
     ),
     dict(
