@@ -22,6 +22,7 @@ from autograder.codec import DEFAULT_LIMITS, CodecError, Decoder, Handle, Limits
 from autograder.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
 from autograder.notebooks import cell_names
 from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
+from autograder.schema import Lost
 from course import remote
 
 GRACE_S = 5.0  # how much longer than its own limit the judge waits for the learner to answer
@@ -30,6 +31,14 @@ OUTPUT_BUDGET = 2_000_000  # characters of learner cell output kept per notebook
 
 class LearnerGone(BaseException):
     """The learner's process can no longer answer (it exited, crashed, hung or broke the protocol)."""
+
+
+LOST_MESSAGES = {  # for people only: the engine never reads them
+    Lost.HUNG: "学习者的进程在 {wait:g} 秒内没有响应（卡住了，无法停止），之后的测试都无法运行",
+    Lost.EXITED: "学习者的进程已经结束（崩溃或退出），之后的测试都无法运行",
+    Lost.GARBLED: "学习者的进程发来了无法读取的消息（{detail}），之后的测试都无法运行",
+    Lost.OVERRAN: "测试单元超时时学习者的进程还在运行，之后的测试都无法运行",
+}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -84,7 +93,8 @@ class Learner:
     def __init__(self, channel: Any, *, timeout: float | None = None) -> None:
         self.channel = channel
         self.timeout = timeout
-        self.lost: str = ""  # why the learner can no longer answer; '' while it can
+        self.lost: str = ""  # why the learner can no longer answer, for people; '' while it can
+        self.lost_reason: Lost | None = None  # the same, as a field
         self.output_kept = 0
         self._next_id = 0
 
@@ -97,20 +107,24 @@ class Learner:
         try:
             reply, reply_buffers = self.channel.exchange(header, buffers, wait)
         except ChannelTimeout:
-            self.lost = f"学习者的进程在 {wait:g} 秒内没有响应（卡住了，无法停止），之后的测试都无法运行"
+            self._lose(Lost.HUNG, wait=wait)
         except (ChannelClosed, OSError):
-            self.lost = "学习者的进程已经结束（崩溃或退出），之后的测试都无法运行"
+            self._lose(Lost.EXITED)
         except (CodecError, ValueError, TypeError, OverflowError, MemoryError) as exc:
-            self.lost = f"学习者的进程发来了无法读取的消息（{str(exc)[:200]}），之后的测试都无法运行"
+            self._lose(Lost.GARBLED, detail=str(exc)[:200])
         except CellTimeout:  # the judge's own cell ran out of time while waiting: the channel is out of step
-            self.lost = "测试单元超时时学习者的进程还在运行，之后的测试都无法运行"
+            self._lose(Lost.OVERRAN)
             raise
         else:
             if not isinstance(reply, dict) or reply.get("id") != self._next_id:
-                self.lost = "学习者的进程发来了不属于这次请求的消息，之后的测试都无法运行"
+                self._lose(Lost.GARBLED, detail="不属于这次请求 (reply to another request)")
             else:
                 return reply, reply_buffers
         raise LearnerGone(self.lost)
+
+    def _lose(self, reason: Lost, **values: Any) -> None:
+        self.lost_reason = reason
+        self.lost = LOST_MESSAGES[reason].format(**values)
 
     def run_cell(self, source: str) -> dict[str, Any]:
         """Run one of the submission's cells in the learner's process; its outputs and error as data.
@@ -290,7 +304,8 @@ class Report:
     tests: dict[str, TestResult] = field(default_factory=dict)
     cells: dict[int, dict[str, Any]] = field(default_factory=dict)  # learner cell index -> outputs
     lost_at: list[Any] | None = None  # ["cell", index] or ["test", grade_id] where the learner went away
-    lost: str = ""
+    lost: str = ""  # why, for people
+    lost_reason: Lost | None = None  # why, as a field
 
 
 def run_plan(
@@ -320,6 +335,7 @@ def run_plan(
                 result = learner.run_cell(cell["source"])
             except LearnerGone:
                 report.lost_at, report.lost = ["cell", cell["index"]], learner.lost
+                report.lost_reason = learner.lost_reason
                 return
             report.cells[cell["index"]] = result
             if on_result is not None:
@@ -350,6 +366,7 @@ def run_plan(
             result = _run_test(step, namespace, learner, answer_names, cell_timeout)
             if learner.lost and report.lost_at is None:
                 report.lost_at, report.lost = ["test", gid], learner.lost
+                report.lost_reason = learner.lost_reason
         report.tests[gid] = result
         if on_result is not None:
             on_result("test", result)

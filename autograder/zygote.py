@@ -190,7 +190,8 @@ def _judge_child(state: dict[str, Any], request: dict[str, Any], fds: list[int])
 
     try:
         report = run_plan(plan, learner, cell_timeout=float(request["timeout"]), on_result=stream)
-        send(results, {"kind": "done", "lost_at": report.lost_at, "lost": report.lost})
+        reason = report.lost_reason.value if report.lost_reason else None
+        send(results, {"kind": "done", "lost_at": report.lost_at, "lost": report.lost, "reason": reason})
     except BaseException:  # noqa: BLE001 - whatever a submission made the judge do, this run ends, not the class
         import traceback
 
