@@ -8,7 +8,7 @@ never printed, only the messages.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from autograder import engine, sandbox, server
 from autograder.errors import AutograderError
 from autograder.notebooks import make_plan, read_notebook
 from autograder.pool import Limits
+from autograder.schema import Status, Verdict
 
 STUDENT = "self-check"
 VISIBLE_ONLY_NOTE = "visible tests only: source/ not found, so hidden tests were not run (they run at grading)"
@@ -27,8 +28,8 @@ class CheckResult:
     notebook: str
     assignment: str | None
     hidden_tests: bool
-    questions: list[engine.Question] = field(default_factory=list)
-    status: str = "ok"
+    questions: list[Verdict] = field(default_factory=list)
+    status: str = Status.OK
     note: str = ""
 
     @property
@@ -47,8 +48,20 @@ class CheckResult:
             "assignment": self.assignment,
             "status": self.status,
             "note": self.note,
-            "questions": [{k: v for k, v in asdict(q).items() if k != "stdout"} for q in self.questions],
+            "questions": [question_json(q) for q in self.questions],
         }
+
+
+def question_json(q: Verdict) -> dict[str, Any]:
+    """One question in ``check --json``'s object (the hub service's answer reads it back)."""
+    fields = ("grade_id", "points", "max_points", "passed", "message", "mistake")
+    return {name: getattr(q, name) for name in fields}
+
+
+def question_from_json(data: dict[str, Any]) -> Verdict:
+    """Read back :func:`question_json`."""
+    status = Status.PASSED if data["passed"] else Status.FAILED
+    return Verdict(data["grade_id"], data["points"], data["max_points"], status, data["message"], data["mistake"])
 
 
 def check_notebook(notebook: Path, **options: Any) -> CheckResult:

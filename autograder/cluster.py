@@ -24,6 +24,7 @@ from autograder import engine
 from autograder.errors import AutograderError
 from autograder.notebooks import Plan
 from autograder.pool import Limits, Pool
+from autograder.schema import Status, Verdict
 
 ALLOWED_FAILURES = 2  # worker deaths a task may cause before it counts as crashed (local clusters)
 
@@ -153,5 +154,8 @@ def _crashed(job: engine.Job, exc: BaseException) -> engine.Outcome:
         note = f"这个提交让评分节点 (worker) 崩溃了 {ALLOWED_FAILURES + 1} 次，没有得分"
     else:
         note = f"评分节点出错：{name}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
-    questions = [engine.Question(gid, 0.0, job.plan.points.get(gid, 0.0), False, note) for gid in job.plan.tests]
-    return engine.Outcome(questions, {}, "crashed", note)
+    maximum = job.plan.points
+    questions = [
+        Verdict(gid, 0.0, maximum.get(gid, 0.0), Status.FAILED, note, engine.UNKNOWN_MISTAKE) for gid in job.plan.tests
+    ]
+    return engine.Outcome(questions, {}, Status.CRASHED, note)

@@ -19,7 +19,7 @@ from typing import Any
 
 from autograder.notebooks import Plan
 from autograder.pool import Limits, Pool, Run
-from autograder.schema import Lost, SkipReason
+from autograder.schema import Lost, SkipReason, Status, Verdict
 from autograder.text import neutral
 
 MAX_RESTARTS = 2
@@ -47,48 +47,29 @@ def seed_for(key: str) -> int:
 
 
 @dataclass
-class Question:
-    grade_id: str
-    points: float
-    max_points: float
-    passed: bool
-    message: str
-    stdout: str = ""
-    mistake: str = ""  # failed: the named mistake's id (course.mistakes) or "unknown"; passed: ''
-
-
-@dataclass
 class Outcome:
     """How one submission ended: a verdict per test cell, the learner cells' outputs, a status."""
 
-    questions: list[Question]
+    questions: list[Verdict]
     cells: dict[int, dict[str, Any]]
-    status: str  # ok, timeout or crashed
+    status: Status  # ok, timeout or crashed
     note: str = ""
     grader_error: str = ""  # our own traceback, for the grading log (never in a learner's feedback)
 
-    @property
-    def score(self) -> float:
-        return sum(q.points for q in self.questions)
-
-    @property
-    def max_score(self) -> float:
-        return sum(q.max_points for q in self.questions)
-
     def to_json(self) -> dict[str, Any]:
         return {
-            "questions": [vars(q) for q in self.questions],
+            "questions": [q.to_json() for q in self.questions],
             "cells": {str(k): v for k, v in self.cells.items()},
-            "status": self.status,
+            "status": self.status.value,
             "note": self.note,
             "grader_error": self.grader_error,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Outcome:
-        questions = [Question(**q) for q in data["questions"]]
+        questions = [Verdict.from_json(q) for q in data["questions"]]
         cells = {int(k): v for k, v in data["cells"].items()}
-        return cls(questions, cells, data["status"], data["note"], data.get("grader_error", ""))
+        return cls(questions, cells, Status(data["status"]), data["note"], data.get("grader_error", ""))
 
 
 @dataclass(frozen=True)
@@ -244,15 +225,15 @@ def _should_rerun(job: Job, run: Run) -> bool:
     return True
 
 
-def status_of(job: Job, run: Run) -> str:
+def status_of(job: Job, run: Run) -> Status:
     """ok, timeout or crashed, from fields: the run's time-outs, the skips' reasons, how the judge ended."""
     skips = [*job.skip_cells.values(), *job.skip_tests.values()]
     cell_timeout = any(c.get("timeout") for c in run.cells.values())
     if run.timed_out or cell_timeout or any(s.reason is SkipReason.HUNG for s in skips):
-        return "timeout"
+        return Status.TIMEOUT
     if skips or lost_reason(run) is not None or run.done is None or run.grader_error:
-        return "crashed"
-    return "ok"
+        return Status.CRASHED
+    return Status.OK
 
 
 def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
@@ -270,18 +251,19 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     for gid in plan.tests:
         maximum = plan.points.get(gid, 0.0)
         if gid in plan.missing:
-            questions.append(Question(gid, 0.0, maximum, False, MISSING_TEST))
+            questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, MISSING_TEST, UNKNOWN_MISTAKE))
             continue
         result = run.tests.get(gid)
         if result is None:
-            questions.append(Question(gid, 0.0, maximum, False, unreached))
+            questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, unreached, UNKNOWN_MISTAKE))
             continue
         passed = bool(result.get("passed"))
-        message = "" if passed else message_of(result.get("error"), str(result.get("origin", ""))) or "测试未通过"
-        mistake = "" if passed else mistake_of(result)
-        questions.append(
-            Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", ""), mistake)
-        )
+        stdout = str(result.get("stdout", ""))
+        if passed:
+            questions.append(Verdict(gid, maximum, maximum, Status.PASSED, "", "", stdout))
+            continue
+        message = message_of(result.get("error"), str(result.get("origin", ""))) or "测试未通过"
+        questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, message, mistake_of(result), stdout))
     cells = dict(run.cells)
     for index, skip in job.skip_cells.items():
         cells[index] = {"skipped": True, "note": SKIPPED_CELL.format(note=skip.note)}

@@ -18,7 +18,7 @@ from typing import Any
 from nbgrader.api import MissingEntry
 from nbgrader.plugins import ExportPlugin
 
-from autograder.journal import cell
+from autograder.journal import spreadsheet_text as cell
 
 
 def _columns(gradebook: Any, assignments: list[str]) -> list[tuple[str, list[str]]]:

@@ -3,8 +3,9 @@
 Either a course of our own under ``OUT/nbgrader`` (the default: the assignments are generated there from
 the course's ``source/``), or an instructor's existing nbgrader course (``grade --nbgrader-course``: its
 gradebook, ``autograded/`` and ``feedback/`` folders, where formgrader and ``release_feedback`` look).
-nbgrader's own preprocessors sanitise each submission and save its scores; this process alone writes the
-gradebook, one submission after another (SQLite has one writer; writes take milliseconds).
+nbgrader's own preprocessors sanitise each submission; its scores are the engine's verdicts, written here
+(never re-derived from the graded notebook). This process alone writes the gradebook, one submission after
+another (SQLite has one writer; writes take milliseconds).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from autograder import nbgrader_api
 from autograder.inert import make_inert
 from autograder.notebooks import read_notebook
+from autograder.schema import Verdict
 
 
 class Gradebook:
@@ -102,14 +104,35 @@ class Gradebook:
             nb, resources = step(config=self.config).preprocess(nb, resources)
         return nb
 
-    def save(self, student: str, assignment: str, nb: Any, submission: bytes | None) -> None:
-        """nbgrader's LimitOutput and SaveAutoGrades; the graded notebook goes where formgrader looks."""
+    def save(self, student: str, assignment: str, nb: Any, verdicts: list[Verdict], submission: bytes | None) -> None:
+        """The engine's verdicts into the gradebook; the graded notebook goes where formgrader looks.
+
+        Each test cell's ``auto_score`` is its verdict's points (nothing is re-derived from the notebook's
+        outputs); other graded cells (written answers) are left for a person, and answer cells get
+        nbgrader's "No response." comment when unchanged, as ``SaveAutoGrades`` does. One session."""
         import nbformat
-        from nbgrader.preprocessors import LimitOutput, SaveAutoGrades
+        from nbgrader.api import Gradebook as NbGradebook
+        from nbgrader.preprocessors import LimitOutput
+        from nbgrader.utils import compute_checksum, determine_grade, is_grade, is_solution, is_task
 
         resources = self.resources(student, assignment)
-        for step in (LimitOutput, SaveAutoGrades):
-            nb, resources = step(config=self.config).preprocess(nb, resources)
+        nb, resources = LimitOutput(config=self.config).preprocess(nb, resources)
+        points = {v.grade_id: v.points for v in verdicts}
+        with NbGradebook(self.db_url) as gb:
+            for cell in nb.cells:
+                info = cell.metadata.get("nbgrader", {})
+                gid = info.get("grade_id")
+                if gid is None:
+                    continue
+                if is_grade(cell):
+                    grade = gb.find_grade(gid, assignment, assignment, student)
+                    grade.auto_score = points[gid] if gid in points else determine_grade(cell)[0]
+                    grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
+                if is_solution(cell) or is_task(cell):
+                    comment = gb.find_comment(gid, assignment, assignment, student)
+                    unchanged = info.get("checksum") == compute_checksum(cell) and not is_task(cell)
+                    comment.auto_comment = "No response." if unchanged else None
+            gb.db.commit()
         nb = make_inert(nb, self.sources[assignment], self.config)  # safe in formgrader, no hidden tests
         target = self.root / "autograded" / student / assignment
         target.mkdir(parents=True, exist_ok=True)
@@ -129,13 +152,6 @@ class Gradebook:
                 grade.auto_score = 0
                 grade.needs_manual_grade = False
             gb.db.commit()
-
-    def scores(self, student: str, assignment: str) -> dict[str, tuple[float, float]]:
-        from nbgrader.api import Gradebook as NbGradebook
-
-        with NbGradebook(self.db_url) as gb:
-            submission = gb.find_submission_notebook(assignment, assignment, student)
-            return {g.name: (float(g.score or 0), float(g.max_score)) for g in submission.grades}
 
 
 def _known(db_url: str, assignment: str) -> bool:
