@@ -38,7 +38,6 @@ def _find(folder: Path, assignment: str) -> tuple[Path | None, str]:
     if expected.is_file():
         return expected, ""
     candidates = sorted((folder / assignment).glob("*.ipynb")) if (folder / assignment).is_dir() else []
-    candidates = [c for c in candidates if ".ipynb_checkpoints" not in c.parts]
     if len(candidates) == 1:
         return candidates[0], "renamed"
     return None, "missing"
