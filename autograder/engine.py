@@ -9,17 +9,17 @@ own points and not the rest. A notebook that runs past its time is stopped and n
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograder import sandbox
 from autograder.notebooks import Plan
 from autograder.pool import Limits, Pool, Run
-from autograder.schema import Lost, SkipReason, Status, Verdict
+from autograder.schema import Lost, SkipReason, Status, TestResult, Verdict
 from autograder.text import neutral
 
 MAX_RESTARTS = 2
@@ -98,10 +98,10 @@ class Job:
 LEARNERS_ERROR = "你的代码抛出了异常 (raised by your code)："
 
 
-def message_of(error: list[str] | None, origin: str = "") -> str:
+def message_of(error: Sequence[str] | None, origin: str = "") -> str:
     """What the learner reads for a failed test: the check's own message, or the error in one line.
 
-    ``origin`` (who raised it: check, learner, test, gone, timeout, crashed; see ``judge.TestResult``)
+    ``origin`` (who raised it: check, learner, test, gone, timeout, crashed; see ``schema.Origin``)
     chooses the wording, never the exception's name: a learner's exception class named CheckError or
     LearnerGone is shown as the learner's, after a marker saying so."""
     if not error:
@@ -122,11 +122,11 @@ def message_of(error: list[str] | None, origin: str = "") -> str:
     return f"{ename}: {evalue}" if evalue else ename
 
 
-def mistake_of(result: dict[str, Any]) -> str:
+def mistake_of(result: TestResult) -> str:
     """A failed test's mistake id, as the judge sent it in its own field (the judge checked it against the
     catalogue), or ``unknown``: never read from the message."""
-    value = result.get("mistake")
-    if isinstance(value, str) and value and len(value) <= 64 and value.replace("-", "").isalnum():
+    value = result.mistake
+    if value and len(value) <= 64 and value.replace("-", "").isalnum():
         return value
     return UNKNOWN_MISTAKE
 
@@ -138,6 +138,9 @@ def describe_exit(code: int | None) -> str:
         names = {9: "SIGKILL", 11: "SIGSEGV (segfault)", 6: "SIGABRT", 24: "SIGXCPU (CPU 时间超限)", 25: "SIGXFSZ"}
         return EXIT_SIGNAL.format(signal=names.get(-code, -code))
     return EXIT_CODE.format(code=code)
+
+
+CHILD_CPU_S = {"learner": 0.0, "judge": 0.0}  # CPU seconds of every learner and judge child run here so far
 
 
 def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]) -> None:
@@ -168,6 +171,8 @@ def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callabl
     while running:
         run = pool.wait()
         job = running.pop(run.id)
+        for role, ended in (("learner", run.learner_exit), ("judge", run.judge_exit)):
+            CHILD_CPU_S[role] += float((ended or {}).get("cpu_s") or 0.0)
         if _should_rerun(job, run):
             again.append(job)
         else:
@@ -192,12 +197,9 @@ def over_storage(run: Run) -> str:
 
 def lost_reason(run: Run) -> Lost | None:
     """Why the judge lost the learner (its ``reason`` field), or None when it did not."""
-    if run.done is None or not run.done.get("lost_at"):
+    if run.judge_done is None or run.judge_done.lost_at is None:
         return None
-    try:
-        return Lost(run.done.get("reason"))
-    except ValueError:  # a judge that gave no reason: the learner is gone all the same
-        return Lost.EXITED
+    return run.judge_done.reason or Lost.EXITED  # a judge that gave no reason: the learner is gone all the same
 
 
 def skip_for(run: Run) -> Skip:
@@ -211,7 +213,7 @@ def skip_for(run: Run) -> Skip:
 
 def _should_rerun(job: Job, run: Run) -> bool:
     """Whether to run ``job`` again without the cell or test where ``run`` lost its learner (noted on job)."""
-    lost_at = (run.done or {}).get("lost_at")
+    lost_at = run.judge_done.lost_at if run.judge_done else None
     if run.timed_out or not lost_at or job.restarts >= MAX_RESTARTS:
         return False
     kind, where = lost_at[0], lost_at[1]
@@ -228,10 +230,10 @@ def _should_rerun(job: Job, run: Run) -> bool:
 def status_of(job: Job, run: Run) -> Status:
     """ok, timeout or crashed, from fields: the run's time-outs, the skips' reasons, how the judge ended."""
     skips = [*job.skip_cells.values(), *job.skip_tests.values()]
-    cell_timeout = any(c.get("timeout") for c in run.cells.values())
+    cell_timeout = any(c.timeout for c in run.cells.values())
     if run.timed_out or cell_timeout or any(s.reason is SkipReason.HUNG for s in skips):
         return Status.TIMEOUT
-    if skips or lost_reason(run) is not None or run.done is None or run.grader_error:
+    if skips or lost_reason(run) is not None or run.judge_done is None or run.grader_error:
         return Status.CRASHED
     return Status.OK
 
@@ -243,7 +245,7 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
         unreached = NOTEBOOK_TIMEOUT.format(seconds=notebook_timeout)
     elif run.grader_error:
         unreached = GRADER_ERROR
-    elif run.done is None:
+    elif run.judge_done is None:
         unreached = JUDGE_ENDED.format(exit=describe_exit((run.judge_exit or {}).get("code")))
     else:
         unreached = NOT_RUN
@@ -257,14 +259,13 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
         if result is None:
             questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, unreached, UNKNOWN_MISTAKE))
             continue
-        passed = bool(result.get("passed"))
-        stdout = str(result.get("stdout", ""))
+        passed, stdout = result.passed, result.stdout
         if passed:
             questions.append(Verdict(gid, maximum, maximum, Status.PASSED, "", "", stdout))
             continue
-        message = message_of(result.get("error"), str(result.get("origin", ""))) or "测试未通过"
+        message = message_of(result.error, result.origin or "") or "测试未通过"
         questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, message, mistake_of(result), stdout))
-    cells = dict(run.cells)
+    cells = {index: cell.to_dict() for index, cell in run.cells.items()}
     for index, skip in job.skip_cells.items():
         cells[index] = {"skipped": True, "note": SKIPPED_CELL.format(note=skip.note)}
     notes = sorted({s.note for s in [*job.skip_cells.values(), *job.skip_tests.values()]})
@@ -272,10 +273,10 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
         notes.append(over_storage(run))
     if run.timed_out or run.grader_error:
         notes.append(unreached)
-    elif run.done is None:
+    elif run.judge_done is None:
         notes.append(JUDGE_ENDED_NOTE)
-    elif run.done.get("lost") and not notes:
-        notes.append(str(run.done["lost"]))
+    elif run.judge_done.lost and not notes:
+        notes.append(run.judge_done.lost)
     return Outcome(questions, cells, status_of(job, run), "; ".join(notes), run.grader_error)
 
 
@@ -284,7 +285,7 @@ def open_pool(mode: str, limits: Limits, hidden: list[Path], *, warm_up: bool = 
     ``hidden`` (course, submissions, output) nor the grader's home. ``warm_up=False`` skips torch's lazy
     imports in the zygotes (a single notebook pays for them only if it uses them)."""
     readable = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent]
-    readable += [Path(importlib.import_module(m).__file__).resolve().parent for m in ("course", "autograder")]
+    readable += sandbox.package_folders()  # found, not imported: the parent never imports torch
     value = os.environ.get("COURSE_DATA_DIR")
     data_dir = Path(value).resolve() if value else None
     if data_dir is not None:

@@ -233,8 +233,15 @@ def grade(
     finally:
         if pool is not None:
             pool.close()
+        book.close()
         bar.close()
     journal.write_csvs(out, records)
+    if os.environ.get("AUTOGRADER_TIMINGS"):  # benchmarks/grading.py: where the CPU time went
+        import resource
+
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = {"parent": own.ru_utime + own.ru_stime, **engine.CHILD_CPU_S}
+        print("cpu seconds: " + " ".join(f"{k}={v:.2f}" for k, v in cpu.items()), file=sys.stderr)
     return records
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from autograder.calls import Incoming
-from autograder.codec import CodecError, Encoder
+from autograder.codec import CodecError, LearnerEncoder
 from autograder.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
 
 OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
@@ -228,7 +228,7 @@ class Server:
         return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value())
 
     def _names(self, names: Any) -> tuple[dict[str, Any], list[Any]]:
-        enc = Encoder("learner", handles=self.handles)
+        enc = LearnerEncoder(handles=self.handles)
         found: list[list[Any]] = []
         for name in names if isinstance(names, list) else []:
             if not isinstance(name, str) or name not in self.namespace:

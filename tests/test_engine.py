@@ -11,7 +11,7 @@ from autograder import engine, judge
 from autograder.notebooks import Plan
 from autograder.pool import Run
 from autograder.protocol import ChannelClosed, ChannelTimeout, CodecError
-from autograder.schema import Lost, SkipReason
+from autograder.schema import CellResult, Done, Lost, SkipReason, TestResult
 
 TESTS = ["test_a", "test_b"]
 
@@ -22,15 +22,15 @@ def _job() -> engine.Job:
     return engine.Job("s/a", Plan(steps, learner, list(TESTS), [], {gid: 1.0 for gid in TESTS}))
 
 
-def _passed(gid: str) -> dict:
-    return {"grade_id": gid, "passed": True, "error": None, "stdout": "", "origin": ""}
+def _passed(gid: str) -> TestResult:
+    return TestResult(gid, True)
 
 
 def _run(
     *,
     tests: dict | None = None,
     cells: dict | None = None,
-    done: dict | None = None,
+    done: Done | None = None,
     learner_exit: dict | None = None,
     judge_exit: dict | None = None,
     grader_error: str = "",
@@ -40,15 +40,15 @@ def _run(
         None,  # type: ignore[arg-type] - no socket: nothing is read from it here
         tests=tests or {},
         cells=cells or {},
-        done=done,
+        judge_done=done,
         learner_exit=learner_exit or {"code": 0, "timed_out": False},
         judge_exit=judge_exit or {"code": 0, "timed_out": False},
         grader_error=grader_error,
     )
 
 
-def _lost(reason: str, kind: str = "cell", where: object = 1, **exit: object) -> Run:
-    done = {"lost_at": [kind, where], "lost": "任何文字 (any text)", "reason": reason}
+def _lost(reason: str, kind: str = "cell", where: int | str = 1, **exit: object) -> Run:
+    done = Done((kind, where), "任何文字 (any text)", Lost(reason) if reason else None)
     return _run(tests={"test_a": _passed("test_a")}, done=done, learner_exit={"code": -9, **exit})
 
 
@@ -60,23 +60,23 @@ def _decide(runs: list[Run]) -> tuple[str, list[bool], engine.Job]:
 
 
 CASES = {  # name: (runs of one job, status, rerun decisions)
-    "clean": ([_run(tests={g: _passed(g) for g in TESTS}, done={"lost_at": None})], "ok", [False]),
+    "clean": ([_run(tests={g: _passed(g) for g in TESTS}, done=Done())], "ok", [False]),
     "hung in a cell, then clean": (
-        [_lost("hung"), _run(tests={g: _passed(g) for g in TESTS}, done={"lost_at": None})],
+        [_lost("hung"), _run(tests={g: _passed(g) for g in TESTS}, done=Done())],
         "timeout",
         [True, False],
     ),
     "exited in a test, then clean": (
-        [_lost("exited", "test", "test_b"), _run(tests={"test_a": _passed("test_a")}, done={"lost_at": None})],
+        [_lost("exited", "test", "test_b"), _run(tests={"test_a": _passed("test_a")}, done=Done())],
         "crashed",
         [True, False],
     ),
     "garbled, three times": ([_lost("garbled")] * 3, "crashed", [True, True, False]),
-    "over storage": ([_lost("exited", over_storage="600 MB"), _run(done={"lost_at": None})], "crashed", [True, False]),
+    "over storage": ([_lost("exited", over_storage="600 MB"), _run(done=Done())], "crashed", [True, False]),
     "notebook timeout": ([_run(done=None, judge_exit={"code": -9, "timed_out": True})], "timeout", [False]),
-    "cell timeout": ([_run(cells={0: {"timeout": True}}, done={"lost_at": None})], "timeout", [False]),
+    "cell timeout": ([_run(cells={0: CellResult(0, timeout=True)}, done=Done())], "timeout", [False]),
     "judge died": ([_run(done=None, judge_exit={"code": -11})], "crashed", [False]),
-    "grader error": ([_run(done={"lost_at": None}, grader_error="Traceback")], "crashed", [False]),
+    "grader error": ([_run(done=Done(), grader_error="Traceback")], "crashed", [False]),
 }
 
 
@@ -103,7 +103,7 @@ def test_engine_statuses_stay_the_same_when_every_message_is_reworded(name, monk
 
 
 def test_engine_skips_carry_their_reason_as_a_field():
-    _status, _reruns, job = _decide([_lost("hung"), _lost("exited", "test", "test_b"), _run(done={"lost_at": None})])
+    _status, _reruns, job = _decide([_lost("hung"), _lost("exited", "test", "test_b"), _run(done=Done())])
     assert job.skip_cells[1].reason is SkipReason.HUNG
     assert job.skip_tests["test_b"].reason is SkipReason.EXITED
     assert set(job.payload()["skip_tests"]) == {"test_b"} and job.payload()["skip_cells"] == [1]

@@ -107,7 +107,7 @@ def test_wrong_predictions_fail_their_checks_in_the_learner_and_cost_no_points_i
         remote.IN_JUDGE = False
     failed = {gid: r.error for gid, r in report.tests.items() if not r.passed}
     assert not failed and set(report.tests) == set(plan.tests), failed
-    errors = [cell["error"] for cell in report.cells.values() if cell["error"]]
+    errors = [cell.error for cell in report.cells.values() if cell.error]
     assert len(errors) == len(formative) and all("预测" in e[1] for e in errors), errors
 
 
