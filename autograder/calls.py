@@ -24,7 +24,7 @@ from autograder.codec import (
     JudgeEncoder,
     LearnerDecoder,
     LearnerEncoder,
-    Limits,
+    MessageLimits,
     NotData,
     check_module_state,
     set_grad,
@@ -92,7 +92,7 @@ class Request:
         return cls(header, enc.buffers, enc.objects)
 
     def outcome(
-        self, header: dict[str, Any], buffers: list[bytearray], remote: Callable[[Handle], Any], limits: Limits
+        self, header: dict[str, Any], buffers: list[bytearray], remote: Callable[[Handle], Any], limits: MessageLimits
     ) -> tuple[Any, list[tuple[str, str]], str]:
         """Apply the reply's updates, then return (value, warnings, stdout) or raise the learner's error."""
         dec = JudgeDecoder(buffers, known=self.sent, remote=remote, limits=limits)

@@ -16,7 +16,7 @@ from autograder import course as course_mod
 from autograder import engine, sandbox, server
 from autograder.errors import AutograderError
 from autograder.notebooks import make_plan, read_notebook
-from autograder.pool import Limits
+from autograder.pool import RunLimits
 from autograder.schema import Status, Verdict
 
 STUDENT = "self-check"
@@ -59,9 +59,10 @@ def question_json(q: Verdict) -> dict[str, Any]:
 
 
 def question_from_json(data: dict[str, Any]) -> Verdict:
-    """Read back :func:`question_json`."""
+    """Read back :func:`question_json` (``mistake`` may be absent: a service older than the field)."""
     status = Status.PASSED if data["passed"] else Status.FAILED
-    return Verdict(data["grade_id"], data["points"], data["max_points"], status, data["message"], data["mistake"])
+    message, mistake = data.get("message", ""), data.get("mistake", "")
+    return Verdict(data["grade_id"], data["points"], data["max_points"], status, message, mistake)
 
 
 def check_notebook(notebook: Path, **options: Any) -> CheckResult:
@@ -92,7 +93,7 @@ def check_notebooks(
     jobs = [engine.Job(key=f"{STUDENT}/{r.assignment or i}#{i}", plan=plan) for i, (r, plan) in enumerate(prepared)]
     hidden = [Path(h) for h in sorted({r.course_root for r in results if r.course_root})]
     mode = sandbox.resolve(sandbox_mode, lambda text: None)  # a learner's own machine: no warning needed
-    limits = Limits(cell_timeout=cell_timeout, notebook_timeout=notebook_timeout, memory=memory)
+    limits = RunLimits(cell_timeout=cell_timeout, notebook_timeout=notebook_timeout, memory=memory)
     outcomes: dict[str, engine.Outcome] = {}
     warmed = None
     if warm and server.enabled():

@@ -23,7 +23,7 @@ from typing import Any
 from autograder import engine
 from autograder.errors import AutograderError
 from autograder.notebooks import Plan
-from autograder.pool import Limits, Pool
+from autograder.pool import Pool, RunLimits
 from autograder.schema import Status, Verdict
 
 ALLOWED_FAILURES = 2  # worker deaths a task may cause before it counts as crashed (local clusters)
@@ -32,7 +32,7 @@ _POOLS: dict[tuple, Pool] = {}
 _POOL_LOCK = threading.Lock()  # a worker with several threads runs one submission at a time per engine
 
 
-def _worker_pool(mode: str, limits: Limits, hidden: tuple[str, ...]) -> Pool:
+def _worker_pool(mode: str, limits: RunLimits, hidden: tuple[str, ...]) -> Pool:
     """This worker process's engine for these settings, started on first use and kept until it exits."""
     key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, limits.storage, hidden)
     if key not in _POOLS:
@@ -49,7 +49,7 @@ def _close_pools() -> None:
 
 def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
     """Runs on a Dask worker: one submission through the worker's engine; its outcome as JSON."""
-    limits = Limits(**payload["limits"])
+    limits = RunLimits(**payload["limits"])
     job = engine.Job(key=payload["key"], plan=Plan.from_dict(payload["plan"]))
     with _POOL_LOCK:
         pool = _worker_pool(payload["mode"], limits, tuple(payload["hidden"]))
@@ -59,7 +59,7 @@ def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
 def warm_worker(settings: dict[str, Any]) -> None:
     """Runs on a Dask worker: start its engine now, while the client still prepares the first submissions."""
     with _POOL_LOCK:
-        _worker_pool(settings["mode"], Limits(**settings["limits"]), tuple(settings["hidden"]))
+        _worker_pool(settings["mode"], RunLimits(**settings["limits"]), tuple(settings["hidden"]))
 
 
 def connect(address: str):  # -> (distributed.Client, LocalCluster | None)
@@ -97,7 +97,7 @@ def run_jobs(
     jobs: Iterable[engine.Job],
     *,
     mode: str,
-    limits: Limits,
+    limits: RunLimits,
     hidden: list[Path],
     on_done: Callable[[engine.Job, engine.Outcome], None],
 ) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from autograder import sandbox
 from autograder.notebooks import Plan
-from autograder.pool import Limits, Pool, Run
+from autograder.pool import Pool, Run, RunLimits
 from autograder.schema import Lost, SkipReason, Status, TestResult, Verdict
 from autograder.text import neutral
 
@@ -280,7 +280,7 @@ def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     return Outcome(questions, cells, status_of(job, run), "; ".join(notes), run.grader_error)
 
 
-def open_pool(mode: str, limits: Limits, hidden: list[Path], *, warm_up: bool = True) -> Pool:
+def open_pool(mode: str, limits: RunLimits, hidden: list[Path], *, warm_up: bool = True) -> Pool:
     """Zygotes in sandbox ``mode`` that can read Python, ``course``, ``autograder`` and the data, and never
     ``hidden`` (course, submissions, output) nor the grader's home. ``warm_up=False`` skips torch's lazy
     imports in the zygotes (a single notebook pays for them only if it uses them)."""

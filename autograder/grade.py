@@ -23,7 +23,7 @@ from autograder import engine, feedback, journal, sandbox, submission
 from autograder.errors import AutograderError
 from autograder.gradebook import Gradebook
 from autograder.notebooks import make_plan, parse_notebook, points
-from autograder.pool import Limits
+from autograder.pool import RunLimits
 from autograder.schema import Status, Verdict
 from autograder.text import neutral
 
@@ -194,7 +194,7 @@ def grade(
             f"{out} already holds grading results: pass --resume to finish them, or use another --out"
         )
     out.mkdir(parents=True, exist_ok=True)
-    limits = Limits(
+    limits = RunLimits(
         cell_timeout=float(cell_timeout or _configured_timeout(course_root)),
         notebook_timeout=float(notebook_timeout or 900),
         memory=memory if isinstance(memory, int) else parse_size(memory),

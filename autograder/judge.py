@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.calls import LearnerError, Request, raised_by_learner
-from autograder.codec import DEFAULT_LIMITS, CodecError, Handle, JudgeDecoder, Limits, qualified
+from autograder.codec import DEFAULT_LIMITS, CodecError, Handle, JudgeDecoder, MessageLimits, qualified
 from autograder.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
 from autograder.notebooks import cell_names
 from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
@@ -48,7 +48,7 @@ LOST_MESSAGES = {  # for people only: the engine never reads them
 class SocketChannel:
     """Requests over a stream socket to a learner process (``autograder.learner.Server.serve``)."""
 
-    def __init__(self, sock: Any, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, sock: Any, limits: MessageLimits = DEFAULT_LIMITS) -> None:
         self.sock = sock
         self.limits = limits
 

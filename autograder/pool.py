@@ -29,7 +29,7 @@ START_TIMEOUT_S = 180
 
 
 @dataclass
-class Limits:
+class RunLimits:
     """What one submission may use: seconds per cell and per notebook, bytes of memory, and bytes it may
     keep outside its address space (files in its scratch folder, /tmp and /dev/shm, SysV shared memory)."""
 
@@ -132,7 +132,7 @@ class Pool:
     def __init__(
         self,
         mode: str,
-        limits: Limits,
+        limits: RunLimits,
         *,
         hidden: list[Path],
         readable: list[Path],

@@ -2,7 +2,7 @@
 
 One parser (:class:`Framer`) reads it everywhere: blocking with a deadline (:func:`recv`) and non-blocking
 (the pool's result sockets). It checks every length against its limits before reading, so a peer cannot
-make it allocate more than ``Limits.max_bytes`` or wait past a deadline. (No torch here: the grader's parent process
+make it allocate more than ``MessageLimits.max_bytes`` or wait past a deadline. (No torch here: the grader's parent process
 imports this module too.)
 """
 
@@ -30,7 +30,7 @@ class ChannelTimeout(Exception):
 
 
 @dataclass(frozen=True)
-class Limits:
+class MessageLimits:
     """Caps on what one message may carry (checked while decoding)."""
 
     max_bytes: int = 768 * 2**20
@@ -40,7 +40,7 @@ class Limits:
     max_dims: int = 32
 
 
-DEFAULT_LIMITS = Limits()
+DEFAULT_LIMITS = MessageLimits()
 
 
 def _nonneg_int(value: Any) -> bool:
@@ -55,7 +55,7 @@ def dumps(header: dict[str, Any], buffers: list[Any]) -> list[bytes | memoryview
     return [len(data).to_bytes(8, "big"), data, *buffers]
 
 
-def parse_header(text: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+def parse_header(text: bytes, limits: MessageLimits = DEFAULT_LIMITS) -> dict[str, Any]:
     def refuse(name: str) -> Any:
         raise CodecError(f"消息里有不允许的常量 {name}")
 
@@ -96,7 +96,7 @@ class Framer:
     ``recv`` (a blocking socket, with a deadline) and the pool's result sockets (non-blocking, many at
     once) both read through it, so lengths are checked against ``limits`` in one place."""
 
-    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, limits: MessageLimits = DEFAULT_LIMITS) -> None:
         self.limits = limits
         self._header: dict[str, Any] | None = None
         self._size: int | None = None  # the header's length, once read
@@ -137,7 +137,7 @@ def send(sock: socket.socket, header: dict[str, Any], buffers: list[Any] | None 
 
 
 def recv(
-    sock: socket.socket, *, deadline: float | None = None, limits: Limits = DEFAULT_LIMITS
+    sock: socket.socket, *, deadline: float | None = None, limits: MessageLimits = DEFAULT_LIMITS
 ) -> tuple[dict[str, Any], list[bytearray]]:
     """The next message: (header, buffers). ``deadline`` is a ``time.monotonic()`` value or None (wait)."""
     framer = Framer(limits)

@@ -21,7 +21,7 @@ from typing import Any
 
 from autograder import engine, sandbox
 from autograder.notebooks import Plan
-from autograder.pool import Limits, Pool
+from autograder.pool import Pool, RunLimits
 from autograder.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
 
 IDLE_S = float(os.environ.get("AUTOGRADER_SERVER_IDLE_S", "900"))
@@ -61,7 +61,7 @@ def enabled() -> bool:
 # Client
 
 
-def run_jobs(jobs: list[engine.Job], *, mode: str, limits: Limits, hidden: list[Path], parallel: int):
+def run_jobs(jobs: list[engine.Job], *, mode: str, limits: RunLimits, hidden: list[Path], parallel: int):
     """Outcomes for ``jobs`` from the warm server (started if needed); None if it cannot be had."""
     request = {
         "op": "run",
@@ -175,7 +175,7 @@ def serve() -> None:
 
 
 def _run(request: dict[str, Any], pools: dict[tuple, Pool]) -> list[dict[str, Any]]:
-    limits = Limits(**request["limits"])
+    limits = RunLimits(**request["limits"])
     hidden = tuple(request["hidden"])
     key = (request["mode"], *vars(limits).values(), hidden)
     if key not in pools:

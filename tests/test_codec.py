@@ -13,7 +13,7 @@ from torch import nn
 from autograder.codec import JudgeDecoder, JudgeEncoder, LearnerEncoder
 from autograder.judge import Learner, LearnerGone, LoopbackChannel, Remote
 from autograder.learner import Server, exec_cell
-from autograder.protocol import CodecError, Limits
+from autograder.protocol import CodecError, MessageLimits
 from course import remote
 
 
@@ -258,19 +258,19 @@ def test_too_deep_or_too_large_values_are_refused():
     with pytest.raises(Exception, match="not data"):
         call("def f():\n    x = []\n    for _ in range(100_000):\n        x = [x]\n    return x\n", "f")
     with pytest.raises(CodecError):
-        JudgeDecoder([], limits=Limits(max_depth=50)).decode(JudgeEncoder().encode(deep))
+        JudgeDecoder([], limits=MessageLimits(max_depth=50)).decode(JudgeEncoder().encode(deep))
     enc = LearnerEncoder()
     tree = enc.encode(torch.zeros(1000))
     with pytest.raises(CodecError):
-        JudgeDecoder([bytearray(memoryview(b).cast("B")) for b in enc.buffers], limits=Limits(max_bytes=100)).decode(
-            tree
-        )
+        JudgeDecoder(
+            [bytearray(memoryview(b).cast("B")) for b in enc.buffers], limits=MessageLimits(max_bytes=100)
+        ).decode(tree)
 
 
 def test_a_reply_larger_than_the_judge_accepts_is_refused_by_the_learner_as_an_error(monkeypatch):
     import autograder.learner
 
-    monkeypatch.setattr(autograder.learner, "DEFAULT_LIMITS", Limits(max_bytes=2**20))
+    monkeypatch.setattr(autograder.learner, "DEFAULT_LIMITS", MessageLimits(max_bytes=2**20))
     with pytest.raises(Exception, match="超过评分器能接收的 1 MiB"):
         call("def f():\n    return torch.zeros(2**19)\n", "f")  # 2 MiB
     assert call("def f():\n    return torch.zeros(2**17)\n", "f").shape == (2**17,)  # 512 KiB passes
@@ -302,7 +302,7 @@ def test_an_exception_comes_back_by_type_name_and_message():
 
 def test_a_lost_learner_cannot_be_swallowed_by_except_exception():
     class Closed:
-        limits = Limits()
+        limits = MessageLimits()
 
         def exchange(self, *a):
             from autograder.protocol import ChannelClosed

@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from autograder.protocol import MAX_HEADER, CodecError, Framer, Limits, dumps, recv, send
+from autograder.protocol import MAX_HEADER, CodecError, Framer, MessageLimits, dumps, recv, send
 
 MESSAGES = [({"op": "run", "source": "x = 1"}, []), ({"op": "call", "id": 2}, [b"abc", b"", bytearray(5)])]
 
@@ -50,7 +50,7 @@ def test_protocol_framer_refuses_oversized_headers_and_buffers_before_reading_th
     with pytest.raises(CodecError):
         Framer().take(bytearray((MAX_HEADER + 1).to_bytes(8, "big")))
     parts = dumps({"op": "x"}, [b"12345678"])
-    framer = Framer(Limits(max_bytes=4))
+    framer = Framer(MessageLimits(max_bytes=4))
     framer.take(bytearray(parts[0]))
     with pytest.raises(CodecError):
         framer.take(bytearray(parts[1]))

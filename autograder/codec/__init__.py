@@ -21,7 +21,7 @@ from autograder.codec.common import Handle, NotData, qualified, storage_bytes
 from autograder.codec.decode import Decoder, JudgeDecoder, LearnerDecoder
 from autograder.codec.encode import Encoder, JudgeEncoder, LearnerEncoder
 from autograder.codec.rules import check_module_state, set_grad
-from autograder.protocol import DEFAULT_LIMITS, CodecError, Limits
+from autograder.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -33,7 +33,7 @@ __all__ = [
     "JudgeEncoder",
     "LearnerDecoder",
     "LearnerEncoder",
-    "Limits",
+    "MessageLimits",
     "NotData",
     "check_module_state",
     "qualified",

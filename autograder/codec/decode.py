@@ -33,7 +33,7 @@ from autograder.codec.rules import (
     view_of,
     with_autograd,
 )
-from autograder.protocol import DEFAULT_LIMITS, CodecError, Limits
+from autograder.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 
 
 class Decoder:
@@ -46,7 +46,7 @@ class Decoder:
     """
 
     def __init__(
-        self, buffers: list[bytearray], *, known: dict[int, Any] | None = None, limits: Limits = DEFAULT_LIMITS
+        self, buffers: list[bytearray], *, known: dict[int, Any] | None = None, limits: MessageLimits = DEFAULT_LIMITS
     ) -> None:
         self.buffers = buffers
         self.known = known or {}
@@ -332,7 +332,7 @@ class JudgeDecoder(Decoder):
         *,
         known: dict[int, Any] | None = None,
         remote: Callable[[Handle], Any] | None = None,
-        limits: Limits = DEFAULT_LIMITS,
+        limits: MessageLimits = DEFAULT_LIMITS,
     ) -> None:
         super().__init__(buffers, known=known, limits=limits)
         self.remote = remote
@@ -385,7 +385,7 @@ class LearnerDecoder(Decoder):
         *,
         known: dict[int, Any] | None = None,
         resolve: Callable[[list[Any]], Any] | None = None,
-        limits: Limits = DEFAULT_LIMITS,
+        limits: MessageLimits = DEFAULT_LIMITS,
     ) -> None:
         super().__init__(buffers, known=known, limits=limits)
         self.resolve = resolve

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from autograder.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_KEYS
-from autograder.protocol import DEFAULT_LIMITS, CodecError, Limits
+from autograder.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 from course import remote
 
 
@@ -53,7 +53,7 @@ def import_path(path: Any) -> Any:
     return obj
 
 
-def view_of(storage: torch.UntypedStorage, body: dict, limits: Limits = DEFAULT_LIMITS) -> torch.Tensor:
+def view_of(storage: torch.UntypedStorage, body: dict, limits: MessageLimits = DEFAULT_LIMITS) -> torch.Tensor:
     """A plain tensor over ``storage`` with the dtype, shape, stride and offset in ``body``, all checked."""
     dtype = DTYPES.get(body.get("dtype"))
     shape, stride, offset = body.get("shape"), body.get("stride"), body.get("offset")

@@ -20,7 +20,7 @@ from typing import Any
 
 from autograder import check, engine, sandbox
 from autograder.errors import AutograderError
-from autograder.pool import Limits
+from autograder.pool import RunLimits
 
 
 class Busy(Exception):
@@ -68,7 +68,7 @@ class Grader:
         *,
         workers: int,
         queue_size: int,
-        limits: Limits,
+        limits: RunLimits,
         hidden: list[Path],
         scratch: Path,
         open_pool: Callable[[], Any] | None = None,
