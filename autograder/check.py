@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import course as course_mod
-from autograder import engine, sandbox, server
+from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
 from autograder.notebooks import make_plan, read_notebook
-from autograder.pool import RunLimits
-from autograder.schema import Status, Verdict
+from autograder.parent import engine, sandbox, server
+from autograder.parent.pool import RunLimits
+from autograder.wire.schema import Status, Verdict
 
 STUDENT = "self-check"
 VISIBLE_ONLY_NOTE = "visible tests only: source/ not found, so hidden tests were not run (they run at grading)"
@@ -85,7 +85,7 @@ def check_notebooks(
 ) -> list[CheckResult]:
     """Several notebooks through one engine (torch is imported once); a result per notebook, in order.
 
-    With ``warm`` the engine is the user's background server (``autograder.server``: fast after the first
+    With ``warm`` the engine is the user's background server (``autograder.parent.server``: fast after the first
     use), else one started for this call. A notebook that cannot be read raises AutograderError.
     """
     prepared = [prepare(Path(nb), course_root=course_root, assignment=assignment) for nb in notebooks]

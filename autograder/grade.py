@@ -1,9 +1,9 @@
 """Grade a class: every student and assignment gets its rows, whatever the submission does.
 
 Discovery finds one task per student folder and assignment; nbgrader's preprocessors sanitise each
-notebook (``autograder.gradebook``); the engine runs it as a sandboxed learner process beside a judge
-that decides every point (``autograder.engine``); results go to the journal, the CSVs, a feedback page
-and nbgrader's gradebook, one submission at a time, as they arrive (``autograder.journal``).
+notebook (``autograder.results.gradebook``); the engine runs it as a sandboxed learner process beside a judge
+that decides every point (``autograder.parent.engine``); results go to the journal, the CSVs, a feedback page
+and nbgrader's gradebook, one submission at a time, as they arrive (``autograder.results.journal``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from autograder import course as course_mod
-from autograder import engine, feedback, journal, sandbox, submission
+from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
-from autograder.gradebook import Gradebook
 from autograder.notebooks import make_plan, parse_notebook, points
-from autograder.pool import RunLimits
-from autograder.schema import Status, Verdict
+from autograder.parent import engine, sandbox, submission
+from autograder.parent.pool import RunLimits
+from autograder.results import feedback, journal
+from autograder.results.gradebook import Gradebook
 from autograder.text import neutral
+from autograder.wire.schema import Status, Verdict
 
 
 @dataclass
@@ -44,7 +45,7 @@ class Task:
         return f"{self.student}/{self.assignment}"
 
     def read(self) -> bytes:
-        """The submission's bytes: the student's own regular file, never a link (``autograder.submission``)."""
+        """The submission's bytes: the student's own regular file, never a link (``autograder.parent.submission``)."""
         assert self.notebook is not None
         root = self.notebook.parent.parent.parent
         return submission.read_own_file(root, (self.folder or self.student, self.assignment, self.notebook.name))
@@ -221,7 +222,7 @@ def grade(
     runnable = (job for job in (_prepare(book, task, writer) for task in left) if job is not None)
     try:
         if cluster:
-            from autograder import cluster as dask_cluster
+            from autograder.parent import cluster as dask_cluster
 
             dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=writer.graded)
         elif pool is not None:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import course as course_mod
+from autograder import course_folder as course_mod
 from autograder.check import check_notebooks, prepare
 from autograder.errors import AutograderError
 from autograder.notebooks import points, read_notebook

@@ -30,7 +30,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.course import assignments as course_assignments  # noqa: E402
+from autograder.course_folder import assignments as course_assignments  # noqa: E402
 
 
 def _mutants(assignment: str) -> list[dict]:

@@ -10,10 +10,10 @@ import pytest
 import torch
 from torch import nn
 
-from autograder.codec import JudgeDecoder, JudgeEncoder, LearnerEncoder
-from autograder.judge import Learner, LearnerGone, LoopbackChannel, Remote
-from autograder.learner import Server, exec_cell
-from autograder.protocol import CodecError, MessageLimits
+from autograder.child.codec import JudgeDecoder, JudgeEncoder, LearnerEncoder
+from autograder.child.judge import Learner, LearnerGone, LoopbackChannel, Remote
+from autograder.child.learner import Server, exec_cell
+from autograder.wire.protocol import CodecError, MessageLimits
 from course import remote
 
 
@@ -268,9 +268,9 @@ def test_too_deep_or_too_large_values_are_refused():
 
 
 def test_a_reply_larger_than_the_judge_accepts_is_refused_by_the_learner_as_an_error(monkeypatch):
-    import autograder.learner
+    import autograder.child.learner
 
-    monkeypatch.setattr(autograder.learner, "DEFAULT_LIMITS", MessageLimits(max_bytes=2**20))
+    monkeypatch.setattr(autograder.child.learner, "DEFAULT_LIMITS", MessageLimits(max_bytes=2**20))
     with pytest.raises(Exception, match="超过评分器能接收的 1 MiB"):
         call("def f():\n    return torch.zeros(2**19)\n", "f")  # 2 MiB
     assert call("def f():\n    return torch.zeros(2**17)\n", "f").shape == (2**17,)  # 512 KiB passes
@@ -305,7 +305,7 @@ def test_a_lost_learner_cannot_be_swallowed_by_except_exception():
         limits = MessageLimits()
 
         def exchange(self, *a):
-            from autograder.protocol import ChannelClosed
+            from autograder.wire.protocol import ChannelClosed
 
             raise ChannelClosed()
 
@@ -347,7 +347,7 @@ def test_numpy_scalars_of_every_kind_cross_the_codec_finite_or_not(kind):
 
 
 def test_a_refused_value_fails_only_where_it_is_used_and_names_itself():
-    from autograder.judge import RefusedValue
+    from autograder.child.judge import RefusedValue
 
     source = (
         "model = nn.Linear(2, 1)\n"
@@ -366,12 +366,12 @@ def test_a_refused_value_fails_only_where_it_is_used_and_names_itself():
 
 
 def test_a_learner_exception_named_like_the_graders_gets_the_learners_wording():
-    from autograder.engine import LEARNERS_ERROR, message_of
+    from autograder.parent.engine import LEARNERS_ERROR, message_of
 
     for name in ("CheckError", "LearnerGone", "AssertionError"):
         with pytest.raises(Exception) as info:  # noqa: PT011 - the learner picks the type
             call(f"class {name}(Exception):\n    pass\ndef f():\n    raise {name}('✔ 通过')\n", "f")
-        from autograder.judge import _origin
+        from autograder.child.judge import _origin
 
         origin = _origin(info.value)
         assert origin == "learner", name
@@ -380,7 +380,7 @@ def test_a_learner_exception_named_like_the_graders_gets_the_learners_wording():
 
 
 def test_control_and_bidi_characters_in_a_message_are_shown_escaped():
-    from autograder.engine import message_of
+    from autograder.parent.engine import message_of
 
     message = message_of(["ValueError", "a\u202eb\x00c\u200bd\u2066e"], "learner")
     assert "\u202e" not in message and "\x00" not in message and "\u200b" not in message
@@ -390,7 +390,7 @@ def test_control_and_bidi_characters_in_a_message_are_shown_escaped():
 def test_codec_only_the_learners_decoder_imports_what_a_message_names():
     """The judge's decoder refuses function references and classes it has not loaded, which the learner's
     decoder rebuilds by import path: the trust direction is the class, not a string."""
-    from autograder.codec import LearnerDecoder
+    from autograder.child.codec import LearnerDecoder
 
     for tree in ({"$fn": "os:getcwd"}, {"$iter": []}, {"$learner": ["name", "f"]}):
         with pytest.raises(CodecError):

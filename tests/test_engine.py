@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from autograder import engine, judge
+from autograder.child import judge
 from autograder.notebooks import Plan
-from autograder.pool import Run
-from autograder.protocol import ChannelClosed, ChannelTimeout, CodecError
-from autograder.schema import CellResult, Done, Lost, SkipReason, TestResult
+from autograder.parent import engine
+from autograder.parent.pool import Run
+from autograder.wire.protocol import ChannelClosed, ChannelTimeout, CodecError
+from autograder.wire.schema import CellResult, Done, Lost, SkipReason, TestResult
 
 TESTS = ["test_a", "test_b"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import AutograderError
-from autograder.pool import RunLimits
+from autograder.parent.pool import RunLimits
 from autograder.service import config
 from autograder.service.client import HubAnswer, from_json, guess_assignment, hint_lines, render
 from autograder.service.files import Refused, read_in_home

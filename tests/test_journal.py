@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from autograder import journal
-from autograder.schema import Status, Verdict
+from autograder.results import journal
+from autograder.wire.schema import Status, Verdict
 
 
 def _record(student: str, assignment: str, points: float, status: str = "ok") -> dict:

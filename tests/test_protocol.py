@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from autograder.protocol import MAX_HEADER, CodecError, Framer, MessageLimits, dumps, recv, send
+from autograder.wire.protocol import MAX_HEADER, CodecError, Framer, MessageLimits, dumps, recv, send
 
 MESSAGES = [({"op": "run", "source": "x = 1"}, []), ({"op": "call", "id": 2}, [b"abc", b"", bytearray(5)])]
 

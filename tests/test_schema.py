@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.schema import (
+from autograder.wire.schema import (
     CellResult,
     Done,
     Lost,

@@ -30,9 +30,9 @@ from tornado import web
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 
-from autograder import course as course_mod
+from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
-from autograder.pool import RunLimits
+from autograder.parent.pool import RunLimits
 from autograder.service import config as config_mod
 from autograder.service.files import Refused, read_in_home
 from autograder.service.grading import Busy, Grader, Submission

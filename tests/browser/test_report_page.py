@@ -16,9 +16,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import report
 from autograder.grade import grade
-from autograder.sandbox import bwrap_problem
+from autograder.parent.sandbox import bwrap_problem
+from autograder.results import report
 from tests import notebooks as nbs
 
 pytestmark = pytest.mark.browser

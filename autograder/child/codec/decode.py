@@ -1,4 +1,4 @@
-"""Rebuilding values from a JSON tree and raw buffers, every rule checked; see ``autograder.codec``."""
+"""Rebuilding values from a JSON tree and raw buffers, every rule checked; see ``autograder.child.codec``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.codec.common import (
+from autograder.child.codec.common import (
     DEFAULT_FACTORIES,
     DTYPES,
     MODULE_ROOTS,
@@ -21,7 +21,7 @@ from autograder.codec.common import (
     Handle,
     loaded_class,
 )
-from autograder.codec.rules import (
+from autograder.child.codec.rules import (
     check_module_state,
     check_optimizer_state,
     device_of,
@@ -33,7 +33,7 @@ from autograder.codec.rules import (
     view_of,
     with_autograd,
 )
-from autograder.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
+from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 
 
 class Decoder:

@@ -1,5 +1,5 @@
 """What the judge accepts from the learner: tensor views inside their storage, autograd facts, module and
-optimizer state that are data, devices and dtypes on the allowlists; see ``autograder.codec``."""
+optimizer state that are data, devices and dtypes on the allowlists; see ``autograder.child.codec``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_KEYS
-from autograder.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
+from autograder.child.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_KEYS
+from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 from course import remote
 
 

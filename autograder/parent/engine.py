@@ -1,6 +1,6 @@
 """One engine for ``grade`` and ``check``: plans in, per-question verdicts out, crashes and hangs handled.
 
-Each submission runs as a learner child and a judge child (``autograder.pool``). When the learner's
+Each submission runs as a learner child and a judge child (``autograder.parent.pool``). When the learner's
 process dies or hangs, the judge fails what still needed it and says where; the engine then runs the
 submission again without that cell (or test), at most ``MAX_RESTARTS`` times, so one bad cell costs its
 own points and not the rest. A notebook that runs past its time is stopped and not rerun.
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import sandbox
 from autograder.notebooks import Plan
-from autograder.pool import Pool, Run, RunLimits
-from autograder.schema import Lost, SkipReason, Status, TestResult, Verdict
+from autograder.parent import sandbox
+from autograder.parent.pool import Pool, Run, RunLimits
 from autograder.text import neutral
+from autograder.wire.schema import Lost, SkipReason, Status, TestResult, Verdict
 
 MAX_RESTARTS = 2
 NOT_ANSWERED = "还没有作答 (NotImplementedError)：删掉 raise NotImplementedError()，写出你的答案"

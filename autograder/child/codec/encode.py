@@ -1,4 +1,4 @@
-"""Turning values into a JSON tree and raw buffers (one message); see ``autograder.codec``."""
+"""Turning values into a JSON tree and raw buffers (one message); see ``autograder.child.codec``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.codec.common import (
+from autograder.child.codec.common import (
     DEFAULT_FACTORIES,
     DTYPES,
     MODULE_ROOTS,
@@ -28,7 +28,7 @@ from autograder.codec.common import (
     storage_bytes,
     storage_key,
 )
-from autograder.protocol import CodecError
+from autograder.wire.protocol import CodecError
 
 
 class Encoder:

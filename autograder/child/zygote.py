@@ -1,4 +1,4 @@
-"""Fork servers (zygotes) for the two sides of grading: ``python -m autograder.zygote learner|judge RUNDIR FD``.
+"""Fork servers (zygotes) for the two sides of grading: ``python -m autograder.child.zygote learner|judge RUNDIR FD``.
 
 A zygote imports torch and everything a notebook uses once, then forks one child per submission on the
 parent's request, so a child starts in milliseconds from a clean copy of that state. The zygote itself
@@ -71,7 +71,7 @@ def _preload(role: str) -> dict[str, Any]:
         config.HistoryManager.enabled = False
         state["shell"] = Shell.instance(config=config)
     else:
-        import autograder.judge  # noqa: F401
+        import autograder.child.judge  # noqa: F401
     return state
 
 
@@ -132,7 +132,7 @@ def _seed(state: dict[str, Any], seed: int) -> None:
 
 def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path, fds: list[int], uid: int | None):
     """Runs in the forked learner child; never returns."""
-    from autograder.learner import Server
+    from autograder.child.learner import Server
 
     channel = socket.socket(fileno=fds[0])
     os.setpgid(0, 0)
@@ -168,9 +168,9 @@ def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path,
 
 def _judge_child(state: dict[str, Any], request: dict[str, Any], fds: list[int]) -> None:
     """Runs in the forked judge child; never returns."""
-    from autograder.judge import Learner, SocketChannel, run_plan
-    from autograder.protocol import recv, send
-    from autograder.schema import CellResult, Done, TestResult, result_message
+    from autograder.child.judge import Learner, SocketChannel, run_plan
+    from autograder.wire.protocol import recv, send
+    from autograder.wire.schema import CellResult, Done, TestResult, result_message
 
     channel, results = socket.socket(fileno=fds[0]), socket.socket(fileno=fds[1])
     os.setpgid(0, 0)

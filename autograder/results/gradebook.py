@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from autograder import nbgrader_api
-from autograder.inert import make_inert
 from autograder.notebooks import read_notebook
-from autograder.schema import Verdict
+from autograder.results.inert import make_inert
+from autograder.wire.schema import Verdict
 
 
 class Gradebook:

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from autograder import engine, sandbox
 from autograder.notebooks import Plan
-from autograder.pool import Pool, RunLimits
-from autograder.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
+from autograder.parent import engine, sandbox
+from autograder.parent.pool import Pool, RunLimits
+from autograder.wire.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
 
 IDLE_S = float(os.environ.get("AUTOGRADER_SERVER_IDLE_S", "900"))
 START_S = 120
@@ -104,7 +104,7 @@ def _start() -> bool:
     (folder / "engine.sock").unlink(missing_ok=True)
     log = open(folder / "engine.log", "ab")  # noqa: SIM115 - handed to the child
     subprocess.Popen(
-        [sys.executable, "-m", "autograder.server"],
+        [sys.executable, "-m", "autograder.parent.server"],
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=log,

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import sandbox
 from autograder.errors import AutograderError
-from autograder.protocol import CodecError, Framer, send
-from autograder.schema import CellResult, Done, TestResult, read_result
+from autograder.parent import sandbox
+from autograder.wire.protocol import CodecError, Framer, send
+from autograder.wire.schema import CellResult, Done, TestResult, read_result
 
 START_TIMEOUT_S = 180
 

@@ -1,6 +1,6 @@
 """The judge: runs the instructor's cells and test cells in a process that never runs learner code.
 
-The learner's process runs the submission (``autograder.learner``); the judge steps through the
+The learner's process runs the submission (``autograder.child.learner``); the judge steps through the
 instructor's notebook beside it. Before each test cell it has the learner run the submission's cells up
 to that point, then binds every name the instructor's solution cells define: data (numbers, tensors,
 models made of torch layers) as a rebuilt value, anything else as a :class:`Remote` that calls into the
@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograder.calls import LearnerError, Request, raised_by_learner
-from autograder.codec import DEFAULT_LIMITS, CodecError, Handle, JudgeDecoder, MessageLimits, qualified
-from autograder.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
+from autograder.child.calls import LearnerError, Request, raised_by_learner
+from autograder.child.codec import DEFAULT_LIMITS, CodecError, Handle, JudgeDecoder, MessageLimits, qualified
+from autograder.child.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
 from autograder.notebooks import cell_names
-from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
-from autograder.schema import CellResult, Done, Lost, Origin, Step, StepKind, TestResult
+from autograder.wire.protocol import ChannelClosed, ChannelTimeout, recv, send
+from autograder.wire.schema import CellResult, Done, Lost, Origin, Step, StepKind, TestResult
 from course import remote
 
 GRACE_S = 5.0  # how much longer than its own limit the judge waits for the learner to answer
@@ -46,7 +46,7 @@ LOST_MESSAGES = {  # for people only: the engine never reads them
 
 
 class SocketChannel:
-    """Requests over a stream socket to a learner process (``autograder.learner.Server.serve``)."""
+    """Requests over a stream socket to a learner process (``autograder.child.learner.Server.serve``)."""
 
     def __init__(self, sock: Any, limits: MessageLimits = DEFAULT_LIMITS) -> None:
         self.sock = sock

@@ -16,7 +16,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from autograder.codec import (
+from autograder.child.codec import (
     CodecError,
     Decoder,
     Handle,

@@ -17,11 +17,11 @@ returns (its own functions, classes, generators) stays in the learner process as
 depth, dtypes, shapes and strides are checked before a byte is used.
 """
 
-from autograder.codec.common import Handle, NotData, qualified, storage_bytes
-from autograder.codec.decode import Decoder, JudgeDecoder, LearnerDecoder
-from autograder.codec.encode import Encoder, JudgeEncoder, LearnerEncoder
-from autograder.codec.rules import check_module_state, set_grad
-from autograder.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
+from autograder.child.codec.common import Handle, NotData, qualified, storage_bytes
+from autograder.child.codec.decode import Decoder, JudgeDecoder, LearnerDecoder
+from autograder.child.codec.encode import Encoder, JudgeEncoder, LearnerEncoder
+from autograder.child.codec.rules import check_module_state, set_grad
+from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 
 __all__ = [
     "DEFAULT_LIMITS",

@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from autograder import engine
 from autograder.errors import AutograderError
 from autograder.notebooks import Plan
-from autograder.pool import Pool, RunLimits
-from autograder.schema import Status, Verdict
+from autograder.parent import engine
+from autograder.parent.pool import Pool, RunLimits
+from autograder.wire.schema import Status, Verdict
 
 ALLOWED_FAILURES = 2  # worker deaths a task may cause before it counts as crashed (local clusters)
 
