@@ -8,15 +8,16 @@ never printed, only the messages.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import course as course_mod
-from autograder import engine, sandbox, server
+from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
 from autograder.notebooks import make_plan, read_notebook
-from autograder.pool import Limits
+from autograder.parent import engine, sandbox, server
+from autograder.parent.pool import RunLimits
+from autograder.wire.schema import Status, Verdict
 
 STUDENT = "self-check"
 VISIBLE_ONLY_NOTE = "visible tests only: source/ not found, so hidden tests were not run (they run at grading)"
@@ -27,8 +28,8 @@ class CheckResult:
     notebook: str
     assignment: str | None
     hidden_tests: bool
-    questions: list[engine.Question] = field(default_factory=list)
-    status: str = "ok"
+    questions: list[Verdict] = field(default_factory=list)
+    status: str = Status.OK
     note: str = ""
 
     @property
@@ -47,8 +48,21 @@ class CheckResult:
             "assignment": self.assignment,
             "status": self.status,
             "note": self.note,
-            "questions": [{k: v for k, v in asdict(q).items() if k != "stdout"} for q in self.questions],
+            "questions": [question_json(q) for q in self.questions],
         }
+
+
+def question_json(q: Verdict) -> dict[str, Any]:
+    """One question in ``check --json``'s object (the hub service's answer reads it back)."""
+    fields = ("grade_id", "points", "max_points", "passed", "message", "mistake")
+    return {name: getattr(q, name) for name in fields}
+
+
+def question_from_json(data: dict[str, Any]) -> Verdict:
+    """Read back :func:`question_json` (``mistake`` may be absent: a service older than the field)."""
+    status = Status.PASSED if data["passed"] else Status.FAILED
+    message, mistake = data.get("message", ""), data.get("mistake", "")
+    return Verdict(data["grade_id"], data["points"], data["max_points"], status, message, mistake)
 
 
 def check_notebook(notebook: Path, **options: Any) -> CheckResult:
@@ -71,7 +85,7 @@ def check_notebooks(
 ) -> list[CheckResult]:
     """Several notebooks through one engine (torch is imported once); a result per notebook, in order.
 
-    With ``warm`` the engine is the user's background server (``autograder.server``: fast after the first
+    With ``warm`` the engine is the user's background server (``autograder.parent.server``: fast after the first
     use), else one started for this call. A notebook that cannot be read raises AutograderError.
     """
     prepared = [prepare(Path(nb), course_root=course_root, assignment=assignment) for nb in notebooks]
@@ -79,7 +93,7 @@ def check_notebooks(
     jobs = [engine.Job(key=f"{STUDENT}/{r.assignment or i}#{i}", plan=plan) for i, (r, plan) in enumerate(prepared)]
     hidden = [Path(h) for h in sorted({r.course_root for r in results if r.course_root})]
     mode = sandbox.resolve(sandbox_mode, lambda text: None)  # a learner's own machine: no warning needed
-    limits = Limits(cell_timeout=cell_timeout, notebook_timeout=notebook_timeout, memory=memory)
+    limits = RunLimits(cell_timeout=cell_timeout, notebook_timeout=notebook_timeout, memory=memory)
     outcomes: dict[str, engine.Outcome] = {}
     warmed = None
     if warm and server.enabled():

@@ -12,7 +12,7 @@ from autograder.errors import AutograderError
 
 
 def _course_root(path: str | None) -> Path:
-    from autograder.course import find_course_root, is_course_root
+    from autograder.course_folder import find_course_root, is_course_root
 
     if path is not None:
         root = Path(path)
@@ -274,7 +274,7 @@ def report(out: str, as_json: bool, old: str | None) -> None:
       python -m autograder report grades-out
       python -m autograder report grades-out --compare grades-out-before-fix
     """
-    from autograder.report import write
+    from autograder.results.report import write
 
     target = write(Path(out), as_json=as_json, compare_with=Path(old) if old else None)
     click.echo(f"report: {target}")

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from autograder import course as course_mod
+from autograder import course_folder as course_mod
 from autograder import nbgrader_api
 
 

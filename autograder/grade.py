@@ -1,9 +1,9 @@
 """Grade a class: every student and assignment gets its rows, whatever the submission does.
 
 Discovery finds one task per student folder and assignment; nbgrader's preprocessors sanitise each
-notebook (``autograder.gradebook``); the engine runs it as a sandboxed learner process beside a judge
-that decides every point (``autograder.engine``); results go to the journal, the CSVs, a feedback page
-and nbgrader's gradebook, one submission at a time, as they arrive (``autograder.journal``).
+notebook (``autograder.results.gradebook``); the engine runs it as a sandboxed learner process beside a judge
+that decides every point (``autograder.parent.engine``); results go to the journal, the CSVs, a feedback page
+and nbgrader's gradebook, one submission at a time, as they arrive (``autograder.results.journal``).
 """
 
 from __future__ import annotations
@@ -14,17 +14,19 @@ import stat
 import sys
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from autograder import course as course_mod
-from autograder import engine, feedback, journal, sandbox, submission
+from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
-from autograder.gradebook import Gradebook
-from autograder.notebooks import make_plan, parse_notebook, test_cells
-from autograder.pool import Limits
+from autograder.notebooks import make_plan, parse_notebook, points
+from autograder.parent import engine, sandbox, submission
+from autograder.parent.pool import RunLimits
+from autograder.results import feedback, journal
+from autograder.results.gradebook import Gradebook
 from autograder.text import neutral
+from autograder.wire.schema import Status, Verdict
 
 
 @dataclass
@@ -43,7 +45,7 @@ class Task:
         return f"{self.student}/{self.assignment}"
 
     def read(self) -> bytes:
-        """The submission's bytes: the student's own regular file, never a link (``autograder.submission``)."""
+        """The submission's bytes: the student's own regular file, never a link (``autograder.parent.submission``)."""
         assert self.notebook is not None
         root = self.notebook.parent.parent.parent
         return submission.read_own_file(root, (self.folder or self.student, self.assignment, self.notebook.name))
@@ -193,7 +195,7 @@ def grade(
             f"{out} already holds grading results: pass --resume to finish them, or use another --out"
         )
     out.mkdir(parents=True, exist_ok=True)
-    limits = Limits(
+    limits = RunLimits(
         cell_timeout=float(cell_timeout or _configured_timeout(course_root)),
         notebook_timeout=float(notebook_timeout or 900),
         memory=memory if isinstance(memory, int) else parse_size(memory),
@@ -211,29 +213,36 @@ def grade(
     hints = _hints(course_root, assignments) if show_hints else {}
     journal.write_csvs(out, records)
     bar = _progress(len(tasks), len(tasks) - len(left), progress)
-    sink = _Sink(out, pages, book, records, bar, hints)
+    writer = ResultWriter(out, pages, book, records, bar, hints)
     hidden = [course_root, submissions, out, book.root]
     runs = any(t.notebook is not None and not t.refused for t in left)  # else no engine is needed
     pool = engine.open_pool(mode, limits, hidden) if runs and not cluster else None  # starts while we prepare
     # prepared one by one as the engine asks for the next (a submission that cannot run gets its record
     # here), so nbgrader's sanitising overlaps the submissions already running
-    runnable = (job for job in (_prepare(book, task, sink) for task in left) if job is not None)
+    runnable = (job for job in (_prepare(book, task, writer) for task in left) if job is not None)
     try:
         if cluster:
-            from autograder import cluster as dask_cluster
+            from autograder.parent import cluster as dask_cluster
 
-            dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=sink.graded)
+            dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=writer.graded)
         elif pool is not None:
             parallel = max(1, jobs or os.cpu_count() or 1)
-            engine.run_jobs(pool, runnable, parallel=parallel, on_done=sink.graded)
+            engine.run_jobs(pool, runnable, parallel=parallel, on_done=writer.graded)
         else:  # every task left is refused or missing: each gets its record as it is prepared, no engine
             for _job in runnable:
                 raise AssertionError(f"{_job.key} can run, but no engine was started")
     finally:
         if pool is not None:
             pool.close()
+        book.close()
         bar.close()
     journal.write_csvs(out, records)
+    if os.environ.get("AUTOGRADER_TIMINGS"):  # benchmarks/grading.py: where the CPU time went
+        import resource
+
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = {"parent": own.ru_utime + own.ru_stime, **engine.CHILD_CPU_S}
+        print("cpu seconds: " + " ".join(f"{k}={v:.2f}" for k, v in cpu.items()), file=sys.stderr)
     return records
 
 
@@ -277,27 +286,27 @@ class _GradingJob(engine.Job):
     data: bytes = b""  # the submission as read, once (a file swapped afterwards changes nothing)
 
 
-def _prepare(book: Gradebook, task: Task, sink: _Sink) -> _GradingJob | None:
+def _prepare(book: Gradebook, task: Task, writer: ResultWriter) -> _GradingJob | None:
     """The job for a submission that can run; a finished record (and None) for one that cannot.
 
     Whatever one submission holds, only its own record says so: the class goes on."""
     try:
-        return _job(book, task, sink)
+        return _job(book, task, writer)
     except Exception as exc:  # noqa: BLE001 - a case none of the checks below foresaw: this task only
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        with open(sink.out / "grader-errors.log", "a", encoding="utf-8", errors="backslashreplace") as log:
+        with open(writer.out / "grader-errors.log", "a", encoding="utf-8", errors="backslashreplace") as log:
             log.write(f"== {task.key}\npreparing: {type(exc).__name__}: {first}\n")
-        sink.unrunnable(task, "invalid", f"the submission could not be prepared: {first[:300]}")
+        writer.unrunnable(task, Status.INVALID, f"the submission could not be prepared: {first[:300]}")
         return None
 
 
-def _job(book: Gradebook, task: Task, sink: _Sink) -> _GradingJob | None:
+def _job(book: Gradebook, task: Task, writer: ResultWriter) -> _GradingJob | None:
     book.register(task.student, task.assignment, task.timestamp)
     if task.refused:
-        sink.unrunnable(task, "invalid", task.refused)
+        writer.unrunnable(task, Status.INVALID, task.refused)
         return None
     if task.notebook is None:
-        sink.unrunnable(task, "missing", task.note)
+        writer.unrunnable(task, Status.MISSING, task.note)
         return None
     source = book.sources[task.assignment]
     try:
@@ -312,36 +321,28 @@ def _job(book: Gradebook, task: Task, sink: _Sink) -> _GradingJob | None:
             raise AutograderError(f"{task.notebook.name}: {stolen}")
         nb = book.sanitize(task.student, task.assignment, raw)
     except AutograderError as exc:
-        sink.unrunnable(task, "invalid", str(exc))
+        writer.unrunnable(task, Status.INVALID, str(exc))
         return None
     except Exception as exc:  # noqa: BLE001 - nbgrader refused the notebook (broken metadata, ...)
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        sink.unrunnable(task, "invalid", f"nbgrader could not read the notebook: {first[:300]}")
+        writer.unrunnable(task, Status.INVALID, f"nbgrader could not read the notebook: {first[:300]}")
         return None
     plan = make_plan(source, nb)
     return _GradingJob(key=task.key, plan=plan, task=task, nb=nb, data=data)
 
 
-class _Sink:
-    """Where each finished submission goes: gradebook, feedback page, journal, CSVs, progress bar."""
+class ResultWriter:
+    """Where each finished submission goes: gradebook, feedback page, journal, CSVs, progress bar; all
+    written from the engine's verdicts."""
 
     def __init__(self, out: Path, pages: Path, book: Gradebook, records: dict, bar: Any, hints: dict) -> None:
         self.out, self.pages, self.book, self.records, self.bar, self.hints = out, pages, book, records, bar, hints
 
-    def unrunnable(self, task: Task, status: str, message: str) -> None:
+    def unrunnable(self, task: Task, status: Status, message: str) -> None:
         self.book.zero(task.student, task.assignment)
-        scores = self.book.scores(task.student, task.assignment)
-        questions = [
-            {
-                "grade_id": gid,
-                "points": 0.0,
-                "max_points": scores.get(gid, (0, 0))[1],
-                "status": status,
-                "message": message,
-            }
-            for gid in test_cells(self.book.sources[task.assignment])
-        ]
-        self._finish(_record(task, status, questions, message))
+        maximum = points(self.book.sources[task.assignment])
+        verdicts = [Verdict(gid, 0.0, top, status, message) for gid, top in maximum.items()]
+        self._finish(_record(task, status, verdicts, message))
 
     def graded(self, job: engine.Job, outcome: engine.Outcome) -> None:
         assert isinstance(job, _GradingJob) and job.task is not None
@@ -351,37 +352,22 @@ class _Sink:
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             with open(self.out / "grader-errors.log", "a", encoding="utf-8", errors="backslashreplace") as log:
                 log.write(f"== {job.task.key}\nsaving: {type(exc).__name__}: {first}\n")
-            self.unrunnable(job.task, "crashed", f"the graded notebook could not be saved: {first[:300]}")
+            self.unrunnable(job.task, Status.CRASHED, f"the graded notebook could not be saved: {first[:300]}")
 
     def _graded(self, job: _GradingJob, outcome: engine.Outcome) -> None:
         assert job.task is not None
         task, nb = job.task, job.nb
         attach_outputs(nb, outcome)
-        self.book.save(task.student, task.assignment, nb, job.data)
-        scores = self.book.scores(task.student, task.assignment)
-        questions = []
-        for q in outcome.questions:
-            points, max_points = scores.get(q.grade_id, (q.points, q.max_points))
-            status = "passed" if q.passed and points >= max_points else "failed"
-            questions.append(
-                {
-                    "grade_id": q.grade_id,
-                    "points": points if status == "passed" else 0.0,
-                    "max_points": max_points,
-                    "status": status,
-                    "message": q.message,
-                    "mistake": "" if status == "passed" else (q.mistake or engine.UNKNOWN_MISTAKE),
-                }
-            )
+        self.book.save(task.student, task.assignment, nb, outcome.questions, job.data)
         if outcome.grader_error:  # our bug, or the judge worn down by this submission: the instructor looks
             with open(self.out / "grader-errors.log", "a", encoding="utf-8") as log:
                 log.write(f"== {task.key}\n{outcome.grader_error}\n")
         notes = [task.note] if task.note else []
         if outcome.note:
             notes.append(outcome.note)
-        elif outcome.status == "timeout":
+        elif outcome.status == Status.TIMEOUT:
             notes.append("有单元运行超过时限被停止 (cell timeout)，记 0 分；其余单元照常评分")
-        self._finish(_record(task, outcome.status, questions, "; ".join(notes)))
+        self._finish(_record(task, outcome.status, outcome.questions, "; ".join(notes)))
 
     def _finish(self, record: dict[str, Any]) -> None:
         assignment = record["assignment"]
@@ -396,25 +382,29 @@ class _Sink:
                 if text is not None:  # could name the source notebook, and feedback is released to the student
                     journal.atomic_write(page.parent / name, text)
         journal.append(self.out, record)
+        regraded = record["key"] in self.records  # its old rows are in the CSVs: rewrite them whole
         self.records[record["key"]] = record
-        journal.write_csvs(self.out, self.records)
+        if regraded:
+            journal.write_csvs(self.out, self.records)
+        else:
+            journal.append_csvs(self.out, record)
         self.bar.update(1)
 
 
-def _record(task: Task, status: str, questions: list[dict[str, Any]], message: str) -> dict[str, Any]:
-    for q in questions:  # every text a page, a CSV or formgrader shows: no control or bidi characters
-        q["message"] = neutral(q["message"])
-    message = neutral(message)
+def _record(task: Task, status: Status, verdicts: list[Verdict], message: str) -> dict[str, Any]:
+    """The journal's record of one submission: its verdicts, with every text a page, a CSV or formgrader
+    shows freed of control and bidi characters."""
+    verdicts = [replace(v, message=neutral(v.message)) for v in verdicts]
     return {
         "key": task.key,
         "fingerprint": task.fingerprint,
         "student_id": task.student,
         "assignment": task.assignment,
-        "score": sum(q["points"] for q in questions),
-        "max_score": sum(q["max_points"] for q in questions),
-        "status": status,
-        "message": message,
-        "questions": questions,
+        "score": sum(v.points for v in verdicts),
+        "max_score": sum(v.max_points for v in verdicts),
+        "status": str(status),
+        "message": neutral(message),
+        "questions": [v.to_json(stdout=False) for v in verdicts],
     }
 
 

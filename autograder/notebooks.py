@@ -24,7 +24,7 @@ from autograder.errors import AutograderError
 # nbformat's schema never checks: this process skips that optional import.
 sys.modules.setdefault("rfc3987_syntax", None)
 
-MAX_NOTEBOOK_BYTES = 32 * 2**20  # the same cap as autograder.submission's
+MAX_NOTEBOOK_BYTES = 32 * 2**20  # the same cap as autograder.parent.submission's
 
 EFFECT_CALLS = {
     "manual_seed",

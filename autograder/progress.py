@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import course as course_mod
+from autograder import course_folder as course_mod
 from autograder.check import check_notebooks, prepare
 from autograder.errors import AutograderError
 from autograder.notebooks import points, read_notebook
@@ -38,7 +38,6 @@ def _find(folder: Path, assignment: str) -> tuple[Path | None, str]:
     if expected.is_file():
         return expected, ""
     candidates = sorted((folder / assignment).glob("*.ipynb")) if (folder / assignment).is_dir() else []
-    candidates = [c for c in candidates if ".ipynb_checkpoints" not in c.parts]
     if len(candidates) == 1:
         return candidates[0], "renamed"
     return None, "missing"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import course as course_mod
+from autograder import course_folder as course_mod
 
 TAG = "course-setup"
 WHEEL_FOLDER = "wheels"

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import course as course_mod
+from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
 from autograder.notebooks import is_formative
 from autograder.setup_cell import NOTEBOOK_FOLDER, WHEEL_FOLDER, SiteConfig, site_config, wheel_name

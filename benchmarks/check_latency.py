@@ -84,7 +84,7 @@ def measure(assignment: str, folder: Path, repeat: int) -> dict[str, float]:
         _timed(check, warm_env)  # starts the background engine: the warm runs below reuse it
         return {name: min(_timed(cmd, e) for _ in range(repeat)) for name, (cmd, e) in commands.items()}
     finally:
-        subprocess.run([py, "-c", "from autograder import server; server.stop()"], env=warm_env, cwd=ROOT)
+        subprocess.run([py, "-c", "from autograder.parent import server; server.stop()"], env=warm_env, cwd=ROOT)
         shutil.rmtree(runtime, ignore_errors=True)
 
 

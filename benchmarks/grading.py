@@ -30,7 +30,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.course import assignments as course_assignments  # noqa: E402
+from autograder.course_folder import assignments as course_assignments  # noqa: E402
 
 
 def _mutants(assignment: str) -> list[dict]:
@@ -120,11 +120,18 @@ def run_ours(
     for assignment in assignments:
         args += ["--assignment", assignment]
     start = time.perf_counter()
-    done = subprocess.run(args, env=_env(), capture_output=True, text=True)
+    done = subprocess.run(args, env={**_env(), "AUTOGRADER_TIMINGS": "1"}, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"autograder grade failed: {done.stderr.strip().splitlines()[-1:]}")
+    CPU.clear()
+    for line in done.stderr.splitlines():
+        if line.startswith("cpu seconds: "):
+            CPU.update({k: float(v) for k, v in (part.split("=") for part in line.split(": ", 1)[1].split())})
     return elapsed
+
+
+CPU: dict[str, float] = {}  # the last run_ours: CPU seconds of the parent, all learner and all judge children
 
 
 def agreement(work: Path) -> tuple[int, int]:
@@ -167,6 +174,8 @@ def main() -> None:
     if theirs is not None:
         print(f"{'nbgrader autograde':<34} {theirs:>9.1f} {theirs / n:>13.2f}")
     print(f"{f'autograder grade --jobs {args.jobs}':<34} {ours:>9.1f} {ours / n:>13.2f}")
+    if CPU:
+        print("  CPU s / notebook: " + ", ".join(f"{k} {v / n:.3f}" for k, v in CPU.items()))
     if args.cluster:
         on_cluster = run_ours(work, subs, assignments, args.jobs, args.timeout, cluster=args.cluster)
         print(f"{f'autograder grade --cluster {args.cluster}':<34} {on_cluster:>9.1f} {on_cluster / n:>13.2f}")

@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder import report  # noqa: E402
-from autograder.journal import GRADES_COLUMNS, QUESTIONS_COLUMNS  # noqa: E402
+from autograder.results import report  # noqa: E402
+from autograder.results.journal import GRADES_COLUMNS, QUESTIONS_COLUMNS  # noqa: E402
 
 STATUSES = ["ok"] * 90 + ["timeout"] * 3 + ["crashed"] * 2 + ["missing"] * 4 + ["invalid"]
 

@@ -144,7 +144,7 @@ ATTACKS = [
     Attack(
         "replace_the_learner_server",
         "channel",
-        "import autograder.learner as L, autograder.calls as C\n"
+        "import autograder.child.learner as L, autograder.child.calls as C\n"
         "L.Server.handle = lambda self, header, buffers: ({'id': header.get('id'), 'value': True, 'passed': True,\n"
         "    'names': [], 'updates': [], 'storages': []}, [])\n"
         "C.Incoming.reply = lambda self, *a, **k: ({'value': True, 'updates': [], 'storages': []}, [])\n",
@@ -157,7 +157,7 @@ ATTACKS = [
     Attack(
         "lone_surrogates_the_judge_cannot_encode",
         "channel",
-        "import json, autograder.protocol as P\nclass _J:\n    loads = staticmethod(json.loads)\n"
+        "import json, autograder.wire.protocol as P\nclass _J:\n    loads = staticmethod(json.loads)\n"
         "    dumps = staticmethod(lambda o, **k: json.dumps(o, **{**k, 'ensure_ascii': True}))\n"
         "P.json = _J\nprint('\\ud800')\n",
         answer="def answer():\n    raise AssertionError('\\udcff')\n",
@@ -331,7 +331,7 @@ ATTACKS = [
     Attack(
         "asks_the_judge_module_for_answers",
         "watching",
-        answer="def answer():\n    import gc, autograder.judge as J\n    for o in gc.get_objects():\n"
+        answer="def answer():\n    import gc, autograder.child.judge as J\n    for o in gc.get_objects():\n"
         "        if isinstance(o, dict) and 'checks' in o and '__name__' in o and o is not globals():\n"
         "            return o.get('_expected')\n    raise NotImplementedError()\n",
     ),

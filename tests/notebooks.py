@@ -134,8 +134,8 @@ class JudgeStage:
 def judge_stages(nb: nbformat.NotebookNode, learner_namespace: dict[str, Any]) -> dict[str, JudgeStage]:
     """Step through the instructor's cells as the judge does (setup cells run, answers bound from
     ``learner_namespace``), keeping a copy of the judge's namespace before each test cell."""
-    from autograder.judge import Learner, LoopbackChannel, _bind
-    from autograder.learner import Server, exec_cell
+    from autograder.child.judge import Learner, LoopbackChannel, _bind
+    from autograder.child.learner import Server, exec_cell
     from autograder.notebooks import make_plan
     from course import remote
 
@@ -163,8 +163,8 @@ def judge_stages(nb: nbformat.NotebookNode, learner_namespace: dict[str, Any]) -
 def run_test_in_judge(stage: JudgeStage, learner_namespace: dict[str, Any]) -> None:
     """Run one test cell in (a copy of) the judge's namespace against ``learner_namespace``; a failed test
     raises AssertionError (its message), a learner that could not answer raises RuntimeError."""
-    from autograder.judge import Learner, LearnerGone, LoopbackChannel, _bind
-    from autograder.learner import Server, exec_cell
+    from autograder.child.judge import Learner, LearnerGone, LoopbackChannel, _bind
+    from autograder.child.learner import Server, exec_cell
     from course import remote
 
     namespace = dict(stage.namespace)

@@ -76,7 +76,7 @@ def local_rows(local_out) -> tuple[str, str]:
 
 def assert_same_report(out: Path, local_out: Path) -> None:
     """The class report read from ``out`` is the one a local run gives, and its links reach feedback pages."""
-    from autograder import report
+    from autograder.results import report
 
     built, local = report.build(out), report.build(local_out)
     assert {**built, "out": ""} == {**local, "out": ""}

@@ -4,15 +4,16 @@ to arguments come back; facts about tensors survive; nothing the learner sends i
 from __future__ import annotations
 
 import collections
+import os
 
 import pytest
 import torch
 from torch import nn
 
-from autograder.codec import Decoder, Encoder
-from autograder.judge import Learner, LearnerGone, LoopbackChannel, Remote
-from autograder.learner import Server, exec_cell
-from autograder.protocol import CodecError, Limits
+from autograder.child.codec import JudgeDecoder, JudgeEncoder, LearnerEncoder
+from autograder.child.judge import Learner, LearnerGone, LoopbackChannel, Remote
+from autograder.child.learner import Server, exec_cell
+from autograder.wire.protocol import CodecError, MessageLimits
 from course import remote
 
 
@@ -27,11 +28,12 @@ def call(source: str, name: str, *args, **kwargs):
     return Remote(learner(source), ["name", name])(*args, **kwargs)
 
 
-def roundtrip(value, side_out="learner", side_in="judge"):
-    enc = Encoder(side_out, handles=[])
+def roundtrip(value):
+    """``value`` sent by the learner's process and rebuilt by the judge."""
+    enc = LearnerEncoder(handles=[])
     tree = enc.encode(value)
     buffers = [bytearray(memoryview(b).cast("B")) for b in enc.buffers]
-    return Decoder(side_in, buffers, remote=lambda info: info).decode(tree)
+    return JudgeDecoder(buffers, remote=lambda info: info).decode(tree)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -174,7 +176,7 @@ def test_a_torch_layer_carrying_learner_code_in_an_attribute_stays_in_the_learne
 
 
 def test_the_judge_refuses_a_handle_inside_module_state_and_attributes_the_class_defines():
-    enc = Encoder("learner", handles=[])
+    enc = LearnerEncoder(handles=[])
     tree = enc.encode(nn.Linear(1, 1))
     buffers = [bytearray(memoryview(b).cast("B")) for b in enc.buffers]
     forged = {**tree, "$module": {**tree["$module"], "state": {**tree["$module"]["state"]}}}
@@ -183,10 +185,10 @@ def test_the_judge_refuses_a_handle_inside_module_state_and_attributes_the_class
         ["_compiled_call_impl", {"$handle": {"id": 0, "type": "function", "callable": True, "repr": ""}}],
     ]
     with pytest.raises(CodecError):
-        Decoder("judge", buffers, remote=lambda info: info).decode(forged)
+        JudgeDecoder(buffers, remote=lambda info: info).decode(forged)
     tree["$module"]["state"]["$dict"].append(["dump_patches", True])  # a class attribute, shadowed
     with pytest.raises(CodecError, match="dump_patches"):
-        Decoder("judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
+        JudgeDecoder([bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
 
 
 def test_classes_are_named_by_their_own_module_and_qualname_only():
@@ -194,7 +196,7 @@ def test_classes_are_named_by_their_own_module_and_qualname_only():
         "$module": {"class": "torch.nn.modules.module:torch.fx.GraphModule", "state": {"$dict": [], "kind": "dict"}}
     }
     with pytest.raises(CodecError, match="不接收"):
-        Decoder("judge", []).decode(tree)
+        JudgeDecoder([]).decode(tree)
 
 
 def test_a_learner_function_comes_back_as_a_remote_that_calls_into_the_learner():
@@ -217,36 +219,36 @@ def test_a_scenario_runs_beside_the_learners_objects_and_returns_data():
 
 def test_the_judge_refuses_function_references_from_the_learner():
     with pytest.raises(CodecError, match=r"\$fn"):
-        Decoder("judge", []).decode({"$fn": "os:system"})
+        JudgeDecoder([]).decode({"$fn": "os:system"})
 
 
 def test_the_judge_refuses_modules_of_classes_it_does_not_allow_or_has_not_loaded():
     tree = {"$module": {"class": "subprocess:Popen", "state": {"$dict": [], "kind": "dict"}}, "id": 1}
     with pytest.raises(CodecError, match="不接收"):
-        Decoder("judge", []).decode(tree)
+        JudgeDecoder([]).decode(tree)
 
 
 def test_the_judge_refuses_module_state_that_shadows_a_method():
-    enc = Encoder("learner", handles=[])
+    enc = LearnerEncoder(handles=[])
     tree = enc.encode(nn.Linear(1, 1))
     tree["$module"]["state"]["$dict"].append(["forward", "boom"])
     with pytest.raises(CodecError, match="forward"):
-        Decoder("judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
+        JudgeDecoder([bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
 
 
 def test_strides_that_reach_outside_the_storage_are_refused():
-    enc = Encoder("learner")
+    enc = LearnerEncoder()
     tree = enc.encode(torch.zeros(4))
     tree["$tensor"]["stride"] = [1000]
     with pytest.raises(CodecError, match="out of storage bounds"):
-        Decoder("judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
+        JudgeDecoder([bytearray(memoryview(b).cast("B")) for b in enc.buffers]).decode(tree)
 
 
 def test_unknown_dtypes_and_tags_are_refused():
     with pytest.raises(CodecError):
-        Decoder("judge", []).decode({"$dtype": "object"})
+        JudgeDecoder([]).decode({"$dtype": "object"})
     with pytest.raises(CodecError):
-        Decoder("judge", []).decode({"$pickle": "gASV..."})
+        JudgeDecoder([]).decode({"$pickle": "gASV..."})
 
 
 def test_too_deep_or_too_large_values_are_refused():
@@ -256,19 +258,19 @@ def test_too_deep_or_too_large_values_are_refused():
     with pytest.raises(Exception, match="not data"):
         call("def f():\n    x = []\n    for _ in range(100_000):\n        x = [x]\n    return x\n", "f")
     with pytest.raises(CodecError):
-        Decoder("judge", [], limits=Limits(max_depth=50)).decode(Encoder("judge").encode(deep))
-    enc = Encoder("learner")
+        JudgeDecoder([], limits=MessageLimits(max_depth=50)).decode(JudgeEncoder().encode(deep))
+    enc = LearnerEncoder()
     tree = enc.encode(torch.zeros(1000))
     with pytest.raises(CodecError):
-        Decoder(
-            "judge", [bytearray(memoryview(b).cast("B")) for b in enc.buffers], limits=Limits(max_bytes=100)
+        JudgeDecoder(
+            [bytearray(memoryview(b).cast("B")) for b in enc.buffers], limits=MessageLimits(max_bytes=100)
         ).decode(tree)
 
 
 def test_a_reply_larger_than_the_judge_accepts_is_refused_by_the_learner_as_an_error(monkeypatch):
-    import autograder.learner
+    import autograder.child.learner
 
-    monkeypatch.setattr(autograder.learner, "DEFAULT_LIMITS", Limits(max_bytes=2**20))
+    monkeypatch.setattr(autograder.child.learner, "DEFAULT_LIMITS", MessageLimits(max_bytes=2**20))
     with pytest.raises(Exception, match="超过评分器能接收的 1 MiB"):
         call("def f():\n    return torch.zeros(2**19)\n", "f")  # 2 MiB
     assert call("def f():\n    return torch.zeros(2**17)\n", "f").shape == (2**17,)  # 512 KiB passes
@@ -277,7 +279,7 @@ def test_a_reply_larger_than_the_judge_accepts_is_refused_by_the_learner_as_an_e
 
 def test_a_test_cell_lambda_cannot_be_handed_to_the_learner():
     with pytest.raises(CodecError, match="测试单元"):
-        Encoder("judge").encode(lambda x: x)
+        JudgeEncoder().encode(lambda x: x)
 
 
 def test_defaultdicts_keep_their_factory_and_odicts_their_type():
@@ -300,10 +302,10 @@ def test_an_exception_comes_back_by_type_name_and_message():
 
 def test_a_lost_learner_cannot_be_swallowed_by_except_exception():
     class Closed:
-        limits = Limits()
+        limits = MessageLimits()
 
         def exchange(self, *a):
-            from autograder.protocol import ChannelClosed
+            from autograder.wire.protocol import ChannelClosed
 
             raise ChannelClosed()
 
@@ -345,7 +347,7 @@ def test_numpy_scalars_of_every_kind_cross_the_codec_finite_or_not(kind):
 
 
 def test_a_refused_value_fails_only_where_it_is_used_and_names_itself():
-    from autograder.judge import RefusedValue
+    from autograder.child.judge import RefusedValue
 
     source = (
         "model = nn.Linear(2, 1)\n"
@@ -364,12 +366,12 @@ def test_a_refused_value_fails_only_where_it_is_used_and_names_itself():
 
 
 def test_a_learner_exception_named_like_the_graders_gets_the_learners_wording():
-    from autograder.engine import LEARNERS_ERROR, message_of
+    from autograder.parent.engine import LEARNERS_ERROR, message_of
 
     for name in ("CheckError", "LearnerGone", "AssertionError"):
         with pytest.raises(Exception) as info:  # noqa: PT011 - the learner picks the type
             call(f"class {name}(Exception):\n    pass\ndef f():\n    raise {name}('✔ 通过')\n", "f")
-        from autograder.judge import _origin
+        from autograder.child.judge import _origin
 
         origin = _origin(info.value)
         assert origin == "learner", name
@@ -378,8 +380,21 @@ def test_a_learner_exception_named_like_the_graders_gets_the_learners_wording():
 
 
 def test_control_and_bidi_characters_in_a_message_are_shown_escaped():
-    from autograder.engine import message_of
+    from autograder.parent.engine import message_of
 
     message = message_of(["ValueError", "a\u202eb\x00c\u200bd\u2066e"], "learner")
     assert "\u202e" not in message and "\x00" not in message and "\u200b" not in message
     assert "\\u202e" in message and "\\u0000" in message
+
+
+def test_codec_only_the_learners_decoder_imports_what_a_message_names():
+    """The judge's decoder refuses function references and classes it has not loaded, which the learner's
+    decoder rebuilds by import path: the trust direction is the class, not a string."""
+    from autograder.child.codec import LearnerDecoder
+
+    for tree in ({"$fn": "os:getcwd"}, {"$iter": []}, {"$learner": ["name", "f"]}):
+        with pytest.raises(CodecError):
+            JudgeDecoder([]).decode(tree)
+    assert LearnerDecoder([]).decode({"$fn": "os:getcwd"}) is os.getcwd
+    with pytest.raises(CodecError):
+        LearnerDecoder([]).decode({"$handle": {"id": 0}})

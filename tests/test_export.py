@@ -8,7 +8,7 @@ from types import SimpleNamespace as NS
 from nbgrader.api import MissingEntry
 from nbgrader.plugins import ExportPlugin
 
-from autograder.export import QuestionsExportPlugin, rows
+from autograder.results.export import QuestionsExportPlugin, rows
 
 
 class FakeGradebook:

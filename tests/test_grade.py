@@ -23,7 +23,7 @@ from nbformat.v4 import new_code_cell
 
 from autograder.errors import AutograderError
 from autograder.grade import grade, parse_size
-from autograder.sandbox import bwrap_problem
+from autograder.parent.sandbox import bwrap_problem
 from tests.attacks import ATTACKS
 from tests.notebooks import ROOT
 from tests.notebooks import max_score as nbs_max
@@ -266,7 +266,7 @@ def test_a_cells_time_limit_counts_its_own_cpu_time_with_a_wall_clock_backstop()
     for the CPU does not count), while a cell that only sleeps is still stopped."""
     import time as clock
 
-    from autograder.learner import WALL_FACTOR, CellTimeout, deadline
+    from autograder.child.learner import WALL_FACTOR, CellTimeout, deadline
 
     with deadline(1.0):
         clock.sleep(1.5)  # waiting: no CPU time spent, under the wall backstop

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import AutograderError
-from autograder.pool import Limits as EngineLimits
+from autograder.parent.pool import RunLimits
 from autograder.service import config
 from autograder.service.client import HubAnswer, from_json, guess_assignment, hint_lines, render
 from autograder.service.files import Refused, read_in_home
@@ -160,7 +160,7 @@ def test_the_queue_is_bounded_and_a_hanging_submission_holds_only_its_own_worker
         tmp_path,
         workers=2,
         queue_size=1,
-        limits=EngineLimits(1, 1, 1),
+        limits=RunLimits(1, 1, 1),
         hidden=[],
         scratch=tmp_path / "scratch",
         open_pool=lambda: object(),

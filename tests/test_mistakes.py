@@ -89,7 +89,7 @@ def test_the_judge_reports_the_mistake_id_of_its_mutant(mistake):
 
 
 def test_the_judge_sends_the_id_only_for_a_checks_own_failure():
-    from autograder.judge import _mistake
+    from autograder.child.judge import _mistake
     from course.checks import CheckError
 
     assert _mistake(CheckError("x", mistake="not-a-tensor"), "check") == "not-a-tensor"
@@ -99,8 +99,9 @@ def test_the_judge_sends_the_id_only_for_a_checks_own_failure():
 
 
 def test_the_grader_takes_the_id_from_the_field_and_unknown_otherwise():
-    from autograder.engine import mistake_of
+    from autograder.parent.engine import mistake_of
+    from autograder.wire.schema import TestResult
 
-    assert mistake_of({"mistake": "not-a-tensor", "error": ["CheckError", "x"]}) == "not-a-tensor"
-    assert mistake_of({"error": ["CheckError", "mistake=not-a-tensor"]}) == "unknown"
-    assert mistake_of({"mistake": "<b>"}) == "unknown"
+    assert mistake_of(TestResult("t", False, ("CheckError", "x"), mistake="not-a-tensor")) == "not-a-tensor"
+    assert mistake_of(TestResult("t", False, ("CheckError", "mistake=not-a-tensor"))) == "unknown"
+    assert mistake_of(TestResult("t", False, mistake="<b>")) == "unknown"

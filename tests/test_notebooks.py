@@ -89,8 +89,8 @@ def _wrong_predictions(assignment: str) -> nbformat.NotebookNode:
 
 @pytest.mark.parametrize("assignment", ["01_tensors", "02_shapes", "03_broadcasting"])
 def test_wrong_predictions_fail_their_checks_in_the_learner_and_cost_no_points_in_the_judge(assignment):
-    from autograder.judge import Learner, LoopbackChannel, run_plan
-    from autograder.learner import Server, exec_cell
+    from autograder.child.judge import Learner, LoopbackChannel, run_plan
+    from autograder.child.learner import Server, exec_cell
     from autograder.notebooks import make_plan
     from course import remote
 
@@ -107,7 +107,7 @@ def test_wrong_predictions_fail_their_checks_in_the_learner_and_cost_no_points_i
         remote.IN_JUDGE = False
     failed = {gid: r.error for gid, r in report.tests.items() if not r.passed}
     assert not failed and set(report.tests) == set(plan.tests), failed
-    errors = [cell["error"] for cell in report.cells.values() if cell["error"]]
+    errors = [cell.error for cell in report.cells.values() if cell.error]
     assert len(errors) == len(formative) and all("预测" in e[1] for e in errors), errors
 
 

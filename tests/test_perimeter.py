@@ -21,7 +21,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 
 from autograder.grade import grade
-from autograder.sandbox import bwrap_problem
+from autograder.parent.sandbox import bwrap_problem
 from tests.notebooks import ROOT
 from tests.probe import ID, RIGHT_ANSWER, RIGHT_OTHER, STUB, STUB_OTHER, make_course, source_notebook
 
@@ -360,7 +360,7 @@ def test_a_refused_value_fails_only_its_own_test_and_names_itself(graded):
 
 @pytest.mark.parametrize("student", ["named_checkerror", "named_learnergone", "named_assertion"])
 def test_a_learner_exception_named_like_the_graders_is_shown_as_the_learners(graded, student):
-    from autograder.engine import LEARNERS_ERROR
+    from autograder.parent.engine import LEARNERS_ERROR
 
     q = questions(graded, student)["test_answer"]
     assert q["status"] == "failed" and q["points"] == 0
@@ -408,7 +408,7 @@ def test_check_words_a_learners_checkerror_and_a_refused_value_as_grade_does(cou
         nbformat.write(NOTEBOOKS[name], paths[-1])
     sandbox = "bwrap" if HAS_BWRAP else "none"
     named, refused = check_notebooks(paths, course_root=course, assignment=ID, sandbox_mode=sandbox, cell_timeout=20)
-    from autograder.engine import LEARNERS_ERROR
+    from autograder.parent.engine import LEARNERS_ERROR
 
     by_id = {q.grade_id: q for q in named.questions}
     assert by_id["test_answer"].message.startswith(LEARNERS_ERROR) and not by_id["test_answer"].passed

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder import classdata, report
 from autograder.errors import AutograderError
-from autograder.journal import GRADES_COLUMNS, QUESTIONS_COLUMNS
+from autograder.results import classdata, report
+from autograder.results.journal import GRADES_COLUMNS, QUESTIONS_COLUMNS
 
 # student -> (status, [(grade_id, points, max, mistake)]) for one assignment "a1"
 CLASS = {

@@ -11,7 +11,7 @@ import sys
 import nbformat
 import pytest
 
-from autograder import server
+from autograder.parent import server
 from tests import notebooks as nbs
 
 pytestmark = pytest.mark.slow

@@ -30,9 +30,9 @@ from tornado import web
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 
-from autograder import course as course_mod
+from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
-from autograder.pool import Limits as EngineLimits
+from autograder.parent.pool import RunLimits
 from autograder.service import config as config_mod
 from autograder.service.files import Refused, read_in_home
 from autograder.service.grading import Busy, Grader, Submission
@@ -230,7 +230,7 @@ def main() -> None:
         cfg = config_mod.from_env()
     except AutograderError as exc:
         raise SystemExit(f"grading service: {exc}") from None
-    limits = EngineLimits(cell_timeout=cfg.cell_timeout, notebook_timeout=cfg.notebook_timeout, memory=cfg.memory)
+    limits = RunLimits(cell_timeout=cfg.cell_timeout, notebook_timeout=cfg.notebook_timeout, memory=cfg.memory)
     homes_root = Path(cfg.homes.split("{username}")[0] or "/home")
     hidden = [homes_root, cfg.state]
     grader = Grader(

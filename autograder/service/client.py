@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograder import check, engine
+from autograder import check
 from autograder.errors import AutograderError
 
 TIMEOUT_S = 1200
@@ -63,7 +63,7 @@ def ask(assignment: str, path: str, *, url: str | None = None, token: str | None
 
 def from_json(data: dict[str, Any]) -> check.CheckResult:
     """A CheckResult from ``check --json``'s object."""
-    questions = [engine.Question(**q) for q in data["questions"]]
+    questions = [check.question_from_json(q) for q in data["questions"]]
     return check.CheckResult(
         notebook=data.get("notebook", ""),
         assignment=data["assignment"],

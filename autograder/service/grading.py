@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograder import check, engine, sandbox
+from autograder import check
 from autograder.errors import AutograderError
-from autograder.pool import Limits
+from autograder.parent import engine, sandbox
+from autograder.parent.pool import RunLimits
 
 
 class Busy(Exception):
@@ -68,7 +69,7 @@ class Grader:
         *,
         workers: int,
         queue_size: int,
-        limits: Limits,
+        limits: RunLimits,
         hidden: list[Path],
         scratch: Path,
         open_pool: Callable[[], Any] | None = None,

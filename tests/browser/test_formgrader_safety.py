@@ -65,7 +65,7 @@ def formgrader_html(notebook: Path, student: str) -> str:
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory) -> dict[str, Path]:
     from autograder.grade import grade
-    from autograder.sandbox import bwrap_problem
+    from autograder.parent.sandbox import bwrap_problem
 
     root = tmp_path_factory.mktemp("formgrader")
     (root / "course").mkdir()

@@ -15,7 +15,7 @@ pytest.importorskip("playwright", reason="playwright is not installed: pip insta
 
 from playwright.sync_api import expect  # noqa: E402
 
-from autograder.course import assignments  # noqa: E402
+from autograder.course_folder import assignments  # noqa: E402
 from tests.browser import lab  # noqa: E402
 
 pytestmark = pytest.mark.browser

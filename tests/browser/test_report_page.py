@@ -25,9 +25,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import report
 from autograder.grade import grade
-from autograder.sandbox import bwrap_problem
+from autograder.parent.sandbox import bwrap_problem
+from autograder.results import report
 from tests import notebooks as nbs
 
 pytestmark = pytest.mark.browser
@@ -60,7 +60,7 @@ def class_plan() -> dict[str, Holding]:
 def judge_verdict(mutant: nbs.Mutant) -> str:
     """The mistake id the judge's code (in this process) reports when ``mutant`` fails its own test cell
     ('unknown': no named mistake); the rest of the answers are the solution's."""
-    from autograder.judge import _mistake, _origin
+    from autograder.child.judge import _mistake, _origin
 
     learner = dict(_learner(mutant.assignment))
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)

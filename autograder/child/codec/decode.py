@@ -1,4 +1,4 @@
-"""Rebuilding values from a JSON tree and raw buffers, every rule checked; see ``autograder.codec``."""
+"""Rebuilding values from a JSON tree and raw buffers, every rule checked; see ``autograder.child.codec``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.codec.common import (
+from autograder.child.codec.common import (
     DEFAULT_FACTORIES,
     DTYPES,
     MODULE_ROOTS,
@@ -21,7 +21,7 @@ from autograder.codec.common import (
     Handle,
     loaded_class,
 )
-from autograder.codec.rules import (
+from autograder.child.codec.rules import (
     check_module_state,
     check_optimizer_state,
     device_of,
@@ -33,42 +33,29 @@ from autograder.codec.rules import (
     view_of,
     with_autograd,
 )
-from autograder.protocol import DEFAULT_LIMITS, CodecError, Limits
+from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 
 
 class Decoder:
     """Rebuild values from a tree and its buffers; every rule the sender could break is checked.
 
-    ``side`` is the receiver. ``known`` maps the request's numbers to the receiver's own objects (for
-    ``$arg`` in replies). ``resolve`` (learner side) turns ``$learner`` targets into learner objects;
-    ``remote`` (judge side) turns ``$handle`` into an object that calls back into the learner.
+    What differs with the direction is in the two subclasses: :class:`JudgeDecoder` (what the judge
+    accepts from the learner: the strict one) and :class:`LearnerDecoder` (what the learner's process
+    rebuilds from the judge). Here, a tag only one direction may send is refused. ``known`` maps the
+    request's numbers to the receiver's own objects (for ``$arg`` in replies).
     """
 
     def __init__(
-        self,
-        side: str,
-        buffers: list[bytearray],
-        *,
-        known: dict[int, Any] | None = None,
-        resolve: Callable[[list[Any]], Any] | None = None,
-        remote: Callable[[Handle], Any] | None = None,
-        limits: Limits = DEFAULT_LIMITS,
+        self, buffers: list[bytearray], *, known: dict[int, Any] | None = None, limits: MessageLimits = DEFAULT_LIMITS
     ) -> None:
-        self.side = side
         self.buffers = buffers
         self.known = known or {}
-        self.resolve = resolve
-        self.remote = remote
         self.limits = limits
         self.objects: dict[int, Any] = {}  # number -> object rebuilt here
         self.storages: dict[int, tuple[torch.UntypedStorage, bytes | None]] = {}  # number -> (storage, bytes)
         self._nodes = 0
         self._used: set[int] = set()
         self._inside_object = 0  # > 0 while rebuilding a module's or optimizer's attributes
-
-    @property
-    def strict(self) -> bool:
-        return self.side == "judge"
 
     def _buf(self, index: Any) -> bytearray:
         if not isinstance(index, int) or not 0 <= index < len(self.buffers) or index in self._used:
@@ -106,7 +93,7 @@ class Decoder:
         handler = _DECODERS.get(tag) if tag else None
         if handler is None:
             raise CodecError(f"未知的值类型 {tag!r}")
-        return handler(self, tree, depth)
+        return getattr(self, handler)(tree, depth)
 
     def _items(self, value: Any, depth: int) -> list[Any]:
         if not isinstance(value, list):
@@ -282,8 +269,7 @@ class Decoder:
         cls = self._class(body.get("class"), nn.Module, MODULE_ROOTS)
         module = cls.__new__(cls)
         self._register(tree, module)
-        state = self._object_state(body, depth)
-        module.__setstate__(check_module_state(cls, state) if self.strict else state)
+        module.__setstate__(self._module_state(cls, self._object_state(body, depth)))
         fresh_hooks(module)
         return module
 
@@ -292,8 +278,7 @@ class Decoder:
         cls = self._class(body.get("class"), torch.optim.Optimizer, (OPTIMIZER_ROOT,))
         opt = cls.__new__(cls)
         self._register(tree, opt)
-        state = self._object_state(body, depth)
-        opt.__setstate__(check_optimizer_state(state) if self.strict else state)
+        opt.__setstate__(self._optimizer_state(self._object_state(body, depth)))
         return opt
 
     def _object_state(self, body: dict, depth: int) -> Any:
@@ -305,44 +290,76 @@ class Decoder:
         finally:
             self._inside_object -= 1
 
+    # -- what one direction only may send: refused here, allowed by a subclass
+
+    def _module_state(self, cls: type, state: Any) -> Any:
+        raise CodecError("消息格式不对 ($module)")
+
+    def _optimizer_state(self, state: Any) -> Any:
+        raise CodecError("消息格式不对 ($optim)")
+
+    def _class(self, path: Any, base: type, roots: tuple[str, ...]) -> type:
+        raise CodecError("消息格式不对 (class)")
+
+    def _fn(self, tree: dict, depth: int) -> Any:
+        raise CodecError("消息格式不对 ($fn)")
+
+    def _partial(self, tree: dict, depth: int) -> Any:
+        raise CodecError("消息格式不对 ($partial)")
+
+    def _iter(self, tree: dict, depth: int) -> Any:
+        raise CodecError("消息格式不对 ($iter)")
+
+    def _learner(self, tree: dict, depth: int) -> Any:
+        raise CodecError("消息格式不对 ($learner)")
+
+    def _handle(self, tree: dict, depth: int) -> Any:
+        raise CodecError("消息格式不对 ($handle)")
+
+
+class JudgeDecoder(Decoder):
+    """What the judge accepts from the learner's process: the one decoder to audit.
+
+    It never imports or calls anything the learner names: modules and optimizers must be of an allowed
+    class already loaded, and their state passes ``check_module_state`` / ``check_optimizer_state``;
+    function references ($fn, $partial) and iterators are refused; what is not data arrives as a
+    ``$handle``, which ``remote`` turns into an object that calls back into the learner (never inside a
+    module's or optimizer's attributes)."""
+
+    def __init__(
+        self,
+        buffers: list[bytearray],
+        *,
+        known: dict[int, Any] | None = None,
+        remote: Callable[[Handle], Any] | None = None,
+        limits: MessageLimits = DEFAULT_LIMITS,
+    ) -> None:
+        super().__init__(buffers, known=known, limits=limits)
+        self.remote = remote
+
+    def _module_state(self, cls: type, state: Any) -> Any:
+        return check_module_state(cls, state)
+
+    def _optimizer_state(self, state: Any) -> Any:
+        return check_optimizer_state(state)
+
     def _class(self, path: Any, base: type, roots: tuple[str, ...]) -> type:
         if not isinstance(path, str):
             raise CodecError("消息格式不对 (class)")
-        if self.strict:
-            cls = loaded_class(path, base, roots)
-            if cls is None:
-                raise CodecError(f"评分器不接收 {path} 类型的对象")
-            return cls
-        return import_path(path)
+        cls = loaded_class(path, base, roots)
+        if cls is None:
+            raise CodecError(f"评分器不接收 {path} 类型的对象")
+        return cls
 
     def _fn(self, tree: dict, depth: int) -> Any:
-        if self.strict:
-            raise CodecError("学习者一侧不能发送函数引用 ($fn)")
-        return import_path(tree["$fn"])
+        raise CodecError("学习者一侧不能发送函数引用 ($fn)")
 
     def _partial(self, tree: dict, depth: int) -> Any:
-        if self.strict:
-            raise CodecError("学习者一侧不能发送函数引用 ($partial)")
-        body = tree["$partial"]
-        return functools.partial(
-            self.decode(body["fn"], depth + 1),
-            *self.decode(body["args"], depth + 1),
-            **self.decode(body["kwargs"], depth + 1),
-        )
-
-    def _iter(self, tree: dict, depth: int) -> Any:
-        if self.strict:
-            raise CodecError("消息格式不对 ($iter)")
-        return (item for item in self._items(tree["$iter"], depth))
-
-    def _learner(self, tree: dict, depth: int) -> Any:
-        if self.strict or self.resolve is None:
-            raise CodecError("消息格式不对 ($learner)")
-        return self.resolve(tree["$learner"])
+        raise CodecError("学习者一侧不能发送函数引用 ($partial)")
 
     def _handle(self, tree: dict, depth: int) -> Any:
         body = tree["$handle"]
-        if not self.strict or self.remote is None or not isinstance(body, dict):
+        if self.remote is None or not isinstance(body, dict):
             raise CodecError("消息格式不对 ($handle)")
         if self._inside_object:
             raise CodecError("模型或优化器的属性里有学习者的代码（函数、对象），评分器不接收")
@@ -357,32 +374,79 @@ class Decoder:
         return self.remote(info)
 
 
-_DECODERS: dict[str, Callable[[Decoder, dict, int], Any]] = {
-    "$float": Decoder._float,
-    "$complex": Decoder._complex,
-    "$ref": Decoder._ref,
-    "$arg": Decoder._arg,
-    "$tuple": Decoder._tuple,
-    "$list": Decoder._list,
-    "$dict": Decoder._dict,
-    "$set": Decoder._set,
-    "$bytes": Decoder._bytes,
-    "$size": Decoder._size,
-    "$dtype": Decoder._dtype,
-    "$device": Decoder._device,
-    "$slice": Decoder._slice,
-    "$range": Decoder._range,
-    "$ellipsis": Decoder._ellipsis,
-    "$ndarray": Decoder._ndarray,
-    "$npscalar": Decoder._npscalar,
-    "$storage": Decoder._storage,
-    "$tensor": Decoder._tensor,
-    "$generator": Decoder._generator,
-    "$module": Decoder._module,
-    "$optim": Decoder._optim,
-    "$fn": Decoder._fn,
-    "$partial": Decoder._partial,
-    "$iter": Decoder._iter,
-    "$learner": Decoder._learner,
-    "$handle": Decoder._handle,
+class LearnerDecoder(Decoder):
+    """What the learner's process rebuilds from the judge: classes and functions by import path (named
+    fixtures in ``course/``), iterators, and ``$learner`` targets, which ``resolve`` turns into the
+    learner's own objects."""
+
+    def __init__(
+        self,
+        buffers: list[bytearray],
+        *,
+        known: dict[int, Any] | None = None,
+        resolve: Callable[[list[Any]], Any] | None = None,
+        limits: MessageLimits = DEFAULT_LIMITS,
+    ) -> None:
+        super().__init__(buffers, known=known, limits=limits)
+        self.resolve = resolve
+
+    def _module_state(self, cls: type, state: Any) -> Any:
+        return state
+
+    def _optimizer_state(self, state: Any) -> Any:
+        return state
+
+    def _class(self, path: Any, base: type, roots: tuple[str, ...]) -> type:
+        if not isinstance(path, str):
+            raise CodecError("消息格式不对 (class)")
+        return import_path(path)
+
+    def _fn(self, tree: dict, depth: int) -> Any:
+        return import_path(tree["$fn"])
+
+    def _partial(self, tree: dict, depth: int) -> Any:
+        body = tree["$partial"]
+        return functools.partial(
+            self.decode(body["fn"], depth + 1),
+            *self.decode(body["args"], depth + 1),
+            **self.decode(body["kwargs"], depth + 1),
+        )
+
+    def _iter(self, tree: dict, depth: int) -> Any:
+        return (item for item in self._items(tree["$iter"], depth))
+
+    def _learner(self, tree: dict, depth: int) -> Any:
+        if self.resolve is None:
+            raise CodecError("消息格式不对 ($learner)")
+        return self.resolve(tree["$learner"])
+
+
+_DECODERS: dict[str, str] = {  # tag -> the method that rebuilds it (a subclass may override it)
+    "$float": "_float",
+    "$complex": "_complex",
+    "$ref": "_ref",
+    "$arg": "_arg",
+    "$tuple": "_tuple",
+    "$list": "_list",
+    "$dict": "_dict",
+    "$set": "_set",
+    "$bytes": "_bytes",
+    "$size": "_size",
+    "$dtype": "_dtype",
+    "$device": "_device",
+    "$slice": "_slice",
+    "$range": "_range",
+    "$ellipsis": "_ellipsis",
+    "$ndarray": "_ndarray",
+    "$npscalar": "_npscalar",
+    "$storage": "_storage",
+    "$tensor": "_tensor",
+    "$generator": "_generator",
+    "$module": "_module",
+    "$optim": "_optim",
+    "$fn": "_fn",
+    "$partial": "_partial",
+    "$iter": "_iter",
+    "$learner": "_learner",
+    "$handle": "_handle",
 }

@@ -5,7 +5,7 @@ nbgrader's exporter plugin interface (``nbgrader.plugins.ExportPlugin``) hands a
 are there. This plugin writes one row per student: ids and names, then for each assignment its total and
 one column per test cell (``<assignment> <grade_id>``), points as numbers, 0 for a missing submission:
 
-    cd OUT/nbgrader && nbgrader export --exporter=autograder.export.QuestionsExportPlugin --to questions-lms.csv
+    cd OUT/nbgrader && nbgrader export --exporter=autograder.results.export.QuestionsExportPlugin --to questions-lms.csv
 
 A Canvas or Moodle import matches students by an id column and grade items by column name (docs/grading.md).
 """
@@ -18,7 +18,7 @@ from typing import Any
 from nbgrader.api import MissingEntry
 from nbgrader.plugins import ExportPlugin
 
-from autograder.journal import cell
+from autograder.results.journal import spreadsheet_text as cell
 
 
 def _columns(gradebook: Any, assignments: list[str]) -> list[tuple[str, list[str]]]:
@@ -56,7 +56,7 @@ def rows(gradebook: Any, *, students: list[str] | None = None, assignments: list
 
 
 class QuestionsExportPlugin(ExportPlugin):
-    """``nbgrader export --exporter=autograder.export.QuestionsExportPlugin``: totals and per-question points."""
+    """``nbgrader export --exporter=autograder.results.export.QuestionsExportPlugin``: totals and per-question points."""
 
     def export(self, gradebook: Any) -> None:
         dest = self.to or "questions-lms.csv"

@@ -2,7 +2,7 @@
 
 It never sees a test cell: the judge sends it the submission's non-test cells one at a time and then
 calls the functions those cells defined. Whatever learner code does to this process (rebinding names,
-patching torch, entering modes, tracing) stays here: only data goes back (see ``autograder.calls``).
+patching torch, entering modes, tracing) stays here: only data goes back (see ``autograder.child.calls``).
 
 Requests (``op``): ``run`` (one cell), ``call`` (a learner object, or a ``course`` scenario, on arguments),
 ``getattr``, ``names`` (which answer names exist and their values as data) and ``bye``.
@@ -19,9 +19,9 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from autograder.calls import Incoming
-from autograder.codec import CodecError, Encoder
-from autograder.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
+from autograder.child.calls import Incoming
+from autograder.child.codec import CodecError, LearnerEncoder
+from autograder.wire.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
 
 OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
 
@@ -228,7 +228,7 @@ class Server:
         return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value())
 
     def _names(self, names: Any) -> tuple[dict[str, Any], list[Any]]:
-        enc = Encoder("learner", handles=self.handles)
+        enc = LearnerEncoder(handles=self.handles)
         found: list[list[Any]] = []
         for name in names if isinstance(names, list) else []:
             if not isinstance(name, str) or name not in self.namespace:

@@ -1,5 +1,5 @@
 """What the judge accepts from the learner: tensor views inside their storage, autograd facts, module and
-optimizer state that are data, devices and dtypes on the allowlists; see ``autograder.codec``."""
+optimizer state that are data, devices and dtypes on the allowlists; see ``autograder.child.codec``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_KEYS
-from autograder.protocol import DEFAULT_LIMITS, CodecError, Limits
+from autograder.child.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_KEYS
+from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 from course import remote
 
 
@@ -53,7 +53,7 @@ def import_path(path: Any) -> Any:
     return obj
 
 
-def view_of(storage: torch.UntypedStorage, body: dict, limits: Limits = DEFAULT_LIMITS) -> torch.Tensor:
+def view_of(storage: torch.UntypedStorage, body: dict, limits: MessageLimits = DEFAULT_LIMITS) -> torch.Tensor:
     """A plain tensor over ``storage`` with the dtype, shape, stride and offset in ``body``, all checked."""
     dtype = DTYPES.get(body.get("dtype"))
     shape, stride, offset = body.get("shape"), body.get("stride"), body.get("offset")

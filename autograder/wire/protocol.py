@@ -1,7 +1,8 @@
 """Framing on a stream socket: one message is an 8-byte header length, a JSON header, then raw buffers.
 
-The receiver checks every length against its limits before reading, so a peer cannot make it allocate
-more than ``Limits.max_bytes`` or wait past a deadline. (No torch here: the grader's parent process
+One parser (:class:`Framer`) reads it everywhere: blocking with a deadline (:func:`recv`) and non-blocking
+(the pool's result sockets). It checks every length against its limits before reading, so a peer cannot
+make it allocate more than ``MessageLimits.max_bytes`` or wait past a deadline. (No torch here: the grader's parent process
 imports this module too.)
 """
 
@@ -29,7 +30,7 @@ class ChannelTimeout(Exception):
 
 
 @dataclass(frozen=True)
-class Limits:
+class MessageLimits:
     """Caps on what one message may carry (checked while decoding)."""
 
     max_bytes: int = 768 * 2**20
@@ -39,7 +40,7 @@ class Limits:
     max_dims: int = 32
 
 
-DEFAULT_LIMITS = Limits()
+DEFAULT_LIMITS = MessageLimits()
 
 
 def _nonneg_int(value: Any) -> bool:
@@ -54,7 +55,7 @@ def dumps(header: dict[str, Any], buffers: list[Any]) -> list[bytes | memoryview
     return [len(data).to_bytes(8, "big"), data, *buffers]
 
 
-def parse_header(text: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+def parse_header(text: bytes, limits: MessageLimits = DEFAULT_LIMITS) -> dict[str, Any]:
     def refuse(name: str) -> Any:
         raise CodecError(f"消息里有不允许的常量 {name}")
 
@@ -89,21 +90,61 @@ def _check_text(value: Any) -> None:
             stack.extend(item)
 
 
+class Framer:
+    """The one parser of the framing, fed piece by piece: ``wants()`` bytes at a time, ``take`` each piece.
+
+    ``recv`` (a blocking socket, with a deadline) and the pool's result sockets (non-blocking, many at
+    once) both read through it, so lengths are checked against ``limits`` in one place."""
+
+    def __init__(self, limits: MessageLimits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self._header: dict[str, Any] | None = None
+        self._size: int | None = None  # the header's length, once read
+        self._lengths: list[int] = []
+        self._buffers: list[bytearray] = []
+
+    def wants(self) -> int:
+        """How many bytes the next piece has (0 for an empty buffer)."""
+        if self._size is None:
+            return 8
+        if self._header is None:
+            return self._size
+        return self._lengths[len(self._buffers)]
+
+    def take(self, piece: bytearray) -> tuple[dict[str, Any], list[bytearray]] | None:
+        """Consume one piece of ``wants()`` bytes; a whole message (header, buffers) when this completed it."""
+        if self._size is None:
+            size = int.from_bytes(piece, "big")
+            if size > MAX_HEADER:
+                raise CodecError("消息头太大 (header too large)")
+            self._size = size
+        elif self._header is None:
+            header = parse_header(bytes(piece), self.limits)
+            self._lengths = header.pop("buffers")
+            self._header = header
+        else:
+            self._buffers.append(piece)
+        if self._header is None or len(self._buffers) < len(self._lengths):
+            return None
+        message = (self._header, self._buffers)
+        self._header, self._size, self._lengths, self._buffers = None, None, [], []
+        return message
+
+
 def send(sock: socket.socket, header: dict[str, Any], buffers: list[Any] | None = None) -> None:
     for part in dumps(header, buffers or []):
         sock.sendall(part)
 
 
 def recv(
-    sock: socket.socket, *, deadline: float | None = None, limits: Limits = DEFAULT_LIMITS
+    sock: socket.socket, *, deadline: float | None = None, limits: MessageLimits = DEFAULT_LIMITS
 ) -> tuple[dict[str, Any], list[bytearray]]:
     """The next message: (header, buffers). ``deadline`` is a ``time.monotonic()`` value or None (wait)."""
-    size = int.from_bytes(_read(sock, 8, deadline), "big")
-    if size > MAX_HEADER:
-        raise CodecError("消息头太大 (header too large)")
-    header = parse_header(bytes(_read(sock, size, deadline)), limits)
-    buffers = [_read(sock, n, deadline) for n in header.pop("buffers")]
-    return header, buffers
+    framer = Framer(limits)
+    while True:
+        message = framer.take(_read(sock, framer.wants(), deadline))
+        if message is not None:
+            return message
 
 
 def _read(sock: socket.socket, n: int, deadline: float | None) -> bytearray:

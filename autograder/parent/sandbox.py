@@ -79,7 +79,7 @@ def _inside(path: Path, folders: list[Path]) -> bool:
 
 
 def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Path], readable: list[Path]) -> list[str]:
-    """The command that starts a zygote (``autograder.zygote``) for ``role``, on control socket ``fd``.
+    """The command that starts a zygote (``autograder.child.zygote``) for ``role``, on control socket ``fd``.
 
     The sandbox holds an allowlist, not the host: the system folders read-only, the ``readable`` paths
     needed to run (the Python install, this package, the data) bound read-only, a fresh /tmp, /dev and
@@ -89,7 +89,7 @@ def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Pat
     own user ids.
     """
     as_root = os.geteuid() == 0
-    inner = [sys.executable, "-m", "autograder.zygote", role, str(rundir), str(fd)]
+    inner = [sys.executable, "-m", "autograder.child.zygote", role, str(rundir), str(fd)]
     if mode == "none":  # no sandbox: children keep the grader's user (its Python may live under a private home)
         return inner
     system = [Path(d) for d in SYSTEM_DIRS if Path(d).is_dir()]

@@ -1,6 +1,6 @@
 """One engine for ``grade`` and ``check``: plans in, per-question verdicts out, crashes and hangs handled.
 
-Each submission runs as a learner child and a judge child (``autograder.pool``). When the learner's
+Each submission runs as a learner child and a judge child (``autograder.parent.pool``). When the learner's
 process dies or hangs, the judge fails what still needed it and says where; the engine then runs the
 submission again without that cell (or test), at most ``MAX_RESTARTS`` times, so one bad cell costs its
 own points and not the rest. A notebook that runs past its time is stopped and not rerun.
@@ -9,22 +9,36 @@ own points and not the rest. A notebook that runs past its time is stopped and n
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from autograder.notebooks import Plan
-from autograder.pool import Limits, Pool, Run
+from autograder.parent import sandbox
+from autograder.parent.pool import Pool, Run, RunLimits
 from autograder.text import neutral
+from autograder.wire.schema import Lost, SkipReason, Status, TestResult, Verdict
 
 MAX_RESTARTS = 2
 NOT_ANSWERED = "还没有作答 (NotImplementedError)：删掉 raise NotImplementedError()，写出你的答案"
 UNKNOWN_MISTAKE = "unknown"  # course.mistakes.UNKNOWN (the parent does not import course: torch)
 MISSING_TEST = "这个测试单元不在提交里（被删除或改动了 metadata），记 0 分"
+# Notes and messages, for people only: no decision reads them (tests/test_engine.py rewords them all).
+HUNG_NOTE = "这个单元卡住了，无法停止"
+STORAGE_NOTE = "写入的文件和共享内存超过上限（{over}），进程被停止 (storage limit)"
+SKIPPED_TEST = "{note}；这个测试没有得分，其余部分在新进程里重跑"
+SKIPPED_CELL = "{note}；这个单元在重跑时被跳过"
+EXIT_UNKNOWN = "进程意外结束"
+EXIT_SIGNAL = "进程被信号 {signal} 终止"
+EXIT_CODE = "进程提前退出 (exit code {code}，例如 os._exit() 或 sys.exit())"
+NOTEBOOK_TIMEOUT = "整个笔记本运行超过 {seconds:g} 秒，被停止 (timeout)"
+GRADER_ERROR = "评分进程出错 (grader error)，这个测试没有运行：请老师复查这份提交"
+JUDGE_ENDED = "评分进程意外结束（{exit}），这个测试没有运行"
+JUDGE_ENDED_NOTE = "评分进程意外结束"
+NOT_RUN = "这个测试没有运行"
 
 
 def seed_for(key: str) -> int:
@@ -33,48 +47,37 @@ def seed_for(key: str) -> int:
 
 
 @dataclass
-class Question:
-    grade_id: str
-    points: float
-    max_points: float
-    passed: bool
-    message: str
-    stdout: str = ""
-    mistake: str = ""  # failed: the named mistake's id (course.mistakes) or "unknown"; passed: ''
-
-
-@dataclass
 class Outcome:
     """How one submission ended: a verdict per test cell, the learner cells' outputs, a status."""
 
-    questions: list[Question]
+    questions: list[Verdict]
     cells: dict[int, dict[str, Any]]
-    status: str  # ok, timeout or crashed
+    status: Status  # ok, timeout or crashed
     note: str = ""
     grader_error: str = ""  # our own traceback, for the grading log (never in a learner's feedback)
 
-    @property
-    def score(self) -> float:
-        return sum(q.points for q in self.questions)
-
-    @property
-    def max_score(self) -> float:
-        return sum(q.max_points for q in self.questions)
-
     def to_json(self) -> dict[str, Any]:
         return {
-            "questions": [vars(q) for q in self.questions],
+            "questions": [q.to_json() for q in self.questions],
             "cells": {str(k): v for k, v in self.cells.items()},
-            "status": self.status,
+            "status": self.status.value,
             "note": self.note,
             "grader_error": self.grader_error,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Outcome:
-        questions = [Question(**q) for q in data["questions"]]
+        questions = [Verdict.from_json(q) for q in data["questions"]]
         cells = {int(k): v for k, v in data["cells"].items()}
-        return cls(questions, cells, data["status"], data["note"], data.get("grader_error", ""))
+        return cls(questions, cells, Status(data["status"]), data["note"], data.get("grader_error", ""))
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A cell or test a rerun leaves out: why, as a field, and a note for people."""
+
+    reason: SkipReason
+    note: str
 
 
 @dataclass
@@ -83,21 +86,22 @@ class Job:
 
     key: str
     plan: Plan
-    skip_cells: dict[int, str] = field(default_factory=dict)
-    skip_tests: dict[str, str] = field(default_factory=dict)
+    skip_cells: dict[int, Skip] = field(default_factory=dict)
+    skip_tests: dict[str, Skip] = field(default_factory=dict)
     restarts: int = 0
 
     def payload(self) -> dict[str, Any]:
-        return {**self.plan.to_json(), "skip_cells": sorted(self.skip_cells), "skip_tests": self.skip_tests}
+        skip_tests = {gid: SKIPPED_TEST.format(note=skip.note) for gid, skip in self.skip_tests.items()}
+        return {**self.plan.to_json(), "skip_cells": sorted(self.skip_cells), "skip_tests": skip_tests}
 
 
 LEARNERS_ERROR = "你的代码抛出了异常 (raised by your code)："
 
 
-def message_of(error: list[str] | None, origin: str = "") -> str:
+def message_of(error: Sequence[str] | None, origin: str = "") -> str:
     """What the learner reads for a failed test: the check's own message, or the error in one line.
 
-    ``origin`` (who raised it: check, learner, test, gone, timeout, crashed; see ``judge.TestResult``)
+    ``origin`` (who raised it: check, learner, test, gone, timeout, crashed; see ``schema.Origin``)
     chooses the wording, never the exception's name: a learner's exception class named CheckError or
     LearnerGone is shown as the learner's, after a marker saying so."""
     if not error:
@@ -118,22 +122,25 @@ def message_of(error: list[str] | None, origin: str = "") -> str:
     return f"{ename}: {evalue}" if evalue else ename
 
 
-def mistake_of(result: dict[str, Any]) -> str:
+def mistake_of(result: TestResult) -> str:
     """A failed test's mistake id, as the judge sent it in its own field (the judge checked it against the
     catalogue), or ``unknown``: never read from the message."""
-    value = result.get("mistake")
-    if isinstance(value, str) and value and len(value) <= 64 and value.replace("-", "").isalnum():
+    value = result.mistake
+    if value and len(value) <= 64 and value.replace("-", "").isalnum():
         return value
     return UNKNOWN_MISTAKE
 
 
 def describe_exit(code: int | None) -> str:
     if code is None:
-        return "进程意外结束"
+        return EXIT_UNKNOWN
     if code < 0:
         names = {9: "SIGKILL", 11: "SIGSEGV (segfault)", 6: "SIGABRT", 24: "SIGXCPU (CPU 时间超限)", 25: "SIGXFSZ"}
-        return f"进程被信号 {names.get(-code, -code)} 终止"
-    return f"进程提前退出 (exit code {code}，例如 os._exit() 或 sys.exit())"
+        return EXIT_SIGNAL.format(signal=names.get(-code, -code))
+    return EXIT_CODE.format(code=code)
+
+
+CHILD_CPU_S = {"learner": 0.0, "judge": 0.0}  # CPU seconds of every learner and judge child run here so far
 
 
 def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callable[[Job, Outcome], None]) -> None:
@@ -164,6 +171,8 @@ def run_jobs(pool: Pool, jobs: Iterable[Job], *, parallel: int, on_done: Callabl
     while running:
         run = pool.wait()
         job = running.pop(run.id)
+        for role, ended in (("learner", run.learner_exit), ("judge", run.judge_exit)):
+            CHILD_CPU_S[role] += float((ended or {}).get("cpu_s") or 0.0)
         if _should_rerun(job, run):
             again.append(job)
         else:
@@ -183,88 +192,100 @@ def run_one(pool: Pool, job: Job) -> Outcome:
 def over_storage(run: Run) -> str:
     """The note for a learner process stopped for what it wrote (files, shared memory); '' otherwise."""
     over = str((run.learner_exit or {}).get("over_storage") or "")
-    return f"写入的文件和共享内存超过上限（{over}），进程被停止 (storage limit)" if over else ""
+    return STORAGE_NOTE.format(over=over) if over else ""
+
+
+def lost_reason(run: Run) -> Lost | None:
+    """Why the judge lost the learner (its ``reason`` field), or None when it did not."""
+    if run.judge_done is None or run.judge_done.lost_at is None:
+        return None
+    return run.judge_done.reason or Lost.EXITED  # a judge that gave no reason: the learner is gone all the same
+
+
+def skip_for(run: Run) -> Skip:
+    """What a rerun leaves out after ``run`` lost its learner, and why: from fields only."""
+    if lost_reason(run) is Lost.HUNG:
+        return Skip(SkipReason.HUNG, HUNG_NOTE)
+    if over_storage(run):
+        return Skip(SkipReason.STORAGE, over_storage(run))
+    return Skip(SkipReason.EXITED, describe_exit((run.learner_exit or {}).get("code")))
 
 
 def _should_rerun(job: Job, run: Run) -> bool:
-    lost_at = (run.done or {}).get("lost_at")
+    """Whether to run ``job`` again without the cell or test where ``run`` lost its learner (noted on job)."""
+    lost_at = run.judge_done.lost_at if run.judge_done else None
     if run.timed_out or not lost_at or job.restarts >= MAX_RESTARTS:
         return False
-    lost = str((run.done or {}).get("lost", ""))
-    stuck = "没有响应" in lost
-    note = (
-        "这个单元卡住了，无法停止"
-        if stuck
-        else over_storage(run) or describe_exit((run.learner_exit or {}).get("code"))
-    )
     kind, where = lost_at[0], lost_at[1]
     if kind == "cell":
-        job.skip_cells[int(where)] = note
+        job.skip_cells[int(where)] = skip_for(run)
     elif kind == "test":
-        job.skip_tests[str(where)] = f"{note}；这个测试没有得分，其余部分在新进程里重跑"
+        job.skip_tests[str(where)] = skip_for(run)
     else:
         return False
     job.restarts += 1
     return True
 
 
+def status_of(job: Job, run: Run) -> Status:
+    """ok, timeout or crashed, from fields: the run's time-outs, the skips' reasons, how the judge ended."""
+    skips = [*job.skip_cells.values(), *job.skip_tests.values()]
+    cell_timeout = any(c.timeout for c in run.cells.values())
+    if run.timed_out or cell_timeout or any(s.reason is SkipReason.HUNG for s in skips):
+        return Status.TIMEOUT
+    if skips or lost_reason(run) is not None or run.judge_done is None or run.grader_error:
+        return Status.CRASHED
+    return Status.OK
+
+
 def outcome(job: Job, run: Run, notebook_timeout: float) -> Outcome:
     """Verdicts from what the judge streamed; what it never reached fails with the reason why."""
     plan = job.plan
     if run.timed_out:
-        unreached = f"整个笔记本运行超过 {notebook_timeout:g} 秒，被停止 (timeout)"
+        unreached = NOTEBOOK_TIMEOUT.format(seconds=notebook_timeout)
     elif run.grader_error:
-        unreached = "评分进程出错 (grader error)，这个测试没有运行：请老师复查这份提交"
-    elif run.done is None:
-        unreached = f"评分进程意外结束（{describe_exit((run.judge_exit or {}).get('code'))}），这个测试没有运行"
+        unreached = GRADER_ERROR
+    elif run.judge_done is None:
+        unreached = JUDGE_ENDED.format(exit=describe_exit((run.judge_exit or {}).get("code")))
     else:
-        unreached = "这个测试没有运行"
+        unreached = NOT_RUN
     questions = []
     for gid in plan.tests:
         maximum = plan.points.get(gid, 0.0)
         if gid in plan.missing:
-            questions.append(Question(gid, 0.0, maximum, False, MISSING_TEST))
+            questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, MISSING_TEST, UNKNOWN_MISTAKE))
             continue
         result = run.tests.get(gid)
         if result is None:
-            questions.append(Question(gid, 0.0, maximum, False, unreached))
+            questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, unreached, UNKNOWN_MISTAKE))
             continue
-        passed = bool(result.get("passed"))
-        message = "" if passed else message_of(result.get("error"), str(result.get("origin", ""))) or "测试未通过"
-        mistake = "" if passed else mistake_of(result)
-        questions.append(
-            Question(gid, maximum if passed else 0.0, maximum, passed, message, result.get("stdout", ""), mistake)
-        )
-    cells = dict(run.cells)
-    for index, note in job.skip_cells.items():
-        cells[index] = {"skipped": True, "note": f"{note}；这个单元在重跑时被跳过"}
-    cell_timeout = any(c.get("timeout") for c in cells.values())
-    stuck = any("卡住" in n for n in [*job.skip_cells.values(), *job.skip_tests.values()])
-    crashed = bool(job.skip_cells or job.skip_tests) or (run.done is not None and bool(run.done.get("lost_at")))
-    if run.timed_out or cell_timeout or stuck:
-        status = "timeout"
-    elif crashed or run.done is None or run.grader_error:
-        status = "crashed"
-    else:
-        status = "ok"
-    notes = sorted(set(job.skip_cells.values()) | {n.split("；")[0] for n in job.skip_tests.values()})
+        passed, stdout = result.passed, result.stdout
+        if passed:
+            questions.append(Verdict(gid, maximum, maximum, Status.PASSED, "", "", stdout))
+            continue
+        message = message_of(result.error, result.origin or "") or "测试未通过"
+        questions.append(Verdict(gid, 0.0, maximum, Status.FAILED, message, mistake_of(result), stdout))
+    cells = {index: cell.to_dict() for index, cell in run.cells.items()}
+    for index, skip in job.skip_cells.items():
+        cells[index] = {"skipped": True, "note": SKIPPED_CELL.format(note=skip.note)}
+    notes = sorted({s.note for s in [*job.skip_cells.values(), *job.skip_tests.values()]})
     if over_storage(run) and over_storage(run) not in notes:
         notes.append(over_storage(run))
     if run.timed_out or run.grader_error:
         notes.append(unreached)
-    elif run.done is None:
-        notes.append("评分进程意外结束")
-    elif run.done.get("lost") and not notes:
-        notes.append(str(run.done["lost"]))
-    return Outcome(questions, cells, status, "; ".join(notes), run.grader_error)
+    elif run.judge_done is None:
+        notes.append(JUDGE_ENDED_NOTE)
+    elif run.judge_done.lost and not notes:
+        notes.append(run.judge_done.lost)
+    return Outcome(questions, cells, status_of(job, run), "; ".join(notes), run.grader_error)
 
 
-def open_pool(mode: str, limits: Limits, hidden: list[Path], *, warm_up: bool = True) -> Pool:
+def open_pool(mode: str, limits: RunLimits, hidden: list[Path], *, warm_up: bool = True) -> Pool:
     """Zygotes in sandbox ``mode`` that can read Python, ``course``, ``autograder`` and the data, and never
     ``hidden`` (course, submissions, output) nor the grader's home. ``warm_up=False`` skips torch's lazy
     imports in the zygotes (a single notebook pays for them only if it uses them)."""
     readable = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent]
-    readable += [Path(importlib.import_module(m).__file__).resolve().parent for m in ("course", "autograder")]
+    readable += sandbox.package_folders()  # found, not imported: the parent never imports torch
     value = os.environ.get("COURSE_DATA_DIR")
     data_dir = Path(value).resolve() if value else None
     if data_dir is not None:

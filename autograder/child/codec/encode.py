@@ -1,4 +1,4 @@
-"""Turning values into a JSON tree and raw buffers (one message); see ``autograder.codec``."""
+"""Turning values into a JSON tree and raw buffers (one message); see ``autograder.child.codec``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.codec.common import (
+from autograder.child.codec.common import (
     DEFAULT_FACTORIES,
     DTYPES,
     MODULE_ROOTS,
@@ -28,26 +28,24 @@ from autograder.codec.common import (
     storage_bytes,
     storage_key,
 )
-from autograder.protocol import CodecError
+from autograder.wire.protocol import CodecError
 
 
 class Encoder:
     """Turn values into a JSON tree (``tree``) and raw buffers (``buffers``), for one message.
 
-    ``side`` is the sender: ``"judge"`` (functions travel by import path; learner objects by reference) or
-    ``"learner"`` (what is not data becomes a handle in ``handles``). ``known`` maps ``id(obj)`` (and
+    The direction is the subclass: :class:`JudgeEncoder` (functions travel by import path; learner objects
+    by reference) or :class:`LearnerEncoder` (what is not data becomes a handle in ``handles``). ``known`` maps ``id(obj)`` (and
     storage keys) of the request's objects to their numbers, so a reply can name them with ``$arg``.
     """
 
     def __init__(
         self,
-        side: str,
         *,
         known: dict[Any, int] | None = None,
         handles: list[Any] | None = None,
         first_id: int = 1,
     ) -> None:
-        self.side = side
         self.known = known or {}
         self.handles = handles
         self.buffers: list[memoryview | bytes] = []
@@ -230,82 +228,23 @@ class Encoder:
         state = {k: v for k, v in vars(m).items() if "hook" not in k}
         return self._dict_body(state, depth)
 
-    def _module(self, m: nn.Module, depth: int) -> Any:
-        seen = self._seen(id(m))
-        if seen is not None:
-            return seen
-        cls = type(m)
-        if self.side == "learner":
-            structural = all(
-                loaded_class(qualified(type(s)), nn.Module, MODULE_ROOTS) is type(s) and hooks_empty(s)
-                for s in m.modules()
-            )
-            if not structural:
-                return self._handle(m)
-            mark = self.checkpoint()
-            self._data_only += 1  # an attribute that is not data makes the whole module a handle
-            try:
-                number = self._new_id(id(m), m)
-                return {"$module": {"class": qualified(cls), "state": self.module_state(m, depth + 1)}, "id": number}
-            except NotData:
-                self.rollback(mark)
-            finally:
-                self._data_only -= 1
-            return self._handle(m)
-        if not hooks_empty(m):
-            raise NotData(f"模型 {cls.__name__} 注册了 hook：评分器不能把它交给学习者的函数")
-        self._importable(cls)
-        number = self._new_id(id(m), m)
-        return {"$module": {"class": qualified(cls), "state": self.module_state(m, depth + 1)}, "id": number}
-
     def optimizer_state(self, opt: torch.optim.Optimizer, depth: int) -> Any:
         state = opt.__getstate__()
         return self._dict_body({k: state[k] for k in OPTIMIZER_KEYS if k in state}, depth)
 
+    def _module(self, m: nn.Module, depth: int) -> Any:
+        raise NotImplementedError  # JudgeEncoder, LearnerEncoder
+
     def _optimizer(self, opt: torch.optim.Optimizer, depth: int) -> Any:
-        seen = self._seen(id(opt))
-        if seen is not None:
-            return seen
-        cls = type(opt)
-        if self.side == "learner" and loaded_class(qualified(cls), torch.optim.Optimizer, (OPTIMIZER_ROOT,)) is not cls:
-            return self._handle(opt)
-        if self.side == "judge":
-            self._importable(cls)
-        mark = self.checkpoint()
-        self._data_only += 1
-        try:
-            number = self._new_id(id(opt), opt)
-            return {"$optim": {"class": qualified(cls), "state": self.optimizer_state(opt, depth + 1)}, "id": number}
-        except NotData:
-            if self.side != "learner":
-                raise
-            self.rollback(mark)
-        finally:
-            self._data_only -= 1
-        return self._handle(opt)
+        raise NotImplementedError
 
     def _other(self, value: Any, depth: int) -> Any:
-        target = getattr(value, "__learner_target__", None)
-        if self.side == "judge" and target is not None:
-            return {"$learner": list(target)}
-        if self.side == "judge":
-            if isinstance(value, functools.partial):
-                return {
-                    "$partial": {
-                        "fn": self.encode(value.func, depth + 1),
-                        "args": self.encode(tuple(value.args), depth + 1),
-                        "kwargs": self.encode(dict(value.keywords), depth + 1),
-                    }
-                }
-            if callable(value):
-                self._importable(value)
-                return {"$fn": qualified(value)}
-            if isinstance(value, collections.abc.Iterator):
-                return {"$iter": [self.encode(v, depth + 1) for v in value]}
-            raise CodecError(
-                f"{type(value).__name__} 不能交给学习者的函数：测试只能传数据，或 course/ 里按名字导入的对象 (fixtures)"
-            )
-        return self._handle(value)
+        raise NotImplementedError
+
+    def _as_data(self, obj: Any, tag: str, state: Callable[[], Any]) -> Any:
+        """``{tag: {class, state}}`` for a module or optimizer, numbered so later mentions are ``$ref``."""
+        number = self._new_id(id(obj), obj)
+        return {tag: {"class": qualified(type(obj)), "state": state()}, "id": number}
 
     def _handle(self, value: Any) -> Any:
         if self.handles is None or self._data_only:
@@ -340,3 +279,88 @@ class Encoder:
                 f"{name} 是在测试单元里定义的，不能交给学习者的函数：把它写进 course/（例如 course.fixtures），"
                 "按名字导入 (a named fixture)"
             )
+
+
+class JudgeEncoder(Encoder):
+    """What the judge sends the learner: data, modules and optimizers of importable classes, functions and
+    classes by import path (named fixtures in ``course/``), and the learner's own objects by reference."""
+
+    def _module(self, m: nn.Module, depth: int) -> Any:
+        seen = self._seen(id(m))
+        if seen is not None:
+            return seen
+        if not hooks_empty(m):
+            raise NotData(f"模型 {type(m).__name__} 注册了 hook：评分器不能把它交给学习者的函数")
+        self._importable(type(m))
+        return self._as_data(m, "$module", lambda: self.module_state(m, depth + 1))
+
+    def _optimizer(self, opt: torch.optim.Optimizer, depth: int) -> Any:
+        seen = self._seen(id(opt))
+        if seen is not None:
+            return seen
+        self._importable(type(opt))
+        self._data_only += 1
+        try:
+            return self._as_data(opt, "$optim", lambda: self.optimizer_state(opt, depth + 1))
+        finally:
+            self._data_only -= 1
+
+    def _other(self, value: Any, depth: int) -> Any:
+        target = getattr(value, "__learner_target__", None)
+        if target is not None:
+            return {"$learner": list(target)}
+        if isinstance(value, functools.partial):
+            return {
+                "$partial": {
+                    "fn": self.encode(value.func, depth + 1),
+                    "args": self.encode(tuple(value.args), depth + 1),
+                    "kwargs": self.encode(dict(value.keywords), depth + 1),
+                }
+            }
+        if callable(value):
+            self._importable(value)
+            return {"$fn": qualified(value)}
+        if isinstance(value, collections.abc.Iterator):
+            return {"$iter": [self.encode(v, depth + 1) for v in value]}
+        raise CodecError(
+            f"{type(value).__name__} 不能交给学习者的函数：测试只能传数据，或 course/ 里按名字导入的对象 (fixtures)"
+        )
+
+
+class LearnerEncoder(Encoder):
+    """What the learner's process sends the judge: data, and modules and optimizers only of torch's own (or
+    ``course``'s) classes with data-only attributes; anything else becomes a handle in ``handles``."""
+
+    def _module(self, m: nn.Module, depth: int) -> Any:
+        seen = self._seen(id(m))
+        if seen is not None:
+            return seen
+        structural = all(
+            loaded_class(qualified(type(s)), nn.Module, MODULE_ROOTS) is type(s) and hooks_empty(s) for s in m.modules()
+        )
+        if not structural:
+            return self._handle(m)
+        return self._data_or_handle(m, "$module", lambda: self.module_state(m, depth + 1))
+
+    def _optimizer(self, opt: torch.optim.Optimizer, depth: int) -> Any:
+        seen = self._seen(id(opt))
+        if seen is not None:
+            return seen
+        if loaded_class(qualified(type(opt)), torch.optim.Optimizer, (OPTIMIZER_ROOT,)) is not type(opt):
+            return self._handle(opt)
+        return self._data_or_handle(opt, "$optim", lambda: self.optimizer_state(opt, depth + 1))
+
+    def _data_or_handle(self, obj: Any, tag: str, state: Callable[[], Any]) -> Any:
+        """The object as data; a handle when an attribute is not data (nothing of it is kept)."""
+        mark = self.checkpoint()
+        self._data_only += 1  # an attribute that is not data makes the whole object a handle
+        try:
+            return self._as_data(obj, tag, state)
+        except NotData:
+            self.rollback(mark)
+        finally:
+            self._data_only -= 1
+        return self._handle(obj)
+
+    def _other(self, value: Any, depth: int) -> Any:
+        return self._handle(value)

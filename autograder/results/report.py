@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from autograder import classdata
-from autograder.classdata import QuestionStats, StudentStats
-from autograder.journal import atomic_write
+from autograder.results import classdata
+from autograder.results.classdata import QuestionStats, StudentStats
+from autograder.results.journal import atomic_write
 
 REPORT = "report.html"
 REPORT_JSON = "report.json"

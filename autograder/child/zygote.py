@@ -1,4 +1,4 @@
-"""Fork servers (zygotes) for the two sides of grading: ``python -m autograder.zygote learner|judge RUNDIR FD``.
+"""Fork servers (zygotes) for the two sides of grading: ``python -m autograder.child.zygote learner|judge RUNDIR FD``.
 
 A zygote imports torch and everything a notebook uses once, then forks one child per submission on the
 parent's request, so a child starts in milliseconds from a clean copy of that state. The zygote itself
@@ -71,7 +71,7 @@ def _preload(role: str) -> dict[str, Any]:
         config.HistoryManager.enabled = False
         state["shell"] = Shell.instance(config=config)
     else:
-        import autograder.judge  # noqa: F401
+        import autograder.child.judge  # noqa: F401
     return state
 
 
@@ -132,7 +132,7 @@ def _seed(state: dict[str, Any], seed: int) -> None:
 
 def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path, fds: list[int], uid: int | None):
     """Runs in the forked learner child; never returns."""
-    from autograder.learner import Server
+    from autograder.child.learner import Server
 
     channel = socket.socket(fileno=fds[0])
     os.setpgid(0, 0)
@@ -168,8 +168,9 @@ def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path,
 
 def _judge_child(state: dict[str, Any], request: dict[str, Any], fds: list[int]) -> None:
     """Runs in the forked judge child; never returns."""
-    from autograder.judge import Learner, SocketChannel, run_plan
-    from autograder.protocol import recv, send
+    from autograder.child.judge import Learner, SocketChannel, run_plan
+    from autograder.wire.protocol import recv, send
+    from autograder.wire.schema import CellResult, Done, TestResult, result_message
 
     channel, results = socket.socket(fileno=fds[0]), socket.socket(fileno=fds[1])
     os.setpgid(0, 0)
@@ -184,18 +185,17 @@ def _judge_child(state: dict[str, Any], request: dict[str, Any], fds: list[int])
     plan = header["plan"]
     learner = Learner(SocketChannel(channel), timeout=float(request["timeout"]))
 
-    def stream(kind: str, item: Any) -> None:
-        payload = item if isinstance(item, dict) else item.__dict__
-        send(results, {"kind": kind, "item": payload})
+    def stream(record: TestResult | CellResult | Done) -> None:
+        send(results, result_message(record))
 
     try:
         report = run_plan(plan, learner, cell_timeout=float(request["timeout"]), on_result=stream)
-        send(results, {"kind": "done", "lost_at": report.lost_at, "lost": report.lost})
+        stream(report.done())
     except BaseException:  # noqa: BLE001 - whatever a submission made the judge do, this run ends, not the class
         import traceback
 
         try:
-            send(results, {"kind": "done", "lost_at": None, "lost": "", "grader_error": traceback.format_exc()[-4000:]})
+            stream(Done(grader_error=traceback.format_exc()[-4000:]))
         except BaseException:  # noqa: BLE001 - no memory left to say so: the parent sees no "done"
             pass
     os._exit(0)
@@ -426,7 +426,7 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
             }
             by_task[request["task"]] = pid
         while children:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
             if pid == 0:
                 break
             info = children.pop(pid, None)
@@ -442,6 +442,7 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
                 "code": os.waitstatus_to_exitcode(status),
                 "timed_out": info["timed_out"],
                 "over_storage": info["over"],
+                "cpu_s": round(usage.ru_utime + usage.ru_stime, 4),  # the child's own CPU time (benchmarks)
             }
             try:
                 control.send(json.dumps(message).encode())

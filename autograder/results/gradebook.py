@@ -3,8 +3,9 @@
 Either a course of our own under ``OUT/nbgrader`` (the default: the assignments are generated there from
 the course's ``source/``), or an instructor's existing nbgrader course (``grade --nbgrader-course``: its
 gradebook, ``autograded/`` and ``feedback/`` folders, where formgrader and ``release_feedback`` look).
-nbgrader's own preprocessors sanitise each submission and save its scores; this process alone writes the
-gradebook, one submission after another (SQLite has one writer; writes take milliseconds).
+nbgrader's own preprocessors sanitise each submission; its scores are the engine's verdicts, written here
+(never re-derived from the graded notebook). This process alone writes the gradebook, one submission after
+another (SQLite has one writer; writes take milliseconds).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from autograder import nbgrader_api
-from autograder.inert import make_inert
 from autograder.notebooks import read_notebook
+from autograder.results.inert import make_inert
+from autograder.wire.schema import Verdict
 
 
 class Gradebook:
@@ -28,6 +30,21 @@ class Gradebook:
         self.own = own  # our own course under OUT/nbgrader (else the instructor's, left as it is)
         self.config = nbgrader_api.load_config(root)
         self.sources = {a: read_notebook(course_root / "source" / a / f"{a}.ipynb") for a in assignments}
+        self._connection: Any = None
+
+    def db(self) -> Any:  # -> nbgrader.api.Gradebook
+        """One connection to nbgrader's gradebook for the whole run: opening one checks every table, which
+        was most of the parent's time per notebook when each step opened its own. :meth:`close` ends it."""
+        if self._connection is None:
+            from nbgrader.api import Gradebook as NbGradebook
+
+            self._connection = NbGradebook(self.db_url)
+        return self._connection
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
     @classmethod
     def in_output(cls, out: Path, course_root: Path, assignments: list[str], db_url: str | None = None) -> Gradebook:
@@ -71,7 +88,6 @@ class Gradebook:
         }
 
     def register(self, student: str, assignment: str, timestamp: str | None = None) -> None:
-        from nbgrader.api import Gradebook as NbGradebook
         from nbgrader.utils import parse_utc
 
         when = None
@@ -80,36 +96,69 @@ class Gradebook:
                 when = parse_utc(timestamp)
             except (ValueError, TypeError, OverflowError):
                 when = None
-        with NbGradebook(self.db_url) as gb:
-            gb.update_or_create_student(student)
-            if when is not None:
-                gb.update_or_create_submission(assignment, student, timestamp=when)
-            else:
-                gb.update_or_create_submission(assignment, student)
+        gb = self.db()
+        gb.update_or_create_student(student)
+        if when is not None:
+            gb.update_or_create_submission(assignment, student, timestamp=when)
+        else:
+            gb.update_or_create_submission(assignment, student)
 
     def sanitize(self, student: str, assignment: str, nb: Any) -> Any:
         """nbgrader's own sanitising: test cells, metadata, points and kernelspec come from the gradebook."""
-        from nbgrader.preprocessors import (
-            CheckCellMetadata,
-            ClearOutput,
-            DeduplicateIds,
-            OverwriteCells,
-            OverwriteKernelspec,
-        )
+        import json
+
+        from nbgrader.preprocessors import CheckCellMetadata, ClearOutput, DeduplicateIds, OverwriteCells
+
+        class SharedOverwriteCells(OverwriteCells):
+            """nbgrader's OverwriteCells on this run's open gradebook (its own opens a new connection)."""
+
+            def preprocess(inner, nb: Any, resources: dict) -> tuple[Any, dict]:  # noqa: N805
+                inner.notebook_id = inner.assignment_id = assignment
+                inner.gradebook = self.db()
+                nb, resources = super(OverwriteCells, inner).preprocess(nb, resources)
+                if inner.add_missing_cells:
+                    nb, resources = inner.add_missing_grade_cells(nb, resources)
+                    nb, resources = inner.add_missing_task_cells(nb, resources)
+                return nb, resources
 
         resources = self.resources(student, assignment)
-        for step in (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadata):
+        for step in (ClearOutput, DeduplicateIds):
+            nb, resources = step(config=self.config).preprocess(nb, resources)
+        kernelspec = self.db().find_notebook(assignment, assignment).kernelspec  # nbgrader's OverwriteKernelspec
+        if kernelspec:
+            nb.metadata["kernelspec"] = json.loads(kernelspec)
+        for step in (SharedOverwriteCells, CheckCellMetadata):
             nb, resources = step(config=self.config).preprocess(nb, resources)
         return nb
 
-    def save(self, student: str, assignment: str, nb: Any, submission: bytes | None) -> None:
-        """nbgrader's LimitOutput and SaveAutoGrades; the graded notebook goes where formgrader looks."""
+    def save(self, student: str, assignment: str, nb: Any, verdicts: list[Verdict], submission: bytes | None) -> None:
+        """The engine's verdicts into the gradebook; the graded notebook goes where formgrader looks.
+
+        Each test cell's ``auto_score`` is its verdict's points (nothing is re-derived from the notebook's
+        outputs); other graded cells (written answers) are left for a person, and answer cells get
+        nbgrader's "No response." comment when unchanged, as ``SaveAutoGrades`` does. One commit."""
         import nbformat
-        from nbgrader.preprocessors import LimitOutput, SaveAutoGrades
+        from nbgrader.preprocessors import LimitOutput
+        from nbgrader.utils import compute_checksum, determine_grade, is_grade, is_solution, is_task
 
         resources = self.resources(student, assignment)
-        for step in (LimitOutput, SaveAutoGrades):
-            nb, resources = step(config=self.config).preprocess(nb, resources)
+        nb, resources = LimitOutput(config=self.config).preprocess(nb, resources)
+        points = {v.grade_id: v.points for v in verdicts}
+        gb = self.db()
+        for cell in nb.cells:
+            info = cell.metadata.get("nbgrader", {})
+            gid = info.get("grade_id")
+            if gid is None:
+                continue
+            if is_grade(cell):
+                grade = gb.find_grade(gid, assignment, assignment, student)
+                grade.auto_score = points[gid] if gid in points else determine_grade(cell)[0]
+                grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
+            if is_solution(cell) or is_task(cell):
+                comment = gb.find_comment(gid, assignment, assignment, student)
+                unchanged = info.get("checksum") == compute_checksum(cell) and not is_task(cell)
+                comment.auto_comment = "No response." if unchanged else None
+        gb.db.commit()
         nb = make_inert(nb, self.sources[assignment], self.config)  # safe in formgrader, no hidden tests
         target = self.root / "autograded" / student / assignment
         target.mkdir(parents=True, exist_ok=True)
@@ -121,21 +170,12 @@ class Gradebook:
 
     def zero(self, student: str, assignment: str) -> None:
         """A submission that could not run: every grade 0, as nbgrader does for a missing notebook."""
-        from nbgrader.api import Gradebook as NbGradebook
-
-        with NbGradebook(self.db_url) as gb:
-            submission = gb.find_submission_notebook(assignment, assignment, student)
-            for grade in submission.grades:
-                grade.auto_score = 0
-                grade.needs_manual_grade = False
-            gb.db.commit()
-
-    def scores(self, student: str, assignment: str) -> dict[str, tuple[float, float]]:
-        from nbgrader.api import Gradebook as NbGradebook
-
-        with NbGradebook(self.db_url) as gb:
-            submission = gb.find_submission_notebook(assignment, assignment, student)
-            return {g.name: (float(g.score or 0), float(g.max_score)) for g in submission.grades}
+        gb = self.db()
+        submission = gb.find_submission_notebook(assignment, assignment, student)
+        for grade in submission.grades:
+            grade.auto_score = 0
+            grade.needs_manual_grade = False
+        gb.db.commit()
 
 
 def _known(db_url: str, assignment: str) -> bool:

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from autograder import engine, sandbox
 from autograder.notebooks import Plan
-from autograder.pool import Limits, Pool
-from autograder.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
+from autograder.parent import engine, sandbox
+from autograder.parent.pool import Pool, RunLimits
+from autograder.wire.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
 
 IDLE_S = float(os.environ.get("AUTOGRADER_SERVER_IDLE_S", "900"))
 START_S = 120
@@ -61,7 +61,7 @@ def enabled() -> bool:
 # Client
 
 
-def run_jobs(jobs: list[engine.Job], *, mode: str, limits: Limits, hidden: list[Path], parallel: int):
+def run_jobs(jobs: list[engine.Job], *, mode: str, limits: RunLimits, hidden: list[Path], parallel: int):
     """Outcomes for ``jobs`` from the warm server (started if needed); None if it cannot be had."""
     request = {
         "op": "run",
@@ -104,7 +104,7 @@ def _start() -> bool:
     (folder / "engine.sock").unlink(missing_ok=True)
     log = open(folder / "engine.log", "ab")  # noqa: SIM115 - handed to the child
     subprocess.Popen(
-        [sys.executable, "-m", "autograder.server"],
+        [sys.executable, "-m", "autograder.parent.server"],
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=log,
@@ -175,7 +175,7 @@ def serve() -> None:
 
 
 def _run(request: dict[str, Any], pools: dict[tuple, Pool]) -> list[dict[str, Any]]:
-    limits = Limits(**request["limits"])
+    limits = RunLimits(**request["limits"])
     hidden = tuple(request["hidden"])
     key = (request["mode"], *vars(limits).values(), hidden)
     if key not in pools:

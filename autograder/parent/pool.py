@@ -20,15 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import sandbox
 from autograder.errors import AutograderError
-from autograder.protocol import send
+from autograder.parent import sandbox
+from autograder.wire.protocol import CodecError, Framer, send
+from autograder.wire.schema import CellResult, Done, TestResult, read_result
 
 START_TIMEOUT_S = 180
 
 
 @dataclass
-class Limits:
+class RunLimits:
     """What one submission may use: seconds per cell and per notebook, bytes of memory, and bytes it may
     keep outside its address space (files in its scratch folder, /tmp and /dev/shm, SysV shared memory)."""
 
@@ -40,16 +41,17 @@ class Limits:
 
 @dataclass
 class Run:
-    """One submission on its way through the two children; filled in as messages arrive."""
+    """One submission on its way through the two children; filled in as the judge's records arrive."""
 
     id: str
     results: socket.socket
-    tests: dict[str, dict[str, Any]] = field(default_factory=dict)
-    cells: dict[int, dict[str, Any]] = field(default_factory=dict)
-    done: dict[str, Any] | None = None
+    tests: dict[str, TestResult] = field(default_factory=dict)
+    cells: dict[int, CellResult] = field(default_factory=dict)
+    judge_done: Done | None = None  # the judge's last record: None if it never got that far
     learner_exit: dict[str, Any] | None = None
     judge_exit: dict[str, Any] | None = None
     pending: bytearray = field(default_factory=bytearray)
+    framer: Framer = field(default_factory=Framer)
     grader_error: str = ""  # a traceback from our own code (the judge's, or a child's set-up), for the log
     closed: bool = False  # the judge closed its end of the result socket
 
@@ -130,7 +132,7 @@ class Pool:
     def __init__(
         self,
         mode: str,
-        limits: Limits,
+        limits: RunLimits,
         *,
         hidden: list[Path],
         readable: list[Path],
@@ -246,21 +248,23 @@ class Pool:
                     pass
                 break
             run.pending += chunk
-        while len(run.pending) >= 8:
-            size = int.from_bytes(run.pending[:8], "big")
-            if len(run.pending) < 8 + size:
+        while not run.grader_error and len(run.pending) >= run.framer.wants():
+            size = run.framer.wants()
+            piece = run.pending[:size]
+            del run.pending[:size]
+            try:
+                message = run.framer.take(piece)
+                record = read_result(message[0]) if message is not None else None
+            except (CodecError, ValueError) as exc:  # the judge broke the schema: a grader bug, for the log
+                run.grader_error = f"judge process: unreadable result message: {str(exc)[:300]}"
                 break
-            message = json.loads(bytes(run.pending[8 : 8 + size]))
-            del run.pending[: 8 + size]
-            kind, item = message.get("kind"), message.get("item")
-            if kind == "test":
-                run.tests[item["grade_id"]] = item
-            elif kind == "cell":
-                run.cells[int(item["index"])] = item
-            elif kind == "done":
-                run.done = message
-                if message.get("grader_error"):
-                    run.grader_error = str(message["grader_error"])
+            if isinstance(record, TestResult):
+                run.tests[record.grade_id] = record
+            elif isinstance(record, CellResult):
+                run.cells[record.index] = record
+            elif isinstance(record, Done):
+                run.judge_done = record
+                run.grader_error = record.grader_error
 
     def _forget(self, run: Run) -> None:
         for role in ("learner", "judge"):  # a child that broke before it ran anything: a grader bug

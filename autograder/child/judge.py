@@ -1,6 +1,6 @@
 """The judge: runs the instructor's cells and test cells in a process that never runs learner code.
 
-The learner's process runs the submission (``autograder.learner``); the judge steps through the
+The learner's process runs the submission (``autograder.child.learner``); the judge steps through the
 instructor's notebook beside it. Before each test cell it has the learner run the submission's cells up
 to that point, then binds every name the instructor's solution cells define: data (numbers, tensors,
 models made of torch layers) as a rebuilt value, anything else as a :class:`Remote` that calls into the
@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograder.calls import LearnerError, Request, raised_by_learner
-from autograder.codec import DEFAULT_LIMITS, CodecError, Decoder, Handle, Limits, qualified
-from autograder.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
+from autograder.child.calls import LearnerError, Request, raised_by_learner
+from autograder.child.codec import DEFAULT_LIMITS, CodecError, Handle, JudgeDecoder, MessageLimits, qualified
+from autograder.child.learner import WALL_FACTOR, CellTimeout, Server, captured, deadline
 from autograder.notebooks import cell_names
-from autograder.protocol import ChannelClosed, ChannelTimeout, recv, send
+from autograder.wire.protocol import ChannelClosed, ChannelTimeout, recv, send
+from autograder.wire.schema import CellResult, Done, Lost, Origin, Step, StepKind, TestResult
 from course import remote
 
 GRACE_S = 5.0  # how much longer than its own limit the judge waits for the learner to answer
@@ -32,14 +33,22 @@ class LearnerGone(BaseException):
     """The learner's process can no longer answer (it exited, crashed, hung or broke the protocol)."""
 
 
+LOST_MESSAGES = {  # for people only: the engine never reads them
+    Lost.HUNG: "学习者的进程在 {wait:g} 秒内没有响应（卡住了，无法停止），之后的测试都无法运行",
+    Lost.EXITED: "学习者的进程已经结束（崩溃或退出），之后的测试都无法运行",
+    Lost.GARBLED: "学习者的进程发来了无法读取的消息（{detail}），之后的测试都无法运行",
+    Lost.OVERRAN: "测试单元超时时学习者的进程还在运行，之后的测试都无法运行",
+}
+
+
 # ---------------------------------------------------------------------------------------------------
 # Channels: how requests reach the learner
 
 
 class SocketChannel:
-    """Requests over a stream socket to a learner process (``autograder.learner.Server.serve``)."""
+    """Requests over a stream socket to a learner process (``autograder.child.learner.Server.serve``)."""
 
-    def __init__(self, sock: Any, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, sock: Any, limits: MessageLimits = DEFAULT_LIMITS) -> None:
         self.sock = sock
         self.limits = limits
 
@@ -84,7 +93,8 @@ class Learner:
     def __init__(self, channel: Any, *, timeout: float | None = None) -> None:
         self.channel = channel
         self.timeout = timeout
-        self.lost: str = ""  # why the learner can no longer answer; '' while it can
+        self.lost: str = ""  # why the learner can no longer answer, for people; '' while it can
+        self.lost_reason: Lost | None = None  # the same, as a field
         self.output_kept = 0
         self._next_id = 0
 
@@ -97,20 +107,24 @@ class Learner:
         try:
             reply, reply_buffers = self.channel.exchange(header, buffers, wait)
         except ChannelTimeout:
-            self.lost = f"学习者的进程在 {wait:g} 秒内没有响应（卡住了，无法停止），之后的测试都无法运行"
+            self._lose(Lost.HUNG, wait=wait)
         except (ChannelClosed, OSError):
-            self.lost = "学习者的进程已经结束（崩溃或退出），之后的测试都无法运行"
+            self._lose(Lost.EXITED)
         except (CodecError, ValueError, TypeError, OverflowError, MemoryError) as exc:
-            self.lost = f"学习者的进程发来了无法读取的消息（{str(exc)[:200]}），之后的测试都无法运行"
+            self._lose(Lost.GARBLED, detail=str(exc)[:200])
         except CellTimeout:  # the judge's own cell ran out of time while waiting: the channel is out of step
-            self.lost = "测试单元超时时学习者的进程还在运行，之后的测试都无法运行"
+            self._lose(Lost.OVERRAN)
             raise
         else:
             if not isinstance(reply, dict) or reply.get("id") != self._next_id:
-                self.lost = "学习者的进程发来了不属于这次请求的消息，之后的测试都无法运行"
+                self._lose(Lost.GARBLED, detail="不属于这次请求 (reply to another request)")
             else:
                 return reply, reply_buffers
         raise LearnerGone(self.lost)
+
+    def _lose(self, reason: Lost, **values: Any) -> None:
+        self.lost_reason = reason
+        self.lost = LOST_MESSAGES[reason].format(**values)
 
     def run_cell(self, source: str) -> dict[str, Any]:
         """Run one of the submission's cells in the learner's process; its outputs and error as data.
@@ -144,7 +158,7 @@ class Learner:
         if not isinstance(entries, list):
             raise LearnerError("学习者的进程发来的变量列表格式不对 (names)")
         found: dict[str, tuple[str, Any]] = {}
-        dec = Decoder("judge", buffers, remote=self._remote, limits=self.channel.limits)  # one for all: names
+        dec = JudgeDecoder(buffers, remote=self._remote, limits=self.channel.limits)  # one for all: names
         for entry in entries:  # share objects (an optimizer over a model's parameters)
             if not (isinstance(entry, list) and len(entry) == 3):
                 raise LearnerError("学习者的进程发来的变量列表格式不对 (names)")
@@ -168,9 +182,9 @@ class Learner:
             self.channel.close()
 
 
-def _error_pair(value: Any) -> list[str] | None:
+def _error_pair(value: Any) -> tuple[str, str] | None:
     if isinstance(value, list) and len(value) == 2:
-        return [str(value[0])[:100], str(value[1])[:4000]]
+        return (str(value[0])[:100], str(value[1])[:4000])
     return None
 
 
@@ -270,27 +284,18 @@ class Remote:
 
 
 @dataclass
-class TestResult:
-    """How one test cell ended in the judge."""
-
-    grade_id: str
-    passed: bool
-    error: list[str] | None = None  # [type name, message] of what made it fail
-    stdout: str = ""
-    timeout: bool = False
-    lost: str = ""  # why the learner could not answer, when it could not
-    origin: str = ""  # who wrote ``error``: check, learner, test (the test code's own error), gone, timeout, crashed
-    mistake: str = ""  # the catalogue id (course.mistakes) a check's failure proved; '' when none
-
-
-@dataclass
 class Report:
     """Everything the judge tells the grader about one submission."""
 
     tests: dict[str, TestResult] = field(default_factory=dict)
-    cells: dict[int, dict[str, Any]] = field(default_factory=dict)  # learner cell index -> outputs
-    lost_at: list[Any] | None = None  # ["cell", index] or ["test", grade_id] where the learner went away
-    lost: str = ""
+    cells: dict[int, CellResult] = field(default_factory=dict)  # learner cell index -> outputs
+    lost_at: tuple[str, int | str] | None = None  # ("cell", index) or ("test", grade_id): where the learner went
+    lost: str = ""  # why, for people
+    lost_reason: Lost | None = None  # why, as a field
+
+    def done(self) -> Done:
+        """The judge's last message to the parent."""
+        return Done(self.lost_at, self.lost, self.lost_reason)
 
 
 def run_plan(
@@ -298,12 +303,14 @@ def run_plan(
     learner: Learner,
     *,
     cell_timeout: float | None = None,
-    on_result: Callable[[str, Any], None] | None = None,
+    on_result: Callable[[TestResult | CellResult], None] | None = None,
 ) -> Report:
-    """Step through ``plan`` (see ``autograder.notebooks.Plan.to_json``) against ``learner``."""
+    """Step through ``plan`` (see ``autograder.notebooks.Plan.to_json``) against ``learner``; each result
+    goes to ``on_result`` as it is decided. A plan that breaks the schema raises ValueError."""
     remote.IN_JUDGE = True
     report = Report()
     namespace: dict[str, Any] = {"__name__": "__main__"}
+    steps = [Step.from_dict(step) for step in plan["steps"]]
     learner_cells = plan["learner"]
     skip_cells, skip_tests = set(plan.get("skip_cells", [])), dict(plan.get("skip_tests", {}))
     done = 0
@@ -319,40 +326,43 @@ def run_plan(
             try:
                 result = learner.run_cell(cell["source"])
             except LearnerGone:
-                report.lost_at, report.lost = ["cell", cell["index"]], learner.lost
+                report.lost_at, report.lost = ("cell", cell["index"]), learner.lost
+                report.lost_reason = learner.lost_reason
                 return
-            report.cells[cell["index"]] = result
+            outputs = CellResult(cell["index"], **result)
+            report.cells[cell["index"]] = outputs
             if on_result is not None:
-                on_result("cell", {"index": cell["index"], **result})
+                on_result(outputs)
 
-    for step in plan["steps"]:
-        if step["kind"] == "answer":
-            answer_names.extend(n for n in step["names"] if n not in answer_names)
+    for step in steps:
+        if step.kind is StepKind.ANSWER:
+            answer_names.extend(n for n in step.names if n not in answer_names)
             continue
-        if step["kind"] == "setup":
-            if step.get("learner") and not learner.lost:  # it uses the learner's answers: bind them first
-                sync(step["next_upto"])
+        if step.kind is StepKind.SETUP:
+            if step.learner and not learner.lost:  # it uses the learner's answers: bind them first
+                sync(step.next_upto)
                 try:
                     _bind(namespace, learner, answer_names)
                 except (Exception, LearnerGone):  # noqa: BLE001 - whatever the learner sent, the setup goes on
                     pass
             with captured(), deadline(cell_timeout):
                 try:
-                    exec(compile(step["source"], "<instructor cell>", "exec"), namespace)
+                    exec(compile(step.source, "<instructor cell>", "exec"), namespace)
                 except (Exception, CellTimeout, LearnerGone):  # noqa: BLE001 - setup errors fail no test
                     pass
             continue
-        gid = step["grade_id"]
+        gid = step.grade_id
         if gid in skip_tests:
-            result = TestResult(gid, False, ["Crashed", skip_tests[gid]], origin="crashed")
+            result = TestResult(gid, False, ("Crashed", str(skip_tests[gid])), origin=Origin.CRASHED)
         else:
-            sync(step["upto"])
+            sync(step.upto)
             result = _run_test(step, namespace, learner, answer_names, cell_timeout)
             if learner.lost and report.lost_at is None:
-                report.lost_at, report.lost = ["test", gid], learner.lost
+                report.lost_at, report.lost = ("test", gid), learner.lost
+                report.lost_reason = learner.lost_reason
         report.tests[gid] = result
         if on_result is not None:
-            on_result("test", result)
+            on_result(result)
     learner.close()
     return report
 
@@ -368,13 +378,13 @@ def _bind(namespace: dict[str, Any], learner: Learner, names: list[str]) -> None
 
 
 def _run_test(
-    step: dict[str, Any], namespace: dict[str, Any], learner: Learner, names: list[str], timeout: float | None
+    step: Step, namespace: dict[str, Any], learner: Learner, names: list[str], timeout: float | None
 ) -> TestResult:
-    gid = step["grade_id"]
+    gid = step.grade_id
     if learner.lost:
-        return TestResult(gid, False, ["LearnerGone", learner.lost], lost=learner.lost, origin="gone")
-    error: list[str] | None = None
-    origin = ""
+        return TestResult(gid, False, ("LearnerGone", learner.lost), lost=learner.lost, origin=Origin.GONE)
+    error: tuple[str, str] | None = None
+    origin: Origin | None = None
     mistake = ""
     timed_out = False
     with captured() as (out, _err):
@@ -382,41 +392,41 @@ def _run_test(
             with deadline(timeout):
                 if names:
                     _bind(namespace, learner, names)
-                exec(compile(step["source"], f"<test {gid}>", "exec"), namespace)
+                exec(compile(step.source, f"<test {gid}>", "exec"), namespace)
         except CellTimeout:
             timed_out = True
-            error, origin = ["CellTimeout", f"这个测试单元运行超过 {timeout:g} 秒，被停止"], "timeout"
+            error, origin = ("CellTimeout", f"这个测试单元运行超过 {timeout:g} 秒，被停止"), Origin.TIMEOUT
         except LearnerGone as exc:
-            error, origin = ["LearnerGone", str(exc)], "gone"
+            error, origin = ("LearnerGone", str(exc)), Origin.GONE
         except Exception as exc:  # noqa: BLE001 - a failed test
-            error, origin = [type(exc).__name__, str(exc)[:4000]], _origin(exc)
+            error, origin = (type(exc).__name__, str(exc)[:4000]), _origin(exc)
             mistake = _mistake(exc, origin)
-    refused = [v for n in cell_names(step["source"]).used if isinstance(v := namespace.get(n), Refused)]
+    refused = [v for n in cell_names(step.source).used if isinstance(v := namespace.get(n), Refused)]
     if refused and not learner.lost:  # a test that uses a refused value never passes, and says which value
-        error, origin, mistake = ["RefusedValue", refused[0].message], "test", ""
+        error, origin, mistake = ("RefusedValue", refused[0].message), Origin.TEST, ""
     if learner.lost and error is None:  # belt and braces: a test the learner could not finish never passes
-        error, origin = ["LearnerGone", learner.lost], "gone"
+        error, origin = ("LearnerGone", learner.lost), Origin.GONE
     return TestResult(gid, error is None, error, out.value(), timed_out, learner.lost, origin, mistake)
 
 
-def _mistake(exc: Exception, origin: str) -> str:
+def _mistake(exc: Exception, origin: Origin) -> str:
     """The catalogue id a check's failure carries (an attribute the check set in this process), or ''."""
     from course import mistakes
     from course.checks import CheckError
 
-    if origin != "check" or not isinstance(exc, CheckError):
+    if origin != Origin.CHECK or not isinstance(exc, CheckError):
         return ""
     return mistakes.checked(getattr(exc, "mistake", ""))
 
 
-def _origin(exc: Exception) -> str:
+def _origin(exc: Exception) -> Origin:
     """Who wrote a failed test's error, from what it is (never from its name): the learner's code (an
     exception rebuilt from the learner's process), a check (course.checks.CheckError, or a test cell's
     own ``assert``), or the test code's own error (a name the learner never defined, ...)."""
     from course.checks import CheckError
 
     if raised_by_learner(exc):
-        return "learner"
+        return Origin.LEARNER
     if isinstance(exc, (CheckError, AssertionError)):
-        return "check"
-    return "test"
+        return Origin.CHECK
+    return Origin.TEST

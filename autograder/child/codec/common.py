@@ -1,4 +1,4 @@
-"""The codec's shared vocabulary: allowed dtypes and classes, handles, storage keys (see ``autograder.codec``)."""
+"""The codec's shared vocabulary: allowed dtypes and classes, handles, storage keys (see ``autograder.child.codec``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from autograder.protocol import CodecError
+from autograder.wire.protocol import CodecError
 
 DTYPES: dict[str, torch.dtype] = {
     str(d).removeprefix("torch."): d

@@ -16,12 +16,15 @@ from typing import Any
 import torch
 from torch import nn
 
-from autograder.codec import (
+from autograder.child.codec import (
     CodecError,
     Decoder,
-    Encoder,
     Handle,
-    Limits,
+    JudgeDecoder,
+    JudgeEncoder,
+    LearnerDecoder,
+    LearnerEncoder,
+    MessageLimits,
     NotData,
     check_module_state,
     set_grad,
@@ -83,16 +86,16 @@ class Request:
 
     @classmethod
     def make(cls, op: str, target: list[Any], args: tuple = (), kwargs: dict | None = None, **extra: Any) -> Request:
-        enc = Encoder("judge")
+        enc = JudgeEncoder()
         tree = enc.encode((tuple(args), dict(kwargs or {})))
         header = {"op": op, "target": target, "args": tree, **extra}
         return cls(header, enc.buffers, enc.objects)
 
     def outcome(
-        self, header: dict[str, Any], buffers: list[bytearray], remote: Callable[[Handle], Any], limits: Limits
+        self, header: dict[str, Any], buffers: list[bytearray], remote: Callable[[Handle], Any], limits: MessageLimits
     ) -> tuple[Any, list[tuple[str, str]], str]:
         """Apply the reply's updates, then return (value, warnings, stdout) or raise the learner's error."""
-        dec = Decoder("judge", buffers, known=self.sent, remote=remote, limits=limits)
+        dec = JudgeDecoder(buffers, known=self.sent, remote=remote, limits=limits)
         try:
             self._apply_storages(dec, header.get("storages", []))
             for number, tree in _pairs(header.get("updates", [])):
@@ -190,7 +193,7 @@ class Incoming:
 
     @classmethod
     def read(cls, header: dict[str, Any], buffers: list[bytearray], resolve: Callable[[list[Any]], Any]) -> Incoming:
-        dec = Decoder("learner", buffers, resolve=resolve)
+        dec = LearnerDecoder(buffers, resolve=resolve)
         args, kwargs = dec.decode(header.get("args", {"$tuple": [{"$tuple": []}, {"$dict": [], "kind": "dict"}]}))
         incoming = cls(tuple(args), dict(kwargs), dec.objects, dec.storages)
         incoming.before = {n: _fingerprint(obj) for n, obj in incoming.objects.items()}
@@ -206,7 +209,7 @@ class Incoming:
                     known[key] = number
             else:
                 known[id(obj)] = number
-        enc = Encoder("learner", known=known, handles=handles)
+        enc = LearnerEncoder(known=known, handles=handles)
         header: dict[str, Any] = dict(extra)
         updates, storages = [], []
         for number, (storage, original) in self.storages.items():

@@ -9,21 +9,34 @@ optimizer and generator gets a number; a second mention is ``{"$ref": n}``. A re
 of the request it answers with ``{"$arg": n}``, so a returned view of an argument shares the argument's
 storage, and ``updates`` carry the new state of every argument the learner changed in place.
 
-The two directions trust differently. The learner side rebuilds whatever the judge sends (functions and
+The two directions trust differently, and each is a class: ``JudgeDecoder`` / ``JudgeEncoder`` in the
+judge, ``LearnerDecoder`` / ``LearnerEncoder`` in the learner's process. The learner side rebuilds whatever the judge sends (functions and
 classes by import path: named fixtures in ``course/``). The judge side never imports or calls anything the
 learner names: modules and optimizers must be of an allowed class already loaded; anything else the learner
 returns (its own functions, classes, generators) stays in the learner process as a handle, and sizes,
 depth, dtypes, shapes and strides are checked before a byte is used.
 """
 
-from autograder.codec.common import Handle, NotData, qualified, storage_bytes  # noqa: F401
-from autograder.codec.decode import Decoder  # noqa: F401
-from autograder.codec.encode import Encoder  # noqa: F401
-from autograder.codec.rules import (  # noqa: F401
-    check_module_state,
-    check_optimizer_state,
-    fresh_hooks,
-    set_grad,
-    view_of,
-)
-from autograder.protocol import DEFAULT_LIMITS, CodecError, Limits  # noqa: F401
+from autograder.child.codec.common import Handle, NotData, qualified, storage_bytes
+from autograder.child.codec.decode import Decoder, JudgeDecoder, LearnerDecoder
+from autograder.child.codec.encode import Encoder, JudgeEncoder, LearnerEncoder
+from autograder.child.codec.rules import check_module_state, set_grad
+from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "CodecError",
+    "Decoder",
+    "Encoder",
+    "Handle",
+    "JudgeDecoder",
+    "JudgeEncoder",
+    "LearnerDecoder",
+    "LearnerEncoder",
+    "MessageLimits",
+    "NotData",
+    "check_module_state",
+    "qualified",
+    "set_grad",
+    "storage_bytes",
+]

@@ -20,10 +20,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from autograder import engine
 from autograder.errors import AutograderError
 from autograder.notebooks import Plan
-from autograder.pool import Limits, Pool
+from autograder.parent import engine
+from autograder.parent.pool import Pool, RunLimits
+from autograder.wire.schema import Status, Verdict
 
 ALLOWED_FAILURES = 2  # worker deaths a task may cause before it counts as crashed (local clusters)
 
@@ -31,7 +32,7 @@ _POOLS: dict[tuple, Pool] = {}
 _POOL_LOCK = threading.Lock()  # a worker with several threads runs one submission at a time per engine
 
 
-def _worker_pool(mode: str, limits: Limits, hidden: tuple[str, ...]) -> Pool:
+def _worker_pool(mode: str, limits: RunLimits, hidden: tuple[str, ...]) -> Pool:
     """This worker process's engine for these settings, started on first use and kept until it exits."""
     key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, limits.storage, hidden)
     if key not in _POOLS:
@@ -48,7 +49,7 @@ def _close_pools() -> None:
 
 def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
     """Runs on a Dask worker: one submission through the worker's engine; its outcome as JSON."""
-    limits = Limits(**payload["limits"])
+    limits = RunLimits(**payload["limits"])
     job = engine.Job(key=payload["key"], plan=Plan.from_dict(payload["plan"]))
     with _POOL_LOCK:
         pool = _worker_pool(payload["mode"], limits, tuple(payload["hidden"]))
@@ -58,7 +59,7 @@ def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
 def warm_worker(settings: dict[str, Any]) -> None:
     """Runs on a Dask worker: start its engine now, while the client still prepares the first submissions."""
     with _POOL_LOCK:
-        _worker_pool(settings["mode"], Limits(**settings["limits"]), tuple(settings["hidden"]))
+        _worker_pool(settings["mode"], RunLimits(**settings["limits"]), tuple(settings["hidden"]))
 
 
 def connect(address: str):  # -> (distributed.Client, LocalCluster | None)
@@ -96,7 +97,7 @@ def run_jobs(
     jobs: Iterable[engine.Job],
     *,
     mode: str,
-    limits: Limits,
+    limits: RunLimits,
     hidden: list[Path],
     on_done: Callable[[engine.Job, engine.Outcome], None],
 ) -> None:
@@ -153,5 +154,8 @@ def _crashed(job: engine.Job, exc: BaseException) -> engine.Outcome:
         note = f"这个提交让评分节点 (worker) 崩溃了 {ALLOWED_FAILURES + 1} 次，没有得分"
     else:
         note = f"评分节点出错：{name}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
-    questions = [engine.Question(gid, 0.0, job.plan.points.get(gid, 0.0), False, note) for gid in job.plan.tests]
-    return engine.Outcome(questions, {}, "crashed", note)
+    maximum = job.plan.points
+    questions = [
+        Verdict(gid, 0.0, maximum.get(gid, 0.0), Status.FAILED, note, engine.UNKNOWN_MISTAKE) for gid in job.plan.tests
+    ]
+    return engine.Outcome(questions, {}, Status.CRASHED, note)

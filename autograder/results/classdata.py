@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.errors import AutograderError
-from autograder.journal import JOURNAL
+from autograder.results.journal import JOURNAL
 
 RAN = ("ok", "timeout", "crashed")  # a submission that ran: its questions were attempted
 UNKNOWN = "unknown"  # course.mistakes.UNKNOWN

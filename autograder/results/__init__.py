@@ -1,0 +1,1 @@
+"""What a graded class leaves behind: journal, CSVs, gradebook, feedback pages, class report."""

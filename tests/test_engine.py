@@ -1,0 +1,146 @@
+"""The engine's decisions on hand-made runs: statuses and reruns come from fields, never from messages.
+
+No process is started: a ``Run`` is filled in as the pool would fill it from the judge's stream.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.child import judge
+from autograder.notebooks import Plan
+from autograder.parent import engine
+from autograder.parent.pool import Run
+from autograder.wire.protocol import ChannelClosed, ChannelTimeout, CodecError
+from autograder.wire.schema import CellResult, Done, Lost, SkipReason, TestResult
+
+TESTS = ["test_a", "test_b"]
+
+
+def _job() -> engine.Job:
+    steps = [{"kind": "test", "grade_id": gid, "upto": i + 1, "source": "pass"} for i, gid in enumerate(TESTS)]
+    learner = [{"index": 0, "source": "a = 1"}, {"index": 1, "source": "b = 2"}]
+    return engine.Job("s/a", Plan(steps, learner, list(TESTS), [], {gid: 1.0 for gid in TESTS}))
+
+
+def _passed(gid: str) -> TestResult:
+    return TestResult(gid, True)
+
+
+def _run(
+    *,
+    tests: dict | None = None,
+    cells: dict | None = None,
+    done: Done | None = None,
+    learner_exit: dict | None = None,
+    judge_exit: dict | None = None,
+    grader_error: str = "",
+) -> Run:
+    return Run(
+        "r1",
+        None,  # type: ignore[arg-type] - no socket: nothing is read from it here
+        tests=tests or {},
+        cells=cells or {},
+        judge_done=done,
+        learner_exit=learner_exit or {"code": 0, "timed_out": False},
+        judge_exit=judge_exit or {"code": 0, "timed_out": False},
+        grader_error=grader_error,
+    )
+
+
+def _lost(reason: str, kind: str = "cell", where: int | str = 1, **exit: object) -> Run:
+    done = Done((kind, where), "任何文字 (any text)", Lost(reason) if reason else None)
+    return _run(tests={"test_a": _passed("test_a")}, done=done, learner_exit={"code": -9, **exit})
+
+
+def _decide(runs: list[Run]) -> tuple[str, list[bool], engine.Job]:
+    """Feed the runs of one job in order, as run_jobs does: (final status, rerun decisions, the job)."""
+    job = _job()
+    reruns = [engine._should_rerun(job, run) for run in runs]
+    return engine.outcome(job, runs[-1], 900).status, reruns, job
+
+
+CASES = {  # name: (runs of one job, status, rerun decisions)
+    "clean": ([_run(tests={g: _passed(g) for g in TESTS}, done=Done())], "ok", [False]),
+    "hung in a cell, then clean": (
+        [_lost("hung"), _run(tests={g: _passed(g) for g in TESTS}, done=Done())],
+        "timeout",
+        [True, False],
+    ),
+    "exited in a test, then clean": (
+        [_lost("exited", "test", "test_b"), _run(tests={"test_a": _passed("test_a")}, done=Done())],
+        "crashed",
+        [True, False],
+    ),
+    "garbled, three times": ([_lost("garbled")] * 3, "crashed", [True, True, False]),
+    "over storage": ([_lost("exited", over_storage="600 MB"), _run(done=Done())], "crashed", [True, False]),
+    "notebook timeout": ([_run(done=None, judge_exit={"code": -9, "timed_out": True})], "timeout", [False]),
+    "cell timeout": ([_run(cells={0: CellResult(0, timeout=True)}, done=Done())], "timeout", [False]),
+    "judge died": ([_run(done=None, judge_exit={"code": -11})], "crashed", [False]),
+    "grader error": ([_run(done=Done(), grader_error="Traceback")], "crashed", [False]),
+}
+
+
+def _reword_every_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every note and message the engine and the judge write says something else (str.format ignores the
+    values a reworded template no longer names)."""
+    for name in dir(engine):
+        if name.isupper() and isinstance(getattr(engine, name), str) and name != "UNKNOWN_MISTAKE":
+            monkeypatch.setattr(engine, name, f"reworded {name}")
+    monkeypatch.setattr(judge, "LOST_MESSAGES", {reason: f"reworded {reason}" for reason in Lost})
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_engine_statuses_and_reruns_follow_fields(name):
+    runs, status, reruns = CASES[name]
+    assert _decide(runs)[:2] == (status, reruns)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_engine_statuses_stay_the_same_when_every_message_is_reworded(name, monkeypatch):
+    runs, status, reruns = CASES[name]
+    _reword_every_message(monkeypatch)
+    assert _decide(runs)[:2] == (status, reruns)
+
+
+def test_engine_skips_carry_their_reason_as_a_field():
+    _status, _reruns, job = _decide([_lost("hung"), _lost("exited", "test", "test_b"), _run(done=Done())])
+    assert job.skip_cells[1].reason is SkipReason.HUNG
+    assert job.skip_tests["test_b"].reason is SkipReason.EXITED
+    assert set(job.payload()["skip_tests"]) == {"test_b"} and job.payload()["skip_cells"] == [1]
+
+
+def test_engine_a_judge_without_a_reason_counts_the_learner_as_exited():
+    run = _lost("")
+    assert engine.lost_reason(run) is Lost.EXITED and engine.skip_for(run).reason is SkipReason.EXITED
+
+
+@pytest.mark.parametrize(
+    ("raised", "reason"),
+    [(ChannelTimeout(), Lost.HUNG), (ChannelClosed(), Lost.EXITED), (CodecError("bad"), Lost.GARBLED)],
+)
+def test_judge_reports_why_the_learner_was_lost_as_a_field(raised, reason, monkeypatch):
+    class Broken:
+        limits = None
+
+        def exchange(self, *_args):
+            raise raised
+
+    monkeypatch.setattr(judge, "LOST_MESSAGES", {r: "reworded" for r in Lost})
+    learner = judge.Learner(Broken(), timeout=1.0)
+    with pytest.raises(judge.LearnerGone):
+        learner.run_cell("x = 1")
+    assert learner.lost_reason is reason and learner.lost == "reworded"
+
+
+def test_judge_a_reply_to_another_request_is_garbled():
+    class Wrong:
+        limits = None
+
+        def exchange(self, *_args):
+            return {"id": 999}, []
+
+    learner = judge.Learner(Wrong(), timeout=1.0)
+    with pytest.raises(judge.LearnerGone):
+        learner.run_cell("x = 1")
+    assert learner.lost_reason is Lost.GARBLED
