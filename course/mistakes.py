@@ -261,26 +261,14 @@ _ENTRIES = (
         "training without model.train()",
         "训练循环开头调用 model.train()：上一次评估可能把模型留在了评估模式。",
     ),
-    # 09_debugging (also: missing-zero-grad, missing-model-train above)
+    # 09_debugging (also: missing-zero-grad, missing-model-train, broadcast-n-by-n above)
     Mistake(
         "softmax-before-ce",
         "先 softmax 再交给 cross_entropy",
         "softmax applied before cross_entropy",
         "F.cross_entropy / CrossEntropyLoss 自己做 log_softmax：把 logits 直接交给它。",
     ),
-    Mistake(
-        "broadcast-n-by-n",
-        "(N, 1) 与 (N,) 广播成了 (N, N)",
-        "(N, 1) and (N,) broadcast to (N, N)",
-        "loss 的两个输入先变成同一形状：pred.squeeze(1) 或 y.unsqueeze(1)。",
-    ),
-    # 10_lenet_mnist
-    Mistake(
-        "softmax-before-ce",
-        "先 softmax 再交给 CrossEntropyLoss",
-        "softmax before CrossEntropyLoss",
-        "模型输出 logits：forward 末尾不要 softmax，CrossEntropyLoss 内部已经做了 log_softmax。",
-    ),
+    # 10_lenet_mnist (also: softmax-before-ce above)
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -56,7 +56,9 @@ def test_every_id_a_check_can_emit_is_in_the_catalogue():
     assert {m: where for m, where in found.items() if not mistakes.known(m)} == {}
 
 
-def test_catalogue_ids_are_well_formed_with_both_names_and_a_hint():
+def test_catalogue_ids_are_well_formed_unique_with_both_names_and_a_hint():
+    ids = [entry.id for entry in mistakes._ENTRIES]
+    assert sorted({i for i in ids if ids.count(i) > 1}) == [], "an id is in the catalogue twice"
     for key, entry in mistakes.CATALOGUE.items():
         assert key == entry.id and mistakes.ID_PATTERN.fullmatch(key), key
         assert entry.zh and entry.en and entry.hint, key
