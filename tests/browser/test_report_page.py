@@ -11,8 +11,8 @@ report must then count exactly those misconceptions: per question, per mistake i
 Cost (2 shared cores, measured under a load average of 5-17, so CPU seconds are the fair figure): 02_shapes
 is the cheapest notebook to grade, 01_tensors and 03_broadcasting cost about 3x as much per submission and
 05_autograd 6x (20 submissions each, jobs=2: 34, 105, 113 and 209 s). The old fixture (49 submissions of
-01_tensors) took 48 CPU s; this module, about 150 submissions plus the in-process judge and Chromium, takes 97 CPU
-s: about twice, the budget. Several hundred submissions would cost 4-6x.
+01_tensors) took 48 CPU s; this module, 149 submissions plus the in-process judge and Chromium, takes 106 CPU
+s (2.2x, the budget). Several hundred submissions would cost 4-6x.
 """
 
 from __future__ import annotations
