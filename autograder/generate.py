@@ -26,7 +26,7 @@ def generate(*, course_root: Path, assignments: list[str] | None = None, out: Pa
             course = nbgrader_api.make_course(Path(tmp), course_root, assignment)
             with nbgrader_api.quiet_stderr():
                 result = nbgrader_api.api(course).generate_assignment(assignment, force=True, create=True)
-            nbgrader_api.run(result, f"generate {assignment}")
+            nbgrader_api.log_or_raise(result, f"generate {assignment}")
             target = (out or course_root / "release") / assignment
             if target.exists():
                 shutil.rmtree(target)

@@ -62,7 +62,7 @@ def api(course: Path, db_url: str | None = None):  # -> nbgrader.apps.NbGraderAP
     return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
 
 
-def run(result: dict, what: str) -> str:
+def log_or_raise(result: dict, what: str) -> str:
     """Raise a one-line error when an API call failed; return its log otherwise."""
     if not result.get("success"):
         lines = [ln for ln in (result.get("error") or result.get("log") or "").splitlines() if ln.strip()]

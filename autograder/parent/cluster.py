@@ -23,28 +23,14 @@ from typing import Any
 from autograder.errors import AutograderError
 from autograder.notebooks import Plan
 from autograder.parent import engine
-from autograder.parent.pool import Pool, RunLimits
+from autograder.parent.pool import RunLimits
 from autograder.wire.schema import Status, Verdict
 
 ALLOWED_FAILURES = 2  # worker deaths a task may cause before it counts as crashed (local clusters)
 
-_POOLS: dict[tuple, Pool] = {}
+_POOLS = engine.PoolCache()  # this worker process's engines, kept until it exits
 _POOL_LOCK = threading.Lock()  # a worker with several threads runs one submission at a time per engine
-
-
-def _worker_pool(mode: str, limits: RunLimits, hidden: tuple[str, ...]) -> Pool:
-    """This worker process's engine for these settings, started on first use and kept until it exits."""
-    key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, limits.storage, hidden)
-    if key not in _POOLS:
-        _POOLS[key] = engine.open_pool(mode, limits, [Path(h) for h in hidden])
-    return _POOLS[key]
-
-
-@atexit.register
-def _close_pools() -> None:
-    for pool in _POOLS.values():
-        pool.close()
-    _POOLS.clear()
+atexit.register(_POOLS.close)
 
 
 def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
@@ -52,14 +38,14 @@ def grade_on_worker(payload: dict[str, Any]) -> dict[str, Any]:
     limits = RunLimits(**payload["limits"])
     job = engine.Job(key=payload["key"], plan=Plan.from_dict(payload["plan"]))
     with _POOL_LOCK:
-        pool = _worker_pool(payload["mode"], limits, tuple(payload["hidden"]))
+        pool = _POOLS.get(payload["mode"], limits, tuple(payload["hidden"]))
         return engine.run_one(pool, job).to_json()
 
 
 def warm_worker(settings: dict[str, Any]) -> None:
     """Runs on a Dask worker: start its engine now, while the client still prepares the first submissions."""
     with _POOL_LOCK:
-        _worker_pool(settings["mode"], RunLimits(**settings["limits"]), tuple(settings["hidden"]))
+        _POOLS.get(settings["mode"], RunLimits(**settings["limits"]), tuple(settings["hidden"]))
 
 
 def connect(address: str):  # -> (distributed.Client, LocalCluster | None)

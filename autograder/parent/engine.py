@@ -291,3 +291,23 @@ def open_pool(mode: str, limits: RunLimits, hidden: list[Path], *, warm_up: bool
     if data_dir is not None:
         readable.append(data_dir)
     return Pool(mode, limits, hidden=[*hidden, Path.home()], readable=readable, data_dir=data_dir, warm_up=warm_up)
+
+
+class PoolCache:
+    """One process's warm engines (the warm server's, a Dask worker's), one per setting (sandbox mode,
+    limits, hidden folders), each started on first use and kept until :meth:`close`."""
+
+    def __init__(self) -> None:
+        self._pools: dict[tuple, Pool] = {}
+
+    def get(self, mode: str, limits: RunLimits, hidden: Iterable[str]) -> Pool:
+        hidden = tuple(hidden)
+        key = (mode, limits.cell_timeout, limits.notebook_timeout, limits.memory, limits.storage, hidden)
+        if key not in self._pools:
+            self._pools[key] = open_pool(mode, limits, [Path(h) for h in hidden])
+        return self._pools[key]
+
+    def close(self) -> None:
+        for pool in self._pools.values():
+            pool.close()
+        self._pools.clear()

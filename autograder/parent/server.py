@@ -21,7 +21,7 @@ from typing import Any
 
 from autograder.notebooks import Plan
 from autograder.parent import engine, sandbox
-from autograder.parent.pool import Pool, RunLimits
+from autograder.parent.pool import RunLimits
 from autograder.wire.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
 
 IDLE_S = float(os.environ.get("AUTOGRADER_SERVER_IDLE_S", "900"))
@@ -140,7 +140,7 @@ def serve() -> None:
     folder = runtime_dir()
     path = folder / "engine.sock"
     mine = fingerprint()
-    pools: dict[tuple, Pool] = {}
+    pools = engine.PoolCache()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(path))
     os.chmod(path, 0o600)
@@ -170,20 +170,15 @@ def serve() -> None:
     finally:
         listener.close()
         path.unlink(missing_ok=True)
-        for pool in pools.values():
-            pool.close()
+        pools.close()
 
 
-def _run(request: dict[str, Any], pools: dict[tuple, Pool]) -> list[dict[str, Any]]:
-    limits = RunLimits(**request["limits"])
-    hidden = tuple(request["hidden"])
-    key = (request["mode"], *vars(limits).values(), hidden)
-    if key not in pools:
-        pools[key] = engine.open_pool(request["mode"], limits, [Path(h) for h in hidden])
+def _run(request: dict[str, Any], pools: engine.PoolCache) -> list[dict[str, Any]]:
+    pool = pools.get(request["mode"], RunLimits(**request["limits"]), request["hidden"])
     jobs = [engine.Job(key=j["key"], plan=Plan.from_dict(j["plan"])) for j in request["jobs"]]
     outcomes: dict[str, engine.Outcome] = {}
     engine.run_jobs(
-        pools[key], jobs, parallel=int(request["parallel"]), on_done=lambda job, o: outcomes.__setitem__(job.key, o)
+        pool, jobs, parallel=int(request["parallel"]), on_done=lambda job, o: outcomes.__setitem__(job.key, o)
     )
     return [outcomes[j.key].to_json() for j in jobs]
 

@@ -64,7 +64,7 @@ class Gradebook:
             api = api or nbgrader_api.api(root, url)
             with nbgrader_api.quiet_stderr():
                 result = api.generate_assignment(assignment, force=True, create=True)
-            nbgrader_api.run(result, f"prepare {assignment}")
+            nbgrader_api.log_or_raise(result, f"prepare {assignment}")
         return cls(root, url, course_root, assignments, own=True)
 
     @classmethod
@@ -78,7 +78,7 @@ class Gradebook:
                     course = nbgrader_api.make_course(Path(tmp), course_dir, assignment)
                     with nbgrader_api.quiet_stderr():
                         result = nbgrader_api.api(course, url).generate_assignment(assignment, force=True, create=True)
-                    nbgrader_api.run(result, f"record {assignment} in the gradebook")
+                    nbgrader_api.log_or_raise(result, f"record {assignment} in the gradebook")
         return cls(course_dir, url, course_dir, assignments, own=False)
 
     def resources(self, student: str, assignment: str) -> dict[str, Any]:
