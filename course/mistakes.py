@@ -269,6 +269,81 @@ _ENTRIES = (
         "F.cross_entropy / CrossEntropyLoss 自己做 log_softmax：把 logits 直接交给它。",
     ),
     # 10_lenet_mnist (also: softmax-before-ce above)
+    # 04_devices (also: modifies-input above)
+    Mistake(
+        "to-tensor-copies-dtype",
+        "x.to(张量) 连 dtype 一起改了",
+        "x.to(tensor) copies the tensor's dtype too",
+        "x.to(另一个张量) 同时改 dtype 和 device：只移设备写 x.to(另一个张量.device)。",
+    ),
+    Mistake(
+        "global-device",
+        "用了全局变量 device",
+        "uses the global device instead of the argument's",
+        "目标设备从参数取（ref.device 或 next(model.parameters()).device），不要读全局的 device。",
+    ),
+    Mistake(
+        "to-result-discarded",
+        "没有使用 x.to() 的返回值",
+        "the result of x.to() is not used",
+        "x.to(device) 不改动 x，而是返回新张量：写 x = x.to(device) 或 return x.to(device)。",
+    ),
+    Mistake(
+        "causal-mask-hides-diagonal",
+        "因果掩码连对角线也遮住了",
+        "the causal mask hides the diagonal too",
+        "位置 i 可以看见自己：只遮住 j > i，用 triu(diagonal=1)。",
+    ),
+    # 05_autograd (also: missing-zero-grad, loss-accumulated-with-graph above)
+    Mistake(
+        "grad-accumulates-across-backward",
+        "多次 backward() 的梯度累加在同一个 .grad 里",
+        "gradients of several backward() calls summed in one .grad",
+        "backward() 把梯度加到 .grad 上而不是覆盖：每次之前清空 (x.grad = None)，或用 torch.autograd.grad。",
+    ),
+    Mistake(
+        "micro-batch-loss-not-scaled",
+        "micro-batch 的 loss 没有按比例缩放",
+        "micro-batch losses not scaled by their share of the batch",
+        "每块的 loss 是该块的平均值：乘以 len(xb) / N 再 backward()，累积出的才是整批的梯度。",
+    ),
+    Mistake(
+        "zero-grad-inside-accumulation",
+        "在梯度累积的循环里清零了梯度",
+        "gradients zeroed inside the accumulation loop",
+        "zero_grad() 只在开始累积前调用一次：放进循环里会清掉前面几块累积的梯度。",
+    ),
+    # 08_clipping
+    Mistake(
+        "norm-after-clip",
+        "记录的是裁剪之后的范数",
+        "the norm after clipping where the one before is expected",
+        "要的是裁剪之前的总范数：clip_grad_norm_ 的返回值，不是裁剪后重新算的范数 (≈ max_norm)。",
+    ),
+    Mistake(
+        "clip-by-value",
+        "逐元素截断代替了按范数裁剪",
+        "element-wise clamp instead of norm clipping",
+        "clamp / clip_grad_value_ 逐元素截断，会改变梯度方向：按全局范数整体乘以同一个系数。",
+    ),
+    Mistake(
+        "clip-coef-not-capped",
+        "裁剪系数没有截到 1",
+        "clipping coefficient not capped at 1",
+        "总范数小于 max_norm 时梯度不变：coef = (max_norm / (total + 1e-6)).clamp(max=1.0)。",
+    ),
+    Mistake(
+        "per-tensor-clip",
+        "每个张量各自裁剪",
+        "each tensor clipped separately",
+        "用所有梯度拼在一起的全局范数算出同一个系数，每个梯度都乘以它。",
+    ),
+    Mistake(
+        "clip-after-step",
+        "在 step() 之后才裁剪",
+        "clipping after optimizer.step()",
+        "clip_grad_norm_ 放在 backward() 之后、step() 之前：step() 已经用没裁剪的梯度更新了参数。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -83,12 +83,14 @@ MUTANTS = [
         grade_id="test_to_device_like",
         name="x.to(ref) also copies ref's dtype",
         expect="dtype",
+        mistake="to-tensor-copies-dtype",
         code=_LIKE + "    return x.to(next(ref.parameters()) if isinstance(ref, nn.Module) else ref)\n",
     ),
     dict(
         grade_id="test_to_device_like",
         name="uses the global device instead of ref's",
         expect="读了全局变量 device",
+        mistake="global-device",
         code=_LIKE + "    return x.to(device)\n",
     ),
     dict(
@@ -102,6 +104,7 @@ MUTANTS = [
         grade_id="test_to_device_like",
         name="x.to(device) without reassigning x",
         expect="x.to(...) 不会改动 x 本身",
+        mistake="to-result-discarded",
         code=(
             _LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
             "    x.to(device)\n    return x\n"
@@ -162,6 +165,7 @@ MUTANTS = [
         grade_id="test_causal_mask_fill",
         name="triu() masks the diagonal too",
         expect="diagonal",
+        mistake="causal-mask-hides-diagonal",
         code=(
             "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
             "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu()\n"
@@ -246,6 +250,7 @@ MUTANTS = [
         grade_id="test_move_to",
         name="replaces the values of the input dict in place",
         expect="原地 (in-place)",
+        mistake="modifies-input",
         code=(
             "def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
             "    if isinstance(batch, dict):\n        for k in batch:\n            batch[k] = move_to(batch[k], device)\n"
@@ -302,6 +307,7 @@ MUTANTS = [
         grade_id="test_to_device_async",
         name="moves the tensors into the caller's dict",
         expect="不要修改调用者的 batch",
+        mistake="modifies-input",
         code=_ASYNC + "    for k, t in batch.items():\n"
         "        batch[k] = t.to(device, non_blocking=t.is_pinned() and torch.device(device).type == 'cuda')\n"
         "    return batch\n",

@@ -239,6 +239,7 @@ def clip_by_global_norm_(parameters, max_norm):
     return total
 """,
         expect="per-tensor",
+        mistake="per-tensor-clip",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
@@ -256,6 +257,7 @@ def clip_by_global_norm_(parameters, max_norm):
     return total
 """,
         expect="放大 (scale up)",
+        mistake="clip-coef-not-capped",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
@@ -290,6 +292,7 @@ def clip_by_global_norm_(parameters, max_norm):
     return torch.sqrt(sum(g.pow(2).sum() for g in grads))
 """,
         expect="裁剪之前 (before clipping)",
+        mistake="norm-after-clip",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
@@ -354,6 +357,7 @@ def clip_by_global_norm_(parameters, max_norm):
     return total
 """,
         expect="element-wise",
+        mistake="clip-by-value",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
@@ -520,6 +524,7 @@ def clip_by_global_norm_(parameters, max_norm):
         name="clips_after_step",
         code=_step(clip="pass", after_step="grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)"),
         expect="step() 之后",
+        mistake="clip-after-step",
     ),
     dict(grade_id="test_train_step", name="forgets_zero_grad", code=_step(zero_grad="pass"), expect="zero_grad"),
     dict(
@@ -600,6 +605,7 @@ def clip_by_global_norm_(parameters, max_norm):
         name="largest_records_norm_after_clipping",
         code=_step(largest='stats["largest"] = torch.maximum(stats["largest"], grad_norm.clamp(max=max_norm))'),
         expect="是裁剪之后的范数",
+        mistake="norm-after-clip",
     ),
     dict(
         grade_id="test_train_step",
