@@ -283,9 +283,9 @@ _ENTRIES = (
         "目标设备从参数取（ref.device 或 next(model.parameters()).device），不要读全局的 device。",
     ),
     Mistake(
-        "to-result-discarded",
-        "没有使用 x.to() 的返回值",
-        "the result of x.to() is not used",
+        "result-not-moved",
+        "结果还在输入原来的设备上",
+        "the result stays on the input's device",
         "x.to(device) 不改动 x，而是返回新张量：写 x = x.to(device) 或 return x.to(device)。",
     ),
     Mistake(

@@ -104,7 +104,7 @@ MUTANTS = [
         grade_id="test_to_device_like",
         name="x.to(device) without reassigning x",
         expect="x.to(...) 不会改动 x 本身",
-        mistake="to-result-discarded",
+        mistake="result-not-moved",
         code=(
             _LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
             "    x.to(device)\n    return x\n"
