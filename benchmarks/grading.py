@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import runpy
 import shutil
 import subprocess
 import sys
@@ -31,21 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.course_folder import assignments as course_assignments  # noqa: E402
-
-
-def _mutants(assignment: str) -> list[dict]:
-    path = ROOT / "tests" / "mutants" / f"{assignment}.py"
-    return runpy.run_path(str(path))["MUTANTS"] if path.exists() else []
-
-
-def _wrong(nb: nbformat.NotebookNode, mutant: dict) -> nbformat.NotebookNode:
-    names = set(re.findall(r"^def (\w+)", mutant["code"], re.M))
-    for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        if meta.get("solution") and names & set(re.findall(r"^def (\w+)", cell.source, re.M)):
-            cell.source = mutant["code"]
-            return nb
-    return nb
+from tests import notebooks as nbs  # noqa: E402
 
 
 def build_class(root: Path, assignments: list[str], students: int) -> Path:
@@ -56,23 +40,24 @@ def build_class(root: Path, assignments: list[str], students: int) -> Path:
             folder = subs / student / assignment
             folder.mkdir(parents=True)
             target = folder / f"{assignment}.ipynb"
-            source = nbformat.read(ROOT / "source" / assignment / f"{assignment}.ipynb", as_version=4)
             kind = i % 3
             if kind == 0:
-                nbformat.write(source, target)
+                nbformat.write(nbs.honest_submission(assignment), target)
             elif kind == 1:
-                mutants = _mutants(assignment)
-                nbformat.write(_wrong(source, mutants[i % len(mutants)]) if mutants else source, target)
+                mutants = [m for m in nbs.mutants(assignment) if not m.formative]
+                wrong = nbs.mutant_submission(assignment, mutants[i % len(mutants)]) if mutants else None
+                nbformat.write(wrong or nbs.honest_submission(assignment), target)
             elif i % 9 == 2:
                 target.write_text("{ this is not a notebook", encoding="utf-8")
             elif i % 9 == 5:
                 shutil.copy2(ROOT / "release" / assignment / f"{assignment}.ipynb", target)
             else:
-                for cell in source.cells:
+                answered = nbs.honest_submission(assignment)
+                for cell in answered.cells:
                     if cell.metadata.get("nbgrader", {}).get("solution"):
                         cell.source = "import sys\nsys.exit(1)\n" + cell.source
                         break
-                nbformat.write(source, target)
+                nbformat.write(answered, target)
     return subs
 
 
