@@ -56,3 +56,17 @@ def honest_progress(honest_course):
     from tests import notebooks as nbs
 
     return progress(honest_course, course_root=nbs.ROOT)
+
+
+# Tests that share a session-scoped set-up run in one pytest-xdist worker (`pytest -n 2`): the hub's tests
+# share one hub, the site's tests one build, and the honest copies feed test_notebooks and test_progress.
+_SHARED_SETUP_GROUPS = {"hub": "hub", "site": "site", "test_notebooks.py": "honest", "test_progress.py": "honest"}
+
+
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist's ``--dist loadgroup``, keep each file's tests in one worker (their module and class
+    set-ups run once) and each group of files that shares a session set-up together."""
+    for item in items:
+        path = item.path.relative_to(item.config.rootpath / "tests")
+        key = path.parts[0] if len(path.parts) > 1 else path.name
+        item.add_marker(pytest.mark.xdist_group(_SHARED_SETUP_GROUPS.get(key, str(path))))
