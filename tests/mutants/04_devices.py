@@ -103,8 +103,8 @@ MUTANTS = [
     dict(
         grade_id="test_to_device_like",
         name="x.to(device) without reassigning x",
-        expect="x.to(...) 不会改动 x 本身",
-        mistake="result-not-moved",
+        expect="返回的却是 x 本身",
+        mistake="to-result-discarded",
         code=(
             _LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
             "    x.to(device)\n    return x\n"
@@ -113,7 +113,8 @@ MUTANTS = [
     dict(
         grade_id="test_to_device_like",
         name="returns x unchanged",
-        expect="设备 (device)",
+        expect="还在 x 原来的",
+        mistake="result-not-moved",
         code=_LIKE + "    return x\n",
     ),
     dict(
@@ -341,6 +342,35 @@ MUTANTS = [
             "def causal_mask_fill(scores):\n"
             "    t = scores.shape[-1]\n"
             '    return scores + torch.full((t, t), float("-inf"), dtype=scores.dtype, device=scores.device).triu(diagonal=1)\n'
+        ),
+    ),
+    # issue 17 review pass (rfb)
+    dict(
+        grade_id="test_move_to",
+        name="lets DDP's torch.distributed.utils._recursive_to do the recursion",
+        expect="torch.distributed.utils._recursive_to",
+        code=(
+            "from torch.distributed.utils import _recursive_to\n\n"
+            "def move_to(batch, device):\n    return _recursive_to(batch, torch.device(device), False)[0]\n"
+        ),
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="maps .to over the batch with torch.distributed.utils._apply_to_tensors",
+        expect="torch.distributed.utils._apply_to_tensors",
+        code=(
+            "from torch.distributed import utils as dist_utils\n\n"
+            "def move_to(batch, device):\n    return dist_utils._apply_to_tensors(lambda t: t.to(device), batch)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x.cuda()-style move kept in a local, x returned",
+        expect="返回的却是 x 本身",
+        mistake="to-result-discarded",
+        code=(
+            _LIKE + "    moved = x.to(next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device)\n"
+            "    return x\n"
         ),
     ),
 ]
