@@ -373,4 +373,42 @@ MUTANTS = [
             "    return x\n"
         ),
     ),
+    dict(
+        grade_id="test_to_device_async",
+        name=".cuda() for any CUDA target: 'cuda:1' lands on the current device",
+        expect="cuda:0",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.cuda(non_blocking=t.is_pinned()) if device.type == 'cuda' else t.cpu() for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="moves to ref's device type only, dropping the index",
+        expect="cuda:0",
+        code=_LIKE + "    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+        "    return x.to(d.type)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="hard-codes the two devices the tests use",
+        expect="ref 在 cuda:1 上",
+        code=_LIKE + "    t = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
+        "    return x.to('meta' if t.is_meta else 'cpu')\n",
+    ),
+]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(
+        grade_id="test_to_device_like",
+        name="allocates on ref's device and copies (copy_ is differentiable)",
+        code=_LIKE + "    t = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
+        "    return torch.empty_like(x, device=t.device).copy_(x)\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name=".cuda(device) for CUDA targets, .cpu() otherwise",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.cuda(device, non_blocking=t.is_pinned()) if device.type == 'cuda' else t.cpu()\n"
+        "            for k, t in batch.items()}\n",
+    ),
 ]
