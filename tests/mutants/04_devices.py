@@ -411,4 +411,11 @@ CORRECT = [
         "    return {k: t.cuda(device, non_blocking=t.is_pinned()) if device.type == 'cuda' else t.cpu()\n"
         "            for k, t in batch.items()}\n",
     ),
+    dict(
+        grade_id="test_to_device_async",
+        name="spells out Tensor.to's keywords, copy=False included",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device=device, non_blocking=t.is_pinned() and device.type == 'cuda', copy=False)\n"
+        "            for k, t in batch.items()}\n",
+    ),
 ]
