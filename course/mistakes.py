@@ -286,7 +286,7 @@ _ENTRIES = (
         "result-not-moved",
         "结果还在输入原来的设备上",
         "the result stays on the input's device",
-        "x.to(device) 不改动 x，而是返回新张量：写 x = x.to(device) 或 return x.to(device)。",
+        "返回值要在目标设备上：看一看函数返回的是不是移动之后的那个张量。",
     ),
     Mistake(
         "causal-mask-hides-diagonal",
@@ -343,6 +343,13 @@ _ENTRIES = (
         "在 step() 之后才裁剪",
         "clipping after optimizer.step()",
         "clip_grad_norm_ 放在 backward() 之后、step() 之前：step() 已经用没裁剪的梯度更新了参数。",
+    ),
+    # 04_devices (issue 17 review, rfb)
+    Mistake(
+        "to-result-discarded",
+        "调用了 x.to(...) 却丢掉了它的返回值",
+        "calls x.to(...) but discards its result",
+        "x.to(device) 不改动 x，而是返回新张量：写 x = x.to(device) 或 return x.to(device)。",
     ),
 )
 

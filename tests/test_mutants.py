@@ -5,6 +5,7 @@ sees the learner's functions only through data; here in this process over the ju
 from __future__ import annotations
 
 import functools
+import runpy
 from typing import Any
 
 import pytest
@@ -92,3 +93,23 @@ def test_solutions_pass_every_test_cell_in_the_judge(assignment: str) -> None:
         except (AssertionError, Exception) as exc:  # noqa: BLE001 - collect every failing cell
             failed[grade_id] = f"{type(exc).__name__}: {str(exc)[:300]}"
     assert not failed, failed
+
+
+def _correct_variants() -> list[tuple[str, dict[str, str]]]:
+    """Right answers written another way (``CORRECT`` beside ``MUTANTS`` in ``tests/mutants/<id>.py``)."""
+    found = []
+    for assignment in nbs.assignments():
+        path = nbs.MUTANTS / f"{assignment}.py"
+        if path.is_file():
+            found += [(assignment, v) for v in runpy.run_path(str(path)).get("CORRECT", [])]
+    return found
+
+
+@pytest.mark.parametrize("variant", _correct_variants(), ids=lambda v: f"{v[0]}:{v[1]['grade_id']}:{v[1]['name']}")
+def test_a_correct_answer_written_another_way_passes_its_test_cell_in_the_kernel(variant: tuple[str, dict]) -> None:
+    assignment, v = variant
+    namespace = dict(_namespace(assignment))
+    exec(compile(v["code"], f"<variant {v['name']}>", "exec"), namespace)
+    exec(
+        compile(nbs.test_cell_source(nbs.read(nbs.source_path(assignment)), v["grade_id"]), "<test>", "exec"), namespace
+    )

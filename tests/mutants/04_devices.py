@@ -103,8 +103,8 @@ MUTANTS = [
     dict(
         grade_id="test_to_device_like",
         name="x.to(device) without reassigning x",
-        expect="x.to(...) 不会改动 x 本身",
-        mistake="result-not-moved",
+        expect="返回的却是 x 本身",
+        mistake="to-result-discarded",
         code=(
             _LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
             "    x.to(device)\n    return x\n"
@@ -113,7 +113,8 @@ MUTANTS = [
     dict(
         grade_id="test_to_device_like",
         name="returns x unchanged",
-        expect="设备 (device)",
+        expect="还在 x 原来的",
+        mistake="result-not-moved",
         code=_LIKE + "    return x\n",
     ),
     dict(
@@ -342,5 +343,79 @@ MUTANTS = [
             "    t = scores.shape[-1]\n"
             '    return scores + torch.full((t, t), float("-inf"), dtype=scores.dtype, device=scores.device).triu(diagonal=1)\n'
         ),
+    ),
+    # issue 17 review pass (rfb)
+    dict(
+        grade_id="test_move_to",
+        name="lets DDP's torch.distributed.utils._recursive_to do the recursion",
+        expect="torch.distributed.utils._recursive_to",
+        code=(
+            "from torch.distributed.utils import _recursive_to\n\n"
+            "def move_to(batch, device):\n    return _recursive_to(batch, torch.device(device), False)[0]\n"
+        ),
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="maps .to over the batch with torch.distributed.utils._apply_to_tensors",
+        expect="torch.distributed.utils._apply_to_tensors",
+        code=(
+            "from torch.distributed import utils as dist_utils\n\n"
+            "def move_to(batch, device):\n    return dist_utils._apply_to_tensors(lambda t: t.to(device), batch)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x.cuda()-style move kept in a local, x returned",
+        expect="返回的却是 x 本身",
+        mistake="to-result-discarded",
+        code=(
+            _LIKE + "    moved = x.to(next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device)\n"
+            "    return x\n"
+        ),
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name=".cuda() for any CUDA target: 'cuda:1' lands on the current device",
+        expect="cuda:0",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.cuda(non_blocking=t.is_pinned()) if device.type == 'cuda' else t.cpu() for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="moves to ref's device type only, dropping the index",
+        expect="cuda:0",
+        code=_LIKE + "    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+        "    return x.to(d.type)\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="hard-codes the two devices the tests use",
+        expect="ref 在 cuda:1 上",
+        code=_LIKE + "    t = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
+        "    return x.to('meta' if t.is_meta else 'cpu')\n",
+    ),
+]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(
+        grade_id="test_to_device_like",
+        name="allocates on ref's device and copies (copy_ is differentiable)",
+        code=_LIKE + "    t = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
+        "    return torch.empty_like(x, device=t.device).copy_(x)\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name=".cuda(device) for CUDA targets, .cpu() otherwise",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.cuda(device, non_blocking=t.is_pinned()) if device.type == 'cuda' else t.cpu()\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="spells out Tensor.to's keywords, copy=False included",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device=device, non_blocking=t.is_pinned() and device.type == 'cuda', copy=False)\n"
+        "            for k, t in batch.items()}\n",
     ),
 ]

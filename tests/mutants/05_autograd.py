@@ -584,3 +584,22 @@ MUTANTS = [
         ),
     ),
 ]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(
+        grade_id="test_sgd_step",
+        name="torch.optim's multi-tensor style: torch._foreach_add_ under no_grad",
+        code=(
+            "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n                continue\n"
+            "            d = p.grad.add(p, alpha=weight_decay)\n"
+            "            if momentum:\n"
+            "                old = momentum_buffers.get(i)\n"
+            "                d = momentum_buffers[i] = d.clone() if old is None else old.mul(momentum).add(d)\n"
+            "            torch._foreach_add_([p], [d], alpha=-lr)\n"
+        ),
+    ),
+]

@@ -801,4 +801,36 @@ def refine(h, loss_fn, steps, lr):
 """,
         expect="共享存储",
     ),
+    # issue 17 review pass (rfb)
+    dict(
+        grade_id="test_freeze",
+        name="counts_every_frozen_parameter_of_the_model",
+        code="""
+def freeze(model, names):
+    for name in names:
+        module = model.get_submodule(name)
+        module.requires_grad_(False)
+        module.eval()
+    return sum(p.numel() for p in model.parameters() if not p.requires_grad)
+""",
+        expect="调用前就已经 requires_grad=False",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="replaces_the_exception_with_its_own",
+        code="""
+def evaluate(model, x):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            return model(x)
+    except Exception:
+        raise RuntimeError("evaluate failed") from None
+    finally:
+        for m, training in modes:
+            m.training = training
+""",
+        expect="不要换成别的异常",
+    ),
 ]
