@@ -156,10 +156,11 @@ class SyncCounter(TorchFunctionMode):
         if _paused:
             return func(*args, **kwargs)
         name = getattr(func, "__name__", "")
-        first = next((t for t in _tensors((args, kwargs)) if self.on_device(t)), None)
+        tensors = _tensors((args, kwargs))
+        first = next((t for t in tensors if self.on_device(t)), None)
         recorded = len(self.calls)
         if first is not None and not self.mixed:
-            self._note_mixed(name, args, kwargs)
+            self._note_mixed(name, args, tensors)
         placed = self._before(func, name, args, kwargs, first)
         self._frames.append([False])
         try:
@@ -187,7 +188,7 @@ class SyncCounter(TorchFunctionMode):
             self._place(t, on_device=on_device)
         return result
 
-    def _note_mixed(self, name: str, args: tuple, kwargs: dict) -> None:
+    def _note_mixed(self, name: str, args: tuple, tensors: list[torch.Tensor]) -> None:
         """Note a call that mixes device tensors with host tensors a GPU would refuse (``mixed``).
 
         On a GPU an op may take a 0-d CPU tensor as an input beside CUDA tensors (like a Python number), but
@@ -199,11 +200,7 @@ class SyncCounter(TorchFunctionMode):
             return
         in_place = name.endswith("_") and not name.startswith("__") or name in _IN_PLACE_DUNDERS
         target = args[0] if in_place and args and isinstance(args[0], torch.Tensor) else None
-        host = [
-            t
-            for t in _tensors((args, kwargs))
-            if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or t is target)
-        ]
+        host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or t is target)]
         if not host or _called_by_torch():
             return
         shape = tuple(host[0].shape)
