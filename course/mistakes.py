@@ -351,6 +351,19 @@ _ENTRIES = (
         "calls x.to(...) but discards its result",
         "x.to(device) 不改动 x，而是返回新张量：写 x = x.to(device) 或 return x.to(device)。",
     ),
+    # 07_item, 08_clipping, 09_debugging (review rfc)
+    Mistake(
+        "new-tensor-without-device",
+        "新建张量没有放到数据所在的设备上",
+        "a tensor made on the CPU meets tensors on the device",
+        "函数里新建、要和传进来的张量一起运算的张量，用 device=t.device 建在同一设备上；只是一个数时用 Python 数字。",
+    ),
+    Mistake(
+        "nonfinite-loss-hidden",
+        "把 nan / inf 的 loss 藏掉了",
+        "a nan / inf loss hidden from the mean",
+        "只选掉目标全被忽略的 batch；有目标的 batch 的 loss 是 nan / inf 时，平均值也应是 nan / inf（nansum、nan_to_num 会把它藏起来）。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -59,6 +59,16 @@ _METADATA = {
     "promote_types", "__eq__", "__ne__", "__reduce_ex__", "__sizeof__", "__hash__",
 }  # fmt: skip
 _FROM_DATA = {"tensor", "as_tensor", "asarray"}
+# Calls that move or index values between devices (not a device mix), and calls that join tensors.
+_MOVES = {
+    "to", "cpu", "cuda", "copy_", "__setitem__", "__getitem__", "type", "type_as", "new_tensor", "tensor",
+    "as_tensor", "asarray", "__get__", "__set__", "_to_copy", "set_", "__dlpack__",
+}  # fmt: skip
+_JOINS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
+_IN_PLACE_DUNDERS = {
+    "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__", "__iand__",
+    "__ior__", "__ixor__", "__ilshift__", "__irshift__", "__imatmul__",
+}  # fmt: skip
 # aten ops (packet names) that make the host read a tensor's values, or learn a data-dependent size.
 ATEN_READS = {
     "_local_scalar_dense", "item", "is_nonzero", "equal", "allclose", "nonzero", "argwhere", "masked_select",
@@ -110,6 +120,8 @@ class SyncCounter(TorchFunctionMode):
         self.loss_nodes = set(loss_nodes)
         self.on_accumulated_graph = 0
         self.accumulated = ""  # the torch call that first joined two per-step losses' graphs
+        self.mixed = ""  # the first call that mixed device and host tensors (an error on a GPU)
+        self.losses_made = 0  # losses the course.fixtures loss functions computed (see note_loss)
         self.factories_on_device = factories_on_device
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
         self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
@@ -135,6 +147,8 @@ class SyncCounter(TorchFunctionMode):
             "calls": list(self.calls),
             "on_accumulated_graph": self.on_accumulated_graph,
             "accumulated": self.accumulated,
+            "mixed": self.mixed,
+            "losses_made": self.losses_made,
         }
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
@@ -142,8 +156,11 @@ class SyncCounter(TorchFunctionMode):
         if _paused:
             return func(*args, **kwargs)
         name = getattr(func, "__name__", "")
-        first = next((t for t in _tensors((args, kwargs)) if self.on_device(t)), None)
+        tensors = _tensors((args, kwargs))
+        first = next((t for t in tensors if self.on_device(t)), None)
         recorded = len(self.calls)
+        if first is not None and not self.mixed:
+            self._note_mixed(name, args, tensors)
         placed = self._before(func, name, args, kwargs, first)
         self._frames.append([False])
         try:
@@ -170,6 +187,25 @@ class SyncCounter(TorchFunctionMode):
         for t in _tensors((result, kwargs.get("out"))):
             self._place(t, on_device=on_device)
         return result
+
+    def _note_mixed(self, name: str, args: tuple, tensors: list[torch.Tensor]) -> None:
+        """Note a call that mixes device tensors with host tensors a GPU would refuse (``mixed``).
+
+        On a GPU an op may take a 0-d CPU tensor as an input beside CUDA tensors (like a Python number), but
+        not a CPU tensor with elements, not a CPU tensor to write into (``total += loss`` on ``torch.zeros(())``),
+        and not any CPU tensor in ``torch.cat`` / ``torch.stack``: each raises "Expected all tensors to be on
+        the same device". Moves (``.to``, ``copy_``, ``t[i] = ...``, indexing) and torch's own code are left out.
+        """
+        if name in _MOVES:
+            return
+        in_place = name.endswith("_") and not name.startswith("__") or name in _IN_PLACE_DUNDERS
+        target = args[0] if in_place and args and isinstance(args[0], torch.Tensor) else None
+        host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or t is target)]
+        if not host or _called_by_torch():
+            return
+        shape = tuple(host[0].shape)
+        what = "写入结果的 " if host[0] is target else ""
+        self.mixed = f"{name}()：{what}CPU 张量（形状 {shape}）和设备上的张量"
 
     def _note_accumulated(self, name: str, result: Any) -> None:
         for t in _tensors(result):
@@ -397,6 +433,7 @@ ACTIVE_COUNTERS: list[SyncCounter] = []
 def note_loss(loss: torch.Tensor) -> None:
     """Called by loss fixtures: the running counters treat ``loss``'s graph as one step's loss."""
     for counter in ACTIVE_COUNTERS:
+        counter.losses_made += 1
         if loss.grad_fn is not None:
             counter.loss_nodes.add(loss.grad_fn)
 

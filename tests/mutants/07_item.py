@@ -958,4 +958,171 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
         expect="连着多步计算图",
         mistake="loss-accumulated-with-graph",
     ),
+    # review rfc: found by a fresh reviewer (issue 17 item 2) -----------------------------------------
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="nansum_hides_a_diverged_batch",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    vals = torch.stack([l.detach() for l in losses])
+    kept = torch.stack([(t != ignore_index).sum() for t in targets])
+    return (torch.nansum(vals * kept) / kept.sum()).item()
+""",
+        expect="发散的一步被藏了起来",
+        mistake="nonfinite-loss-hidden",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="nan_to_num_of_each_loss",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, t in zip(losses, targets):
+        k = (t != ignore_index).sum()
+        total = total + torch.nan_to_num(loss.detach()) * k
+        count = count + k
+    return (total / count).item()
+""",
+        expect="发散的一步被藏了起来",
+        mistake="nonfinite-loss-hidden",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="drops_every_nonfinite_batch",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        ok = torch.isfinite(loss.detach()) & (kept > 0)
+        total = total + torch.where(ok, loss.detach() * kept, 0.0)
+        count = count + torch.where(ok, kept, 0)
+    return (total / count).item()
+""",
+        expect="发散的一步被藏了起来",
+        mistake="nonfinite-loss-hidden",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="counts_from_a_cpu_tensor_of_batch_sizes",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    vals = torch.stack([l.detach() for l in losses])
+    kept = torch.tensor([len(t) for t in targets]) - torch.stack([(t == ignore_index).sum() for t in targets])
+    return (torch.nansum(vals * kept) / kept.sum()).item()
+""",
+        expect="Expected all tensors to be on the same device",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="batch_sizes_as_a_cpu_tensor",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    n = len(losses) // log_every * log_every
+    if n == 0:
+        return []
+    v = torch.stack([l.detach() for l in losses[:n]])
+    s = torch.tensor(batch_sizes[:n], dtype=v.dtype)
+    return ((v * s).reshape(-1, log_every).sum(1) / s.reshape(-1, log_every).sum(1)).tolist()
+""",
+        expect="Expected all tensors to be on the same device",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_into_a_cpu_zeros",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = torch.zeros(()), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = torch.zeros(()), 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+        expect="写入结果的 CPU 张量",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="functional_mse_instead_of_loss_fn",
+        code="""
+import torch.nn.functional as F
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+        expect="传进来的 loss_fn",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="manual_sgd_with_the_tested_learning_rates",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        for p in model.parameters():
+            p.grad = None
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                p -= 0.05 * p.grad if len(batches) != 3 else 0.1 * p.grad
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+        expect="optimizer.step() 一次也没有被调用",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="batch_sizes_as_a_cpu_tensor",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    step_losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        step_losses.append(loss.detach())
+    v = torch.stack(step_losses)
+    n = torch.tensor([float(x.shape[0]) for x, _ in batches])
+    k = len(batches) // log_every * log_every
+    w = (v * n)
+    sums = w[:k].reshape(-1, log_every).sum(1) / n[:k].reshape(-1, log_every).sum(1) if k else v[:0]
+    out = torch.cat([sums, (w.sum() / n.sum()).reshape(1)]).tolist()
+    return out[:-1], out[-1]
+""",
+        expect="Expected all tensors to be on the same device",
+        mistake="new-tensor-without-device",
+    ),
 ]

@@ -892,4 +892,41 @@ def clip_by_global_norm_(parameters, max_norm):
         ),
         expect="主机与设备同步",
     ),
+    # review rfc (issue 17 item 2): a CPU tensor stacked with the gradients' norms raises on a GPU
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="appends_a_cpu_zero_so_stack_never_sees_an_empty_list",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    norms = [torch.linalg.vector_norm(g) for g in grads] + [torch.tensor(0.0)]  # 空列表也能 stack
+    total = torch.linalg.vector_norm(torch.stack(norms))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+        expect="Expected all tensors to be on the same device",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="appends_a_cpu_zero_to_the_layer_norms",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values()) + [torch.tensor(0.0)]), norm_type)
+    return layers, total
+""",
+        expect="Expected all tensors to be on the same device",
+        mistake="new-tensor-without-device",
+    ),
 ]

@@ -453,4 +453,51 @@ MUTANTS += [
         code=_repairs(logits_fix="logits.nan_to_num_(0.0, 0.0, 0.0)"),
         expect="diagnose 修改了输入 logits",
     ),
+    # ---------------------------------------------------------------- review rfc (issue 17 item 2)
+    dict(
+        grade_id="test_diagnose",
+        name="labels_checked_by_numel_misses_0d_labels",
+        code=_diagnose(
+            shape="logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() > 1 "
+            "or labels.numel() != logits.shape[0]"
+        ),
+        expect="labels 是 0-d",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="logits_dim_below_two_misses_3d_logits",
+        code=_diagnose(
+            shape="logits.dim() < 2 or logits.shape[1] != num_classes or labels.dim() != 1 "
+            "or labels.shape[0] != logits.shape[0]",
+            prob_guard="logits.dim() >= 2 and logits.shape[1] >= 2",
+        ),
+        expect="logits 是 3-D",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="skips_an_exploding_but_finite_loss",
+        code=_regression_step(
+            guard="""if torch.isnan(loss) or loss > 1e6:
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+        expect="loss 是有限值时 skipped 应为 False",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="guard_not_below_a_threshold",
+        code=_regression_step(
+            guard="""if not (loss < 1e30):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+        expect="很大，但是有限值",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="silently_skips_a_big_loss_without_saying_so",
+        code=_regression_step(
+            guard="""if not torch.isfinite(loss) or loss > 1e20:
+        return {"loss": loss.item(), "grad_norm": None, "skipped": not torch.isfinite(loss).item()}"""
+        ),
+        expect="grad_norm 却是 None",
+    ),
 ]
