@@ -344,6 +344,13 @@ _ENTRIES = (
         "clipping after optimizer.step()",
         "clip_grad_norm_ 放在 backward() 之后、step() 之前：step() 已经用没裁剪的梯度更新了参数。",
     ),
+    # 01_tensors (issue-17 review rfa)
+    Mistake(
+        "device-index-ignored",
+        "忽略了设备编号",
+        "device index ignored (cuda:0 taken for cuda:1)",
+        "cuda:0 与 cuda:1 是不同的设备：比较 x.device 本身，不要只比较 x.device.type。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}
