@@ -341,4 +341,11 @@ MUTANTS = [
         expect="模型收到的 batch 里有 2 个样本",
         code="def forward_one(model, sample):\n    return model(torch.stack([sample, sample]))[0]\n",
     ),
+    dict(
+        grade_id="test_forward_one",
+        name="switches the caller's model to eval mode and leaves it there",
+        mistake="modifies-input",
+        expect="之后，模型的 training（True -> False） 变了",
+        code="def forward_one(model, sample):\n    model.eval()\n    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
 ]
