@@ -348,4 +348,13 @@ MUTANTS = [
         expect="之后，模型的 training（True -> False） 变了",
         code="def forward_one(model, sample):\n    model.eval()\n    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
+    dict(
+        grade_id="test_patchify",
+        name="NumPy through DLPack, then reshape and transpose there",
+        expect="patchify 用了 np.from_dlpack(x)：张量离开了 torch",
+        code="import numpy as np\n"
+        "def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    a = np.from_dlpack(x).reshape(n, c, h // p, p, w // p, p).transpose(0, 2, 4, 1, 3, 5)\n"
+        "    return torch.from_numpy(a.reshape(n, -1, c * p * p).copy())\n",
+    ),
 ]

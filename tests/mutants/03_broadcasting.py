@@ -545,4 +545,12 @@ MUTANTS = [
         expect="所有元素被归约成了一个数",
         code="def pairwise_sq_dist(x, y):\n    return ((x[:, None] - y[None]) ** 2).mean()\n",
     ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="hands the points to NumPy (where SciPy's cdist would do the work)",
+        expect="pairwise_sq_dist 用了 Tensor.numpy()：张量离开了 torch",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    xn, yn = x.numpy(), y.numpy()\n"
+        "    return torch.from_numpy(((xn[:, None] - yn[None]) ** 2).sum(-1))\n",
+    ),
 ]
