@@ -364,6 +364,13 @@ _ENTRIES = (
         "a nan / inf loss hidden from the mean",
         "只选掉目标全被忽略的 batch；有目标的 batch 的 loss 是 nan / inf 时，平均值也应是 nan / inf（nansum、nan_to_num 会把它藏起来）。",
     ),
+    # 01_tensors (issue-17 review rfa)
+    Mistake(
+        "device-index-ignored",
+        "忽略了设备编号",
+        "device index ignored (cuda:0 taken for cuda:1)",
+        "cuda:0 与 cuda:1 是不同的设备：比较 x.device 本身，不要只比较 x.device.type。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

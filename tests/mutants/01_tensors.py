@@ -496,4 +496,35 @@ MUTANTS = [
         code="def masked_row_mean(x, low, high):\n"
         "    mask = (x >= low) & (x < high)\n    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1).float()\n",
     ),
+    # found by the third issue-17 review (rfa): each passed every test before
+    dict(
+        grade_id="test_mismatches",
+        name="compares the device type only",
+        mistake="device-index-ignored",
+        expect="不区分同类设备的编号",
+        code="def mismatches(x, ref):\n"
+        "    c = [x.shape != ref.shape, x.dtype != ref.dtype, x.device.type != ref.device.type,\n"
+        "         x.requires_grad != ref.requires_grad]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], c) if d]\n",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="device as 'is it on meta'",
+        expect="x 与 ref 的 device 不同，返回值里却没有 'device'",
+        code="def mismatches(x, ref):\n"
+        "    c = [x.shape != ref.shape, x.dtype != ref.dtype, x.is_meta != ref.is_meta,\n"
+        "         x.requires_grad != ref.requires_grad]\n"
+        "    return [a for a, d in zip(['shape', 'dtype', 'device', 'requires_grad'], c) if d]\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="makes the caller's read-only array writable to silence the warning",
+        mistake="modifies-input",
+        expect="修改了调用者传入的 NumPy 数组：数组的 writeable 标志从 False 变成了 True",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        return values.to(torch.float32, copy=True)\n"
+        "    if isinstance(values, np.ndarray):\n"
+        "        values = np.ascontiguousarray(values)\n        values.setflags(write=True)\n"
+        "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
 ]

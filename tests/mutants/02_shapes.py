@@ -307,4 +307,54 @@ MUTANTS = [
         ".reshape(n, w // p, c * p * p) for i in range(h // p)]\n"
         "    return torch.cat(rows, 1)\n",
     ),
+    # found by the third issue-17 review (rfa): each passed every test before
+    dict(
+        grade_id="test_patchify",
+        name="torch.unfold_copy, the copying Tensor.unfold",
+        expect="patchify 用了 torch.unfold_copy",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    g = torch.unfold_copy(torch.unfold_copy(x, 2, p, p), 3, p, p)\n"
+        "    return g.permute(0, 2, 3, 1, 4, 5).reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="conv2d with an identity kernel (the ViT patch embedding)",
+        expect="patchify 用了 torch.nn.functional.conv2d",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    k = torch.eye(c * p * p, dtype=torch.float64).reshape(c * p * p, c, p, p)\n"
+        "    out = torch.nn.functional.conv2d(x.double(), k, stride=p)\n"
+        "    return out.flatten(2).transpose(1, 2).to(x.dtype)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="NumPy's sliding_window_view through a round trip",
+        expect="patchify 用了 Tensor.numpy()：张量离开了 torch",
+        code="import numpy as np\n"
+        "def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    win = np.lib.stride_tricks.sliding_window_view(x.numpy(), (p, p), axis=(2, 3))[:, :, ::p, ::p]\n"
+        "    g = torch.from_numpy(np.ascontiguousarray(win))\n"
+        "    return g.permute(0, 2, 3, 1, 4, 5).reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="a batch of two copies of the sample",
+        expect="模型收到的 batch 里有 2 个样本",
+        code="def forward_one(model, sample):\n    return model(torch.stack([sample, sample]))[0]\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="switches the caller's model to eval mode and leaves it there",
+        mistake="modifies-input",
+        expect="之后，模型的 training（True -> False） 变了",
+        code="def forward_one(model, sample):\n    model.eval()\n    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="NumPy through DLPack, then reshape and transpose there",
+        expect="patchify 用了 np.from_dlpack(x)：张量离开了 torch",
+        code="import numpy as np\n"
+        "def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    a = np.from_dlpack(x).reshape(n, c, h // p, p, w // p, p).transpose(0, 2, 4, 1, 3, 5)\n"
+        "    return torch.from_numpy(a.reshape(n, -1, c * p * p).copy())\n",
+    ),
 ]

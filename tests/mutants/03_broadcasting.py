@@ -532,4 +532,25 @@ MUTANTS = [
         code="def batch_outer_sum(a, b):\n"
         "    return torch.stack([a + b[:, j, None] for j in range(b.shape[1])], dim=2)\n",
     ),
+    # found by the third issue-17 review (rfa): a message that guessed the wrong cause before
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="forgets to sum over the features",
+        expect="还没有沿特征维 D 求和",
+        code="def pairwise_sq_dist(x, y):\n    return (x[:, None] - y[None]) ** 2\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="mean() without dim",
+        expect="所有元素被归约成了一个数",
+        code="def pairwise_sq_dist(x, y):\n    return ((x[:, None] - y[None]) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="hands the points to NumPy (where SciPy's cdist would do the work)",
+        expect="pairwise_sq_dist 用了 Tensor.numpy()：张量离开了 torch",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    xn, yn = x.numpy(), y.numpy()\n"
+        "    return torch.from_numpy(((xn[:, None] - yn[None]) ** 2).sum(-1))\n",
+    ),
 ]
