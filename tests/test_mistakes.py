@@ -29,13 +29,15 @@ EMITTERS = _emitters()
 
 
 def emitted_in_source() -> dict[str, list[str]]:
-    """Every mistake id written in course/ code: ``mistake="id"`` keywords and the string constants that
-    ``*_mistake`` helpers return (file:line where each appears)."""
+    """Every mistake id written in course/ code and in the source notebooks' test cells: ``mistake="id"``
+    keywords and the string constants that ``*_mistake`` helpers return (file:line where each appears)."""
     found: dict[str, list[str]] = {}
-    for path in sorted(COURSE.rglob("*.py")):
-        if path.name == "mistakes.py":
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    sources = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(COURSE.rglob("*.py")) if p.name != "mistakes.py"]
+    for assignment in nbs.assignments():  # the test cells' own checks.fail(..., mistake=...) (hidden tests too)
+        nb = nbs.read(nbs.source_path(assignment))
+        sources += [(f"{assignment}:{nbs.meta(c)['grade_id']}", c.source) for c in nbs.grade_cells(nb)]
+    for name, text in sources:
+        tree = ast.parse(text)
         for node in ast.walk(tree):
             values = []
             if isinstance(node, ast.keyword) and node.arg == "mistake" and isinstance(node.value, ast.Constant):
@@ -46,7 +48,7 @@ def emitted_in_source() -> dict[str, list[str]]:
                 ]
             for value in values:
                 if value.value:
-                    found.setdefault(value.value, []).append(f"{path.name}:{value.lineno}")
+                    found.setdefault(value.value, []).append(f"{name}:{value.lineno}")
     return found
 
 

@@ -1,23 +1,29 @@
 """The class report on a class graded by the real engine, then the page in Chromium with a screenshot of each
 section under ``artifacts/report/``.
 
-The class (built once per session: this module is its only user): every graded mutant of 01_tensors and of
-02_shapes held by one student (some students hold one of each, so a student can hold two misconceptions),
-honest students, a student who handed in only 02_shapes and one who handed in nothing. The expected rows
-come from the mutants alone: each fails its own question and no other, with the id the judge's own code
-reports for it in this process (``tests.notebooks``; the declared ``mistake=`` where a mutant has one). The
-report must then count exactly those misconceptions: per question, per mistake id, per student.
+The class (built once per session: this module is its only user): every graded mutant of 02_shapes and of
+06_no_grad held by a student, 20 submissions per notebook holding two mutants of two different questions, 57
+students holding mutants in both notebooks (so up to four misconceptions each), honest students, a student
+who handed in only 02_shapes and one who handed in nothing: 155 submissions holding 170 mutants. The
+expected rows come from the mutants alone: each fails its own question and no other, with the id the judge's
+own code reports for it in this process (``tests.notebooks``; the declared ``mistake=`` where a mutant has
+one). The report must then count exactly those misconceptions: per question, per mistake id, per student.
 
-Cost (2 shared cores, measured under a load average of 5-17, so CPU seconds are the fair figure): 02_shapes
-is the cheapest notebook to grade, 01_tensors and 03_broadcasting cost about 3x as much per submission and
-05_autograd 6x (20 submissions each, jobs=2: 34, 105, 113 and 209 s). The old fixture (49 submissions of
-01_tensors) took 48 CPU s; this module, 149 submissions plus the in-process judge and Chromium, takes 106 CPU
-s (2.2x, the budget). Several hundred submissions would cost 4-6x.
+Cost (2 shared cores under a load average of 12-17, so CPU seconds are the fair figure; learner and judge
+children as the engine counts them, AUTOGRADER_TIMINGS=1). Per submission, learner + judge child CPU:
+01_tensors 1.76 s before its histogram demo was made cheap, 02_shapes 1.03, 06_no_grad 0.99, 07_item 1.56;
+the parent adds about 0.35 s each (nbgrader sanitising, gradebook, feedback page). This module: 155
+submissions, learner 98 + judge 61 + pytest process 90 + zygotes ~6 = about 255 CPU s (the old class of
+01_tensors + 02_shapes, 153 submissions: about 317 CPU s, estimated from the same per-submission figures, for
+183 s wall when the machine was near idle), so about 150 s wall idle. 189 submissions measured 311 CPU s
+(~180 s idle); a class of 300 would cost about 2x this one.
 """
 
 from __future__ import annotations
 
+import copy
 import csv
+import functools
 import shutil
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -32,29 +38,61 @@ from tests import notebooks as nbs
 
 pytestmark = pytest.mark.browser
 
-ASSIGNMENTS = ("01_tensors", "02_shapes")
-HONEST = 6  # students who get every question right (beyond those holding a mutant)
-OVERLAP = 24  # students holding both a 01_tensors and a 02_shapes mutant
+ASSIGNMENTS = ("02_shapes", "06_no_grad")  # the two cheapest notebooks to grade per submission
+PAIRS = 20  # per notebook: submissions holding two mutants of two different questions
+OVERLAP = 57  # students holding mutants in both notebooks (a pair in one or both: three or four misconceptions)
+HONEST = 4  # students who get every question right (beyond those holding a mutant)
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "report"
 
-Holding = dict[str, nbs.Mutant | None]  # assignment -> the mutant a student's submission holds (None: honest)
+Group = tuple[nbs.Mutant, ...]  # the mutants one submission holds (empty: honest)
+Holding = dict[str, Group]  # assignment -> what a student's submission holds
+
+
+def mutant_groups(assignment: str) -> list[Group]:
+    """Every graded mutant of ``assignment`` alone, then PAIRS pairs of mutants of two different questions
+    (the second taken half the list further on, so each pair mixes questions and no pair repeats)."""
+    graded = [m for m in nbs.mutants(assignment) if not m.formative]
+    half = len(graded) // 2
+    pairs = [(m, graded[(j + half) % len(graded)]) for j, m in enumerate(graded)]
+    pairs = [p for p in pairs if p[0].grade_id != p[1].grade_id][:PAIRS]
+    return [(m,) for m in graded] + pairs
 
 
 def class_plan() -> dict[str, Holding]:
     """student -> what each of their submissions holds; an assignment left out was not handed in."""
-    first, second = ([m for m in nbs.mutants(a) if not m.formative] for a in ASSIGNMENTS)
-    start = len(first) - OVERLAP  # where 02_shapes' mutants start: the last OVERLAP hold both
+    first, second = (mutant_groups(a) for a in ASSIGNMENTS)
+    start = len(first) - OVERLAP  # where the second notebook's groups start: the last OVERLAP hold both
     total = start + len(second) + HONEST
     plan: dict[str, Holding] = {}
     for i in range(total):
         plan[f"s{i:03d}"] = {
-            ASSIGNMENTS[0]: first[i] if i < len(first) else None,
-            ASSIGNMENTS[1]: second[i - start] if start <= i < start + len(second) else None,
+            ASSIGNMENTS[0]: first[i] if i < len(first) else (),
+            ASSIGNMENTS[1]: second[i - start] if start <= i < start + len(second) else (),
         }
-    plan["only02"] = {ASSIGNMENTS[1]: None}  # 01_tensors never handed in
+    plan["only02"] = {ASSIGNMENTS[0]: ()}  # the second notebook never handed in
     plan["nobody"] = {}
     return plan
+
+
+def submission(assignment: str, group: Group) -> nbformat.NotebookNode:
+    """The honest submission with the answer cell of each mutant in ``group`` replaced by the mutant."""
+    nb = copy.deepcopy(_honest(assignment))
+    for mutant in group:
+        nb.cells[_answer_cell(mutant)] = nbformat.from_dict({**nb.cells[_answer_cell(mutant)], "source": mutant.code})
+    return nb
+
+
+@functools.cache
+def _honest(assignment: str) -> nbformat.NotebookNode:
+    return nbs.honest_submission(assignment)
+
+
+@functools.cache
+def _answer_cell(mutant: nbs.Mutant) -> int:
+    """The index of the answer cell that ``tests.notebooks.mutant_submission`` replaces by ``mutant``."""
+    wrong, right = nbs.mutant_submission(mutant.assignment, mutant).cells, _honest(mutant.assignment).cells
+    return next(i for i, (a, b) in enumerate(zip(wrong, right)) if a.source != b.source)
 
 
 def judge_verdict(mutant: nbs.Mutant) -> str:
@@ -92,8 +130,8 @@ def expected_rows(plan: dict[str, Holding]) -> dict[tuple[str, str, str], str]:
     fails its own question and no other (its answer is used by no later question), an honest one none."""
     rows = {}
     for student, holding in plan.items():
-        for assignment, mutant in holding.items():
-            if mutant is not None:
+        for assignment, group in holding.items():
+            for mutant in group:
                 rows[(student, assignment, mutant.grade_id)] = judge_verdict(mutant)
     return rows
 
@@ -108,9 +146,7 @@ def graded_class(tmp_path_factory) -> dict:
             folder = subs / student / assignment
             folder.mkdir(parents=True)  # an empty folder: handed nothing in
             if assignment in holding:
-                mutant = holding[assignment]
-                nb = nbs.honest_submission(assignment) if mutant is None else nbs.mutant_submission(assignment, mutant)
-                nbformat.write(nb, folder / f"{assignment}.ipynb")
+                nbformat.write(submission(assignment, holding[assignment]), folder / f"{assignment}.ipynb")
     grade(
         subs,
         out,
@@ -126,12 +162,14 @@ def graded_class(tmp_path_factory) -> dict:
     return {"out": out, "plan": plan, "expected": expected_rows(plan), "report": report.build(out)}
 
 
-def test_the_class_has_about_150_graded_submissions_from_two_notebooks_and_both_kinds_of_missing(graded_class):
+def test_the_class_has_about_150_graded_submissions_holding_every_graded_mutant_of_two_notebooks(graded_class):
     by_status = graded_class["report"]["class"]["by_status"]
     assert set(by_status) == set(ASSIGNMENTS)
     ran = sum(by_status[a].get("ok", 0) for a in ASSIGNMENTS)
-    assert ran == sum(len(h) for h in graded_class["plan"].values()) and ran >= 140
-    assert by_status["01_tensors"]["missing"] == 2 and by_status["02_shapes"]["missing"] == 1
+    assert ran == sum(len(h) for h in graded_class["plan"].values()) and ran >= 150
+    held = {m for holding in graded_class["plan"].values() for group in holding.values() for m in group}
+    assert held == {m for a in ASSIGNMENTS for m in nbs.mutants(a) if not m.formative}
+    assert by_status[ASSIGNMENTS[0]]["missing"] == 1 and by_status[ASSIGNMENTS[1]]["missing"] == 2
 
 
 def test_questions_csv_fails_exactly_the_questions_the_judge_fails_with_their_mistake_ids(graded_class):
@@ -142,8 +180,8 @@ def test_questions_csv_fails_exactly_the_questions_the_judge_fails_with_their_mi
     ran = {(s, a) for s, holding in graded_class["plan"].items() for a in holding}
     assert all(r["status"] in ("passed", "failed") for r in rows if (r["student_id"], r["assignment"]) in ran)
     for mutant_holder, holding in graded_class["plan"].items():  # each mutant fails its own question
-        for assignment, mutant in holding.items():
-            if mutant is not None:
+        for assignment, group in holding.items():
+            for mutant in group:
                 assert (mutant_holder, assignment, mutant.grade_id) in failed, mutant
                 if mutant.mistake:
                     assert failed[(mutant_holder, assignment, mutant.grade_id)] == mutant.mistake, mutant
@@ -181,8 +219,9 @@ def test_the_report_counts_exactly_the_misconceptions_per_question_per_id_and_pe
         assert {k: v for k, v in lost.items() if v} == {(a, g): m for (s, a, g), m in expected.items() if s == student}
         mine = Counter(m for (s, _, _), m in expected.items() if s == student and m != "unknown")
         assert students[student]["mistakes"] == dict(mine), student
-    two = [s for s in plan if sum(1 for (t, _, _) in expected if t == s) >= 2]
-    assert len(two) >= 10  # students who hold a misconception in each notebook
+    held = Counter(s for (s, _, _) in expected)
+    assert sum(1 for n in held.values() if n >= 2) >= OVERLAP  # two misconceptions: one in each notebook, or a pair
+    assert sum(1 for n in held.values() if n >= 3) >= 20  # a pair in one notebook and one or two in the other
     print_table(want)
 
 

@@ -536,6 +536,7 @@ def clip_by_global_norm_(parameters, max_norm):
         torch.nn.utils.clip_grad_norm_([p], max_norm)"""
         ),
         expect="per-tensor",
+        mistake="per-tensor-clip",
     ),
     dict(
         grade_id="test_train_step",
@@ -545,6 +546,7 @@ def clip_by_global_norm_(parameters, max_norm):
     grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])"""
         ),
         expect="裁剪之前",
+        mistake="norm-after-clip",
     ),
     dict(
         grade_id="test_train_step",
