@@ -129,23 +129,8 @@ def _task(submissions: Path, folder_name: str, student: str, assignment: str) ->
     if mode is not None and not stat.S_ISDIR(mode):
         kind = submission.kind_of(mode)
         return Task(student, assignment, expected, timestamp=timestamp, refused=f"{assignment} is {kind}, not a folder")
-    try:
-        expected.lstat()
-        return Task(student, assignment, expected, timestamp=timestamp)  # refused later if not a regular file
-    except OSError:
-        pass
-    found = sorted(p for p in _entries(folder) if p.name.endswith(".ipynb") and not p.name.startswith("."))
-    if len(found) == 1:
-        shown = submission.display_name(found[0].name)
-        if shown != found[0].name:
-            return Task(
-                student, assignment, found[0], timestamp=timestamp, refused="a file name that is not UTF-8 text"
-            )
-        return Task(student, assignment, found[0], f"notebook renamed: graded {shown}", timestamp)
-    if found:
-        names = ", ".join(submission.display_name(p.name) for p in found)
-        return Task(student, assignment, None, f"several notebooks ({names}), none named {expected.name}", timestamp)
-    return Task(student, assignment, None, f"no {expected.name} submitted", timestamp)
+    found = submission.find_notebook(folder, assignment)
+    return Task(student, assignment, found.path, found.note, timestamp, refused=found.refused)
 
 
 def grade(

@@ -159,9 +159,17 @@ def _top_level(stmt: ast.stmt, names: CellNames) -> None:
         elif isinstance(node, ast.Call):
             func = node.func
             called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if called in EFFECT_CALLS:
+            if called in EFFECT_CALLS and not _seeds_a_new_generator(func):
                 names.effects = True
         stack.extend(ast.iter_child_nodes(node))
+
+
+def _seeds_a_new_generator(func: ast.expr) -> bool:
+    """``torch.Generator(...).manual_seed(...)``: seeds a generator made right there, not global state."""
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call)):
+        return False
+    made = func.value.func
+    return (made.attr if isinstance(made, ast.Attribute) else getattr(made, "id", "")) == "Generator"
 
 
 def answer_names(source: str) -> list[str]:

@@ -18,6 +18,7 @@ from autograder import course_folder as course_mod
 from autograder.check import check_notebooks, prepare
 from autograder.errors import AutograderError
 from autograder.notebooks import points, read_notebook
+from autograder.parent.submission import find_notebook
 
 MAP_NAME = "course_map.html"
 
@@ -31,16 +32,6 @@ class Row:
     remaining: list[str] = field(default_factory=list)
     note: str = ""
     notebook: str = ""
-
-
-def _find(folder: Path, assignment: str) -> tuple[Path | None, str]:
-    expected = folder / assignment / f"{assignment}.ipynb"
-    if expected.is_file():
-        return expected, ""
-    candidates = sorted((folder / assignment).glob("*.ipynb")) if (folder / assignment).is_dir() else []
-    if len(candidates) == 1:
-        return candidates[0], "renamed"
-    return None, "missing"
 
 
 def progress(folder: Path, *, course_root: Path | None = None, warm: bool = False) -> list[Row]:
@@ -59,11 +50,12 @@ def progress(folder: Path, *, course_root: Path | None = None, warm: bool = Fals
     to_check: list[tuple[Row, Path]] = []
     for assignment in ids:
         maximum = sum(points(read_notebook(course_mod.source_notebook(root, assignment))).values()) if root else 0.0
-        path, status = _find(folder, assignment)
-        row = Row(assignment, status or "ok", max_score=maximum, notebook=str(path or ""))
+        found = find_notebook(folder / assignment, assignment)
+        path = found.path
+        row = Row(assignment, "renamed" if found.renamed else "ok", max_score=maximum, notebook=str(path or ""))
         rows.append(row)
-        if path is None:
-            row.note = f"没有找到 {assignment}/{assignment}.ipynb"
+        if path is None or found.refused:
+            row.status, row.note = ("missing", found.note) if path is None else ("broken", found.refused)
             continue
         try:
             prepare(path, course_root=root, assignment=assignment)

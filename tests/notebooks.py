@@ -9,6 +9,8 @@ from typing import Any
 
 import nbformat
 
+from autograder.wire.schema import TestResult
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "source"
 RELEASE = ROOT / "release"
@@ -122,61 +124,61 @@ def learner_cells_namespace(nb: nbformat.NotebookNode) -> dict[str, Any]:
     return namespace
 
 
-@dataclass
+def judge_plan(nb: nbformat.NotebookNode) -> dict[str, Any]:
+    """The judge's plan (``autograder.notebooks.make_plan``) for every test of ``nb`` against a learner whose
+    cells have already run: the submission handed to ``make_plan`` holds only the test cells, so the plan
+    has no learner cells to run."""
+    from autograder.notebooks import make_plan
+
+    tests_only = nbformat.v4.new_notebook(cells=grade_cells(nb))
+    return {"steps": make_plan(nb, tests_only).to_json()["steps"], "learner": []}
+
+
+@dataclass(frozen=True)
 class JudgeStage:
-    """The judge's namespace just before one test cell, and the answer names bound by then."""
+    """Where the judge stands just before one test: its namespace, and the plan that runs that test from
+    there (the answer steps so far, then the test)."""
 
     namespace: dict[str, Any]
-    names: list[str]
-    source: str
+    plan: dict[str, Any]
 
 
 def judge_stages(nb: nbformat.NotebookNode, learner_namespace: dict[str, Any]) -> dict[str, JudgeStage]:
-    """Step through the instructor's cells as the judge does (setup cells run, answers bound from
-    ``learner_namespace``), keeping a copy of the judge's namespace before each test cell."""
-    from autograder.child.judge import Learner, LoopbackChannel, _bind
-    from autograder.child.learner import Server, exec_cell
-    from autograder.notebooks import make_plan
-    from course import remote
+    """grade_id -> the judge's stage before that test of ``nb``: the real ``run_plan`` runs the instructor's
+    setup steps, a stretch at a time, against a learner whose names are ``learner_namespace``."""
+    import matplotlib.pyplot as plt
 
-    plan = make_plan(nb, nb)
-    learner = Learner(LoopbackChannel(Server(learner_namespace, exec_cell(learner_namespace))))
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    names: list[str] = []
-    stages: dict[str, JudgeStage] = {}
-    remote.IN_JUDGE = True
-    try:
-        for step in plan.steps:
-            if step["kind"] == "answer":
-                names.extend(step["names"])
-            elif step["kind"] == "setup":
-                if step.get("learner"):
-                    _bind(namespace, learner, names)
-                exec(compile(step["source"], "<instructor cell>", "exec"), namespace)
-            else:
-                stages[step["grade_id"]] = JudgeStage(dict(namespace), list(names), step["source"])
-    finally:
-        remote.IN_JUDGE = False
+    answers: list[dict[str, Any]] = []  # every answer step before the current stretch
+    stretch: list[dict[str, Any]] = []  # answer and setup steps since the last test
+    stages = {}
+    for step in judge_plan(nb)["steps"]:
+        if step["kind"] != "test":
+            stretch.append(step)
+            continue
+        run_judge({"steps": answers + stretch, "learner": []}, learner_namespace, namespace)
+        plt.close("all")  # the instructor's figures: nobody looks at them here
+        answers += [s for s in stretch if s["kind"] == "answer"]
+        stretch = []
+        stages[step["grade_id"]] = JudgeStage(dict(namespace), {"steps": [*answers, step], "learner": []})
     return stages
 
 
-def run_test_in_judge(stage: JudgeStage, learner_namespace: dict[str, Any]) -> None:
-    """Run one test cell in (a copy of) the judge's namespace against ``learner_namespace``; a failed test
-    raises AssertionError (its message), a learner that could not answer raises RuntimeError."""
-    from autograder.child.judge import Learner, LearnerGone, LoopbackChannel, _bind
+def run_judge(
+    plan: dict[str, Any], learner_namespace: dict[str, Any], namespace: dict[str, Any] | None = None
+) -> dict[str, TestResult]:
+    """Run ``plan`` through the real judge (``autograder.child.judge.run_plan``) in this process, in the
+    judge's ``namespace`` (fresh when None), against a learner ``Server`` over the judge's own encoding
+    (``LoopbackChannel``) whose names are ``learner_namespace``: grade_id -> the judge's result per test."""
+    from autograder.child.judge import Learner, LoopbackChannel, run_plan
     from autograder.child.learner import Server, exec_cell
     from course import remote
 
-    namespace = dict(stage.namespace)
     learner = Learner(LoopbackChannel(Server(learner_namespace, exec_cell(learner_namespace))))
-    remote.IN_JUDGE = True
     try:
-        _bind(namespace, learner, stage.names)
-        exec(compile(stage.source, "<test>", "exec"), namespace)
-    except LearnerGone as exc:
-        raise RuntimeError(f"learner gone: {exc}") from None
+        return run_plan(plan, learner, namespace=namespace).tests
     finally:
-        remote.IN_JUDGE = False
+        remote.IN_JUDGE = False  # the judge process keeps it set; this process goes on to run kernel tests
 
 
 def solutions(source: Path) -> dict[str, str]:

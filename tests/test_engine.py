@@ -144,3 +144,19 @@ def test_judge_a_reply_to_another_request_is_garbled():
     with pytest.raises(judge.LearnerGone):
         learner.run_cell("x = 1")
     assert learner.lost_reason is Lost.GARBLED
+
+
+@pytest.mark.parametrize(
+    ("source", "effects"),
+    [
+        ("gen = torch.Generator().manual_seed(0)", False),  # a generator made right there: the judge may drop it
+        ("g = torch.Generator(device='cpu').manual_seed(1)\nplt.hist(torch.rand(3, generator=g))", False),
+        ("torch.manual_seed(0)", True),
+        ("g.manual_seed(0)", True),  # g may be a generator later cells use
+        ("torch.random.default_generator.manual_seed(0)", True),
+    ],
+)
+def test_plan_seeding_a_new_generator_is_no_global_effect_and_any_other_seeding_is(source, effects):
+    from autograder.notebooks import cell_names
+
+    assert cell_names(source).effects is effects

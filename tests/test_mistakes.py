@@ -87,9 +87,9 @@ def test_the_judge_reports_the_mistake_id_of_its_mutant(mistake):
     learner_ns, stages = _stages(assignment)
     learner = dict(learner_ns)
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
-    with pytest.raises(AssertionError) as info:
-        nbs.run_test_in_judge(stages[grade_id], learner)
-    assert getattr(info.value, "mistake", "") == mistake, str(info.value)
+    stage = stages[grade_id]
+    result = nbs.run_judge(stage.plan, learner, dict(stage.namespace))[grade_id]
+    assert not result.passed and result.mistake == mistake, str(result.error)
 
 
 def test_the_judge_sends_the_id_only_for_a_checks_own_failure():

@@ -1,6 +1,7 @@
 """Every graded exercise rejects the wrong answers learners write, with a message that names the mistake,
 both where students meet it (the test cell in their kernel) and where grading decides (the judge, which
-sees the learner's functions only through data; here in this process over the judge's own encoding)."""
+sees the learner's functions only through data: the real ``judge.run_plan``, here in this process over the
+judge's own encoding)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from autograder.wire.schema import Origin
 from tests import notebooks as nbs
 
 ALL_MUTANTS = [m for a in nbs.assignments() for m in nbs.mutants(a)]
@@ -46,11 +48,13 @@ def test_mutant_fails_its_test_cell_in_the_kernel_with_a_message_naming_the_mist
 def test_mutant_fails_its_test_cell_in_the_judge_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
     learner = dict(_learner_namespace(mutant.assignment))
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
-    with pytest.raises(AssertionError) as info:
-        nbs.run_test_in_judge(_stages(mutant.assignment)[mutant.grade_id], learner)
-    assert mutant.expect in str(info.value), f"message does not name the mistake: {info.value}"
+    stage = _stages(mutant.assignment)[mutant.grade_id]
+    result = nbs.run_judge(stage.plan, learner, dict(stage.namespace))[mutant.grade_id]
+    assert not result.passed and result.error is not None, f"{mutant} passes in the judge"
+    assert result.origin is Origin.CHECK, f"not a check's failure: {result.origin} {result.error}"
+    assert mutant.expect in result.error[1], f"message does not name the mistake: {result.error[1]}"
     if mutant.mistake:  # the id crosses to the grader as a field of the failure, beside the message
-        assert getattr(info.value, "mistake", "") == mutant.mistake, f"mistake id: {info.value!r}"
+        assert result.mistake == mutant.mistake, f"mistake id: {result.mistake!r} {result.error}"
 
 
 @pytest.mark.parametrize("assignment", nbs.assignments())
@@ -86,13 +90,10 @@ def test_solutions_pass_every_test_cell_in_the_kernel(assignment: str) -> None:
 
 @pytest.mark.parametrize("assignment", nbs.assignments())
 def test_solutions_pass_every_test_cell_in_the_judge(assignment: str) -> None:
-    failed = {}
-    for grade_id, stage in _stages(assignment).items():
-        try:
-            nbs.run_test_in_judge(stage, dict(_learner_namespace(assignment)))
-        except (AssertionError, Exception) as exc:  # noqa: BLE001 - collect every failing cell
-            failed[grade_id] = f"{type(exc).__name__}: {str(exc)[:300]}"
-    assert not failed, failed
+    plan = nbs.judge_plan(nbs.read(nbs.source_path(assignment)))
+    results = nbs.run_judge(plan, dict(_learner_namespace(assignment)))
+    failed = {gid: r.error for gid, r in results.items() if not r.passed}
+    assert results and not failed, failed
 
 
 def _correct_variants() -> list[tuple[str, dict[str, str]]]:

@@ -304,12 +304,15 @@ def run_plan(
     *,
     cell_timeout: float | None = None,
     on_result: Callable[[TestResult | CellResult], None] | None = None,
+    namespace: dict[str, Any] | None = None,
 ) -> Report:
     """Step through ``plan`` (see ``autograder.notebooks.Plan.to_json``) against ``learner``; each result
-    goes to ``on_result`` as it is decided. A plan that breaks the schema raises ValueError."""
+    goes to ``on_result`` as it is decided. The instructor's cells run in ``namespace`` (a fresh module
+    namespace when None; tests pass the one an earlier plan left). A plan that breaks the schema raises
+    ValueError."""
     remote.IN_JUDGE = True
     report = Report()
-    namespace: dict[str, Any] = {"__name__": "__main__"}
+    namespace = {"__name__": "__main__"} if namespace is None else namespace
     steps = [Step.from_dict(step) for step in plan["steps"]]
     learner_cells = plan["learner"]
     skip_cells, skip_tests = set(plan.get("skip_cells", [])), dict(plan.get("skip_tests", {}))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,44 @@ def read_small_text(root: Path, parts: tuple[str, ...]) -> str | None:
         return read_own_file(root, parts, MAX_SMALL_FILE).decode("utf-8", "replace")
     except AutograderError:
         return None
+
+
+@dataclass(frozen=True)
+class Found:
+    """Which file in an assignment folder is the submission. ``path``: None when there is none;
+    ``renamed``: the folder's one notebook has another name; ``note``: for people (why none, or which file
+    was taken); ``refused``: why the file found cannot be graded."""
+
+    path: Path | None
+    renamed: bool = False
+    note: str = ""
+    refused: str = ""
+
+
+def find_notebook(folder: Path, assignment: str) -> Found:
+    """The submission in ``folder`` (the assignment's folder; ``grade`` and ``progress`` both decide here):
+    ``<assignment>.ipynb`` when that name is there, whatever it is (reading it refuses what is not a regular
+    file), else the folder's only other ``*.ipynb`` (hidden names left out). Nothing is followed or opened."""
+    expected = folder / f"{assignment}.ipynb"
+    try:
+        expected.lstat()
+        return Found(expected)
+    except OSError:
+        pass
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        entries = []
+    found = sorted(p for p in entries if p.name.endswith(".ipynb") and not p.name.startswith("."))
+    if len(found) == 1:
+        shown = display_name(found[0].name)
+        if shown != found[0].name:
+            return Found(found[0], renamed=True, refused="a file name that is not UTF-8 text")
+        return Found(found[0], renamed=True, note=f"notebook renamed: graded {shown}")
+    if found:
+        names = ", ".join(display_name(p.name) for p in found)
+        return Found(None, note=f"several notebooks ({names}), none named {expected.name}")
+    return Found(None, note=f"no {expected.name} found")
 
 
 def display_name(name: str) -> str:

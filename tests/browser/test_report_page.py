@@ -98,15 +98,12 @@ def _answer_cell(mutant: nbs.Mutant) -> int:
 def judge_verdict(mutant: nbs.Mutant) -> str:
     """The mistake id the judge's code (in this process) reports when ``mutant`` fails its own test cell
     ('unknown': no named mistake); the rest of the answers are the solution's."""
-    from autograder.child.judge import _mistake, _origin
-
     learner = dict(_learner(mutant.assignment))
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
-    try:
-        nbs.run_test_in_judge(_stages(mutant.assignment)[mutant.grade_id], learner)
-    except Exception as exc:  # noqa: BLE001 - any failure fails the cell; its id decides the count
-        return _mistake(exc, _origin(exc)) or "unknown"
-    raise AssertionError(f"{mutant} passes its own test cell in the judge")
+    stage = _stages(mutant.assignment)[mutant.grade_id]
+    result = nbs.run_judge(stage.plan, learner, dict(stage.namespace))[mutant.grade_id]
+    assert not result.passed, f"{mutant} passes its own test cell in the judge"
+    return result.mistake or "unknown"
 
 
 _cache: dict[str, dict] = {}
