@@ -940,6 +940,7 @@ model = _Scaled(model)
         grade_id="test_train_one_epoch",
         name="stacks the losses with their graphs, detaches at the end",
         expect="不 detach 会把每一步的计算图留到 epoch 结束",
+        mistake="loss-accumulated-with-graph",
         code=_epoch_with(
             "losses.append(loss.detach())\nreturn torch.stack(losses)",
             "losses.append(loss)\nreturn torch.stack(losses).detach()",
@@ -949,6 +950,7 @@ model = _Scaled(model)
         grade_id="test_train_one_epoch",
         name="concatenates the losses with their graphs, detaches at the end",
         expect="不 detach 会把每一步的计算图留到 epoch 结束",
+        mistake="loss-accumulated-with-graph",
         code=_epoch_with(
             "losses.append(loss.detach())\nreturn torch.stack(losses)",
             "losses.append(loss.view(1))\nreturn torch.cat(losses).detach()",
