@@ -825,4 +825,204 @@ model = _Scaled(model)
         expect="1.461",
         code=_epoch_with("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)") + "\n" + _training_cell(),
     ),
+    # fx10: review round 3
+    dict(
+        grade_id="test_mnist_dataset",
+        name="converts every image in __init__, one at a time",
+        expect="构造时复制或转换了整个数据集",
+        code=_dataset(
+            init="self.images = [((p.float() / 255 - MNIST_MEAN) / MNIST_STD).unsqueeze(0) for p in pixels]\n"
+            "        self.labels = labels",
+            length="return len(self.images)",
+            item="return self.images[index], self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="converts every image in __init__ by index",
+        expect="构造时复制或转换了整个数据集",
+        code=_dataset(
+            init="self.images = [((pixels[i].float() / 255 - MNIST_MEAN) / MNIST_STD).unsqueeze(0)"
+            " for i in range(pixels.shape[0])]\n"
+            "        self.labels = labels",
+            length="return len(self.images)",
+            item="return self.images[index], self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="converts the whole dataset in NumPy in __init__",
+        expect="构造时复制或转换了整个数据集",
+        code=_dataset(
+            init='self.images = ((pixels.numpy().astype("float32") / 255 - MNIST_MEAN) / MNIST_STD)[:, None]\n'
+            "        self.labels = labels",
+            length="return len(self.labels)",
+            item="return torch.from_numpy(self.images[index]), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="copies the pixels into a NumPy array in __init__",
+        expect="构造时复制或转换了整个数据集",
+        code="import numpy as np\n"
+        + _dataset(
+            init="self.pixels, self.labels = np.array(pixels), labels",
+            item="return ((torch.from_numpy(self.pixels[index]).float() / 255 - MNIST_MEAN) / MNIST_STD)"
+            ".unsqueeze(0), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="converts every image into a cache on the first ds[i]",
+        expect="转换了整个数据集",
+        code=_dataset(
+            init="self.pixels, self.labels, self.cache = pixels, labels, {}",
+            item="if not self.cache:\n"
+            "            for i in range(len(self.pixels)):\n"
+            f"                self.cache[i] = ({_NORMALISED.replace('index', 'i')}).unsqueeze(0)\n"
+            "        return self.cache[index], self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="label as a Python int",
+        expect="0-d 的 int64 张量",
+        code=_dataset(item=f"return ({_NORMALISED}).unsqueeze(0), int(self.labels[index])"),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="converts through PIL with ToTensor and Normalize",
+        expect="NumPy / PIL",
+        code="from PIL import Image\n\n"
+        + _dataset(
+            item="image = Image.fromarray(self.pixels[index].numpy(), mode='L')\n"
+            "        tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize((MNIST_MEAN,), (MNIST_STD,))])\n"
+            "        return tf(image), self.labels[index]"
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="squeeze() on the logits drops a batch of one",
+        expect="时输出应是 (1, ",
+        code=_forward_with("return self.fc3(x)", "return self.fc3(x).squeeze()"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="squeeze() after flattening drops a batch of one",
+        expect="时输出应是 (1, ",
+        code=_forward_with("torch.flatten(x, 1)", "x.view(x.size(0), -1).squeeze()"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="softmax only in training mode",
+        expect="训练模式下输出的每一行非负",
+        mistake="softmax-before-ce",
+        code=_forward_with(
+            "return self.fc3(x)", "return F.softmax(self.fc3(x), dim=1) if self.training else self.fc3(x)"
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="normalises features only in training mode",
+        expect="训练模式 (model.train()) 下的不同",
+        code=_forward_with(
+            "x = F.relu(self.fc1(x))",
+            "if self.training:\n    x = (x - x.mean()) / (x.std() + 1e-5)\nx = F.relu(self.fc1(x))",
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="extra dropout in training mode",
+        expect="训练模式 (model.train()) 下的不同",
+        code=_forward_with("x = F.relu(self.fc2(x))", "x = F.dropout(F.relu(self.fc2(x)), 0.5, self.training)"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="stacks the losses with their graphs, detaches at the end",
+        expect="不 detach 会把每一步的计算图留到 epoch 结束",
+        mistake="loss-accumulated-with-graph",
+        code=_epoch_with(
+            "losses.append(loss.detach())\nreturn torch.stack(losses)",
+            "losses.append(loss)\nreturn torch.stack(losses).detach()",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="concatenates the losses with their graphs, detaches at the end",
+        expect="不 detach 会把每一步的计算图留到 epoch 结束",
+        mistake="loss-accumulated-with-graph",
+        code=_epoch_with(
+            "losses.append(loss.detach())\nreturn torch.stack(losses)",
+            "losses.append(loss.view(1))\nreturn torch.cat(losses).detach()",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="ignores loss_fn for F.cross_entropy",
+        expect="不是传入的",
+        code=_epoch_with("loss = loss_fn(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb)"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="returns float64 losses",
+        expect="期望 torch.float32",
+        code=_epoch_with("return torch.stack(losses)", "return torch.stack(losses).double()"),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="modes saved over children() instead of modules()",
+        expect="停在了 评估模式",
+        code=_evaluate(
+            "modes = [(model, model.training)] + [(m, m.training) for m in model.children()]\n"
+            "model.eval()\n"
+            "try:\n"
+            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
+            + "finally:\n    for m, mode in modes:\n        m.training = mode"
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="children restored with train(mode)",
+        expect="被切回了训练模式",
+        code=_evaluate(
+            "modes = [(model, model.training)] + [(m, m.training) for m in model.children()]\n"
+            "model.eval()\n"
+            "try:\n"
+            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
+            + "finally:\n    for m, mode in modes:\n        m.train(mode)"
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="freezes the parameters for good",
+        expect="改了参数的 requires_grad",
+        code=_restoring("for p in model.parameters():\n    p.requires_grad_(False)\n" + _COUNT),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restores the optimizer state but not its param_groups",
+        expect="param_groups",
+        code=_checkpoints(
+            restore='    model.load_state_dict(checkpoint["model"])\n'
+            '    saved = copy.deepcopy(checkpoint["optimizer"])\n'
+            '    params = [p for g in optimizer.param_groups for p in g["params"]]\n'
+            '    for i, s in saved["state"].items():\n'
+            "        optimizer.state[params[i]] = s\n"
+            '    return checkpoint["epoch"]'
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restore returns the epoch as a tensor",
+        expect="Python int",
+        code=_checkpoints(
+            restore=_RESTORE_OK.replace('return checkpoint["epoch"]', 'return torch.tensor(checkpoint["epoch"])')
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="checkpoint stores the epoch as a float",
+        expect="Python int",
+        code=_checkpoints(make=_MAKE_OK.replace('"epoch": epoch', '"epoch": float(epoch)')),
+    ),
 ]
