@@ -149,7 +149,8 @@ class Pool:
             roots[role] = self.tmp / role
             roots[role].mkdir()
             os.chmod(roots[role], 0o755)
-        self.learner = Zygote("learner", mode, roots["learner"], hidden, readable, env)
+        learner_readable = sandbox.learner_readable(readable, data_dir)  # no test split (t10k-*) for learners
+        self.learner = Zygote("learner", mode, roots["learner"], hidden, learner_readable, env)
         self.judge = Zygote("judge", mode, roots["judge"], hidden, readable, env)
         self.runs: dict[str, Run] = {}
         self._counter = 0

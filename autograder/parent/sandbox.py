@@ -136,6 +136,36 @@ def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Pat
     return args + inner
 
 
+JUDGE_ONLY_DATA = "t10k-*"  # MNIST's test split: the judge reads it, the learner's sandbox never holds it
+
+
+def learner_readable(readable: list[Path], data_dir: Path | None) -> list[Path]:
+    """``readable`` for the learner's zygote: the data folder without its test split.
+
+    The folders on the way to a ``t10k-*`` file are bound entry by entry, so the test files are simply
+    absent from the learner's sandbox (everything else of the data folder is there, read-only). The judge
+    keeps the whole folder: it sends the test images to the learner's model in batches, as data.
+    """
+    if data_dir is None or not data_dir.is_dir():
+        return readable
+    judge_only = set(data_dir.rglob(JUDGE_ONLY_DATA))
+    if not judge_only:
+        return readable
+    kept = [p for p in readable if p.resolve() != data_dir.resolve()]
+
+    def visit(folder: Path) -> None:
+        for child in sorted(folder.iterdir()):
+            if child in judge_only:
+                continue
+            if child.is_dir() and any(child in p.parents for p in judge_only):
+                visit(child)
+            else:
+                kept.append(child)
+
+    visit(data_dir)
+    return kept
+
+
 def runner_env(rundir: Path, data_dir: Path | None) -> dict[str, str]:
     """A small, deterministic environment: no secrets of the grader's shell reach learner code."""
     env = {
