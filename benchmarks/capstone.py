@@ -468,22 +468,26 @@ def seed_worker(variant: str, seed: int, threads: int, args: argparse.Namespace)
 
 def _test_split_hidden(root: Path) -> str:
     """A test-set-trained answer in the grading sandbox: the learner's view of the data folder holds the
-    training files only (autograder.parent.sandbox.learner_readable), so loading the test split fails."""
+    training files and empty test files (autograder.parent.sandbox.learner_view): loading the test split fails."""
     import tempfile
 
-    from autograder.parent.sandbox import learner_readable
+    from autograder.parent.sandbox import learner_view
     from course.data import DataNotFoundError, load_mnist
 
     with tempfile.TemporaryDirectory() as folder:
         view = Path(folder) / "data"
-        for path in learner_readable([], root):  # the files the learner's sandbox binds, linked into a view
+        kept, empty = learner_view([], root)
+        for path in kept + empty:  # the learner's sandbox: the training files, the test split's empty stand-ins
             target = view / path.relative_to(root)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.symlink_to(path)
+            if path in empty:
+                target.write_bytes(b"")
+            else:
+                target.symlink_to(path)
         try:
             load_mnist(False, root=view, download=False)
         except DataNotFoundError as exc:
-            return f"fails: the learner cannot load the test split ({str(exc).split(' (')[0]})"
+            return f"fails: the learner cannot load the test split ({str(exc).split(':')[0]})"
     return "PASSES: the learner's view still holds the test split"
 
 
