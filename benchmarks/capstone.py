@@ -25,6 +25,14 @@ and the per-epoch evaluation; "data-only" is one more pass over the training bat
 Machines here are shared and noisy: read the ratios, not the absolute seconds.
 
     .venv/bin/python benchmarks/capstone.py [--data DIR] [--target 0.98] [--max-epochs 8] [--repeats 3]
+
+``--seeds [0,1,...]`` runs something else: the notebook's own solution cells (make_loader, LeNet,
+train_one_epoch, evaluate, fit) with its recipe on every seed and thread count, then the test split once,
+and says whether each clears the notebook's final check (the accuracy threshold and the softmax loss floor);
+a softmax-before-CrossEntropyLoss answer must not, and a test-set-trained answer cannot even load the test
+split in the grading sandbox's view of the data folder.
+
+    .venv/bin/python benchmarks/capstone.py --seeds [--threads 1,2] [--variants reference,softmax-before-ce]
 """
 
 from __future__ import annotations
@@ -381,8 +389,146 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--recipes", default=",".join(RECIPES), help="comma-separated subset of " + ",".join(RECIPES))
     parser.add_argument("--repeats", type=int, default=3, help="runs per recipe, alternating; best is reported")
     parser.add_argument("--json", action="store_true", help="print the raw results as JSON after the table")
+    parser.add_argument(
+        "--seeds",
+        nargs="?",
+        const="0,1,2,3,4,5,6,7,8,9",
+        default=None,
+        help="instead of the recipes: the notebook's reference answer on these seeds (default 0-9), --threads, "
+        "and the wrong answers in --variants; each must (not) clear the notebook's accuracy check",
+    )
+    parser.add_argument("--threads", default="1,2", help="with --seeds: torch thread counts (default 1,2)")
+    parser.add_argument("--variants", default=",".join(SEED_VARIANTS), help="with --seeds: " + ",".join(SEED_VARIANTS))
     parser.add_argument("--worker", choices=RECIPES, help=argparse.SUPPRESS)
+    parser.add_argument("--seed-worker", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
+
+
+# ---------------------------------------------------------------------------------------------------
+# --seeds: the notebook's own reference answer (its solution cells) on seeds x threads, and two wrong answers
+
+SEED_VARIANTS = ("reference", "softmax-before-ce")
+SOFTMAX_FLOOR = 1.4612  # log(1 + 9/e): the least loss a softmax-before-CrossEntropyLoss model can reach
+
+
+def _notebook_namespace(variant: str) -> dict[str, Any]:
+    """The capstone's imports and solution cells (make_loader, LeNet, train_one_epoch, evaluate, fit);
+    ``softmax-before-ce`` puts a softmax between the model and the loss in train_one_epoch."""
+    from tests import notebooks as nbs
+
+    path = nbs.source_path("10_lenet_mnist")
+    answers = nbs.solutions(path)
+    imports = next(c.source for c in nbs.read(path).cells if "from course.fixtures import" in c.source)
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(imports, "<imports>", "exec"), namespace)
+    for grade_id in ("make_loader", "lenet", "train_one_epoch", "evaluate", "fit"):
+        source = answers[grade_id]
+        if variant == "softmax-before-ce" and grade_id == "train_one_epoch":
+            source = source.replace("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)")
+        exec(compile(source, f"<{grade_id}>", "exec"), namespace)
+    return namespace
+
+
+def seed_worker(variant: str, seed: int, threads: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One training as the notebook's training cell does it (its split, recipe and fit), with ``seed`` for the
+    initial weights and the shuffling; then the test split once, as the graded test cell does."""
+    import contextlib
+    import io
+
+    import torch
+
+    from course.data import load_mnist
+
+    torch.set_num_threads(threads)
+    ns = _notebook_namespace(variant)
+    x_all, y_all = load_mnist(True, root=args.data, download=False)
+    split = torch.randperm(len(y_all), generator=torch.Generator().manual_seed(0))  # the notebook's fixed split
+    n_val = len(y_all) // 8
+    x_train, y_train = x_all[split[n_val:]], y_all[split[n_val:]]
+    x_val, y_val = x_all[split[:n_val]], y_all[split[:n_val]]
+    torch.manual_seed(seed)
+    model = ns["LeNet"]()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, nesterov=True, weight_decay=5e-4)
+    loader = ns["make_loader"](x_train, y_train, 128, shuffle=True, generator=torch.Generator().manual_seed(seed))
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=0.05, epochs=8, steps_per_epoch=len(loader))
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):  # fit prints a line per epoch
+        history = ns["fit"](model, optimizer, torch.nn.CrossEntropyLoss(), loader, x_val, y_val, 8, 1.0, scheduler)
+    seconds = time.perf_counter() - start
+    x_test, y_test = load_mnist(False, root=args.data, download=False)
+    acc = ns["evaluate"](model, x_test, y_test, 1000)
+    threshold = 0.96 if len(y_test) == 2000 else 0.99
+    loss = history["train_loss"][-1]
+    return {
+        "variant": variant, "seed": seed, "threads": threads, "test_acc": acc, "train_loss": loss,
+        "best_epoch": history["best_epoch"], "seconds": seconds, "passes": acc >= threshold and loss < SOFTMAX_FLOOR,
+        "threshold": threshold,
+    }  # fmt: skip
+
+
+def _test_split_hidden(root: Path) -> str:
+    """A test-set-trained answer in the grading sandbox: the learner's view of the data folder holds the
+    training files and empty test files (autograder.parent.sandbox.learner_view): loading the test split fails."""
+    import tempfile
+
+    from autograder.parent.sandbox import learner_view
+    from course.data import DataNotFoundError, load_mnist
+
+    with tempfile.TemporaryDirectory() as folder:
+        view = Path(folder) / "data"
+        kept, empty = learner_view([], root)
+        for path in kept + empty:  # the learner's sandbox: the training files, the test split's empty stand-ins
+            target = view / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if path in empty:
+                target.write_bytes(b"")
+            else:
+                target.symlink_to(path)
+        try:
+            load_mnist(False, root=view, download=False)
+        except DataNotFoundError as exc:
+            return f"fails: the learner cannot load the test split ({str(exc).split(':')[0]})"
+    return "PASSES: the learner's view still holds the test split"
+
+
+def seeds_main(args: argparse.Namespace) -> int:
+    """Every (variant, seed, threads) in a child process of its own; one line each, then a summary."""
+    from course.data import data_dir
+
+    root = data_dir(args.data)
+    seeds = [int(s) for s in args.seeds.split(",")]
+    threads = [int(t) for t in args.threads.split(",")]
+    variants = [v.strip() for v in args.variants.split(",")]
+    print(
+        f"data {root} | the notebook's recipe (SGD + OneCycleLR 0.05, 8 epochs, batch 128, fit on the validation split)"
+    )
+    print(f"test-set-trained answer in the grading sandbox: {_test_split_hidden(root)}", flush=True)
+    rows = []
+    for variant in variants:
+        for seed in seeds:
+            for t in threads:
+                argv = [sys.executable, str(Path(__file__).resolve()), "--seed-worker", f"{variant}:{seed}:{t}"]
+                argv += ["--data", str(root)]
+                proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+                if proc.returncode != 0:
+                    print(f"error: {variant} seed {seed} threads {t}: {proc.stderr.strip().splitlines()[-1:]}")
+                    return 1
+                r = json.loads(proc.stdout.strip().splitlines()[-1])
+                rows.append(r)
+                print(
+                    f"{variant:<18} seed {seed} threads {t}: test acc {r['test_acc']:.4f} | last train loss "
+                    f"{r['train_loss']:.4f} | best epoch {r['best_epoch']} | {r['seconds']:.0f} s | "
+                    + ("passes" if r["passes"] else "FAILS"),
+                    flush=True,
+                )
+    for variant in variants:
+        mine = [r for r in rows if r["variant"] == variant]
+        accs = [r["test_acc"] for r in mine]
+        print(
+            f"{variant}: {sum(r['passes'] for r in mine)}/{len(mine)} pass the notebook's check, test acc "
+            f"{min(accs):.4f}-{max(accs):.4f}"
+        )
+    return 0
 
 
 def _child_argv(recipe: str, args: argparse.Namespace) -> list[str]:
@@ -408,6 +554,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         print(json.dumps(worker(args.worker, args)))
         return 0
+    if args.seed_worker:
+        variant, seed, threads = args.seed_worker.split(":")
+        print(json.dumps(seed_worker(variant, int(seed), int(threads), args)))
+        return 0
+    if args.seeds:
+        return seeds_main(args)
 
     from course.data import DataNotFoundError, data_dir
 

@@ -83,10 +83,19 @@ def _read_small_file(path: Path, limit: int = 64_000) -> str:
 class Zygote:
     """One fork server in its sandbox, and its control socket."""
 
-    def __init__(self, role: str, mode: str, rundir: Path, hidden: list[Path], readable: list[Path], env: dict):
+    def __init__(
+        self,
+        role: str,
+        mode: str,
+        rundir: Path,
+        hidden: list[Path],
+        readable: list[Path],
+        env: dict,
+        empty: list[Path] | tuple[()] = (),
+    ):
         self.role = role
         self.control, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        command = sandbox.zygote_command(mode, role, rundir, child_end.fileno(), hidden, readable)
+        command = sandbox.zygote_command(mode, role, rundir, child_end.fileno(), hidden, readable, empty)
         self.proc = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,
@@ -149,7 +158,8 @@ class Pool:
             roots[role] = self.tmp / role
             roots[role].mkdir()
             os.chmod(roots[role], 0o755)
-        self.learner = Zygote("learner", mode, roots["learner"], hidden, readable, env)
+        learner_readable, test_split = sandbox.learner_view(readable, data_dir)  # t10k-* empty for learners
+        self.learner = Zygote("learner", mode, roots["learner"], hidden, learner_readable, env, test_split)
         self.judge = Zygote("judge", mode, roots["judge"], hidden, readable, env)
         self.runs: dict[str, Run] = {}
         self._counter = 0

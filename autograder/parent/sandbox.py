@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from autograder.errors import AutograderError
@@ -78,15 +79,17 @@ def _inside(path: Path, folders: list[Path]) -> bool:
     return any(path == f or f in path.parents for f in folders)
 
 
-def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Path], readable: list[Path]) -> list[str]:
+def zygote_command(
+    mode: str, role: str, rundir: Path, fd: int, hidden: list[Path], readable: list[Path], empty: Sequence[Path] = ()
+) -> list[str]:
     """The command that starts a zygote (``autograder.child.zygote``) for ``role``, on control socket ``fd``.
 
     The sandbox holds an allowlist, not the host: the system folders read-only, the ``readable`` paths
     needed to run (the Python install, this package, the data) bound read-only, a fresh /tmp, /dev and
     /proc, and the run folder. Home folders, other courses, worktrees and backups are simply not there.
     ``hidden`` folders that lie inside the system folders (an nbgrader exchange under /usr/local) are
-    replaced by empty ones. The learner's zygote, when started as root, may switch its children to their
-    own user ids.
+    replaced by empty ones, and each ``empty`` file (the capstone's test split, for the learner) is an empty
+    read-only file. The learner's zygote, when started as root, may switch its children to their own user ids.
     """
     as_root = os.geteuid() == 0
     inner = [sys.executable, "-m", "autograder.child.zygote", role, str(rundir), str(fd)]
@@ -126,6 +129,13 @@ def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Pat
             continue  # the system folders hold it already
         parents_of(path)
         args += ["--ro-bind", str(path), str(path)]
+    if empty:
+        blank = rundir.with_name(rundir.name + "-empty")  # an empty regular file on the host, bound over each
+        blank.write_bytes(b"")
+        blank.chmod(0o644)
+        for path in empty:
+            parents_of(path)
+            args += ["--ro-bind", str(blank), str(path)]
     parents_of(rundir)
     args += ["--bind", str(rundir), str(rundir), "--chdir", str(rundir)]
     args += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]
@@ -134,6 +144,37 @@ def zygote_command(mode: str, role: str, rundir: Path, fd: int, hidden: list[Pat
             args += ["--cap-add", cap]
         inner.append("--drop-privileges")
     return args + inner
+
+
+JUDGE_ONLY_DATA = "t10k-*"  # MNIST's test split: the judge reads it, the learner's sandbox holds empty stand-ins
+
+
+def learner_view(readable: list[Path], data_dir: Path | None) -> tuple[list[Path], list[Path]]:
+    """``readable`` for the learner's zygote, and the files it must see empty: the data folder's test split.
+
+    The folders on the way to a ``t10k-*`` file are bound entry by entry without those files; each of them
+    is then an empty file in the sandbox (torchvision's MNIST checks that all four files exist before it
+    loads the training split), so no test image or label reaches learner code. The judge keeps the whole
+    folder: it sends the test images to the learner's model in batches, as data.
+    """
+    if data_dir is None or not data_dir.is_dir():
+        return readable, []
+    judge_only = sorted(data_dir.rglob(JUDGE_ONLY_DATA))
+    if not judge_only:
+        return readable, []
+    kept = [p for p in readable if p.resolve() != data_dir.resolve()]
+
+    def visit(folder: Path) -> None:
+        for child in sorted(folder.iterdir()):
+            if child in judge_only:
+                continue
+            if child.is_dir() and any(child in p.parents for p in judge_only):
+                visit(child)
+            else:
+                kept.append(child)
+
+    visit(data_dir)
+    return kept, judge_only
 
 
 def runner_env(rundir: Path, data_dir: Path | None) -> dict[str, str]:

@@ -93,13 +93,13 @@ def _forward_with(old: str, new: str) -> str:
 # ---------------------------------------------------------------------------------------------------
 # train_one_epoch
 
-_EPOCH_SIGNATURE = (
-    "def train_one_epoch(model, optimizer, loss_fn, x, y, batch_size, generator, max_norm, scheduler=None):"
-)
+_EPOCH_SIGNATURE = "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):"
 _EPOCH_OK = """
+device = next(model.parameters()).device
 model.train()
 losses = []
-for xb, yb in batches(x, y, batch_size, shuffle=True, generator=generator):
+for xb, yb in loader:
+    xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
     optimizer.zero_grad(set_to_none=True)
     loss = loss_fn(model(xb), yb)
     loss.backward()
@@ -119,6 +119,61 @@ def _epoch_with(old: str, new: str) -> str:
 
 _CLIP = "    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
 _SCHED = "    if scheduler is not None:\n        scheduler.step()\n"
+
+# ---------------------------------------------------------------------------------------------------
+# make_loader
+
+_LOADER = """
+class TensorBatches(Dataset):
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def __len__(self):
+        return self.x.shape[0]
+
+    def __getitem__(self, indices):
+        return self.x[indices], self.y[indices]
+
+
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    dataset = TensorBatches(x, y)
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    sampler = BatchSampler(order, batch_size, drop_last=False)
+    return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory)
+"""
+
+
+def _loader_with(old: str, new: str) -> str:
+    assert old in _LOADER, old
+    return _LOADER.replace(old, new)
+
+
+# ---------------------------------------------------------------------------------------------------
+# fit
+
+_FIT = """
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+    model.load_state_dict(best_state)
+    return history
+"""
+
+
+def _fit_with(old: str, new: str) -> str:
+    assert old in _FIT, old
+    return _FIT.replace(old, new)
+
 
 # ---------------------------------------------------------------------------------------------------
 # evaluate
@@ -545,37 +600,6 @@ class LeNet(nn.Module):
     ),
     dict(
         grade_id="test_train_one_epoch",
-        name="no shuffling",
-        expect="没有打乱",
-        code=_epoch_with("shuffle=True, generator=generator", "shuffle=False"),
-    ),
-    dict(
-        grade_id="test_train_one_epoch",
-        name="shuffles with the global RNG instead of the generator",
-        expect="generator",
-        code=_epoch_with("shuffle=True, generator=generator", "shuffle=True"),
-    ),
-    dict(
-        grade_id="test_train_one_epoch",
-        name="samples with replacement",
-        expect="恰好出现一次",
-        code=_epoch_with(
-            "for xb, yb in batches(x, y, batch_size, shuffle=True, generator=generator):",
-            "idx = torch.randint(0, x.shape[0], (x.shape[0],), generator=generator)\n"
-            "for xb, yb in batches(x[idx], y[idx], batch_size):",
-        ),
-    ),
-    dict(
-        grade_id="test_train_one_epoch",
-        name="drops the last, smaller batch",
-        expect="丢了最后一个",
-        code=_epoch_with(
-            "    optimizer.zero_grad(set_to_none=True)\n",
-            "    if len(yb) < batch_size:\n        break\n    optimizer.zero_grad(set_to_none=True)\n",
-        ),
-    ),
-    dict(
-        grade_id="test_train_one_epoch",
         name="never steps the scheduler",
         expect="没有调用 scheduler.step()",
         code=_epoch_with(_SCHED, ""),
@@ -594,6 +618,97 @@ class LeNet(nn.Module):
         name="steps the scheduler before the optimizer",
         expect="之前调用",
         code=_epoch_with(_CLIP + "    optimizer.step()\n" + _SCHED, _CLIP + _SCHED + "    optimizer.step()\n"),
+    ),
+    # make_loader
+    dict(
+        grade_id="test_make_loader",
+        name="training loader never shuffles",
+        expect="没有打乱",
+        code=_loader_with(
+            "RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)",
+            "SequentialSampler(dataset)",
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="shuffles with the global RNG instead of the generator",
+        expect="generator",
+        code=_loader_with("RandomSampler(dataset, generator=generator)", "RandomSampler(dataset)"),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="samples with replacement",
+        expect="恰好出现一次",
+        code=_loader_with(
+            "RandomSampler(dataset, generator=generator)",
+            "RandomSampler(dataset, replacement=True, generator=generator)",
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="shuffles once in make_loader, same order every epoch",
+        expect="顺序完全一样",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    if shuffle:\n        perm = torch.randperm(len(y), generator=generator)\n        x, y = x[perm], y[perm]\n"
+            "    dataset = TensorBatches(x, y)\n",
+        ).replace(
+            "RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)",
+            "SequentialSampler(dataset)",
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="drops the last, smaller batch",
+        expect="丢了最后一个",
+        code=_loader_with("drop_last=False", "drop_last=True"),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="per-sample fetching (TensorDataset + automatic batching)",
+        expect="逐个样本",
+        code="""
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    dataset = torch.utils.data.TensorDataset(x, y)
+    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, generator=generator, pin_memory=pin_memory)
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="pin_memory not passed on",
+        expect="pin_memory",
+        code=_loader_with(", pin_memory=pin_memory)", ")"),
+    ),
+    # fit
+    dict(
+        grade_id="test_fit",
+        name="best snapshot never restored",
+        expect="load_state_dict",
+        code=_fit_with("    model.load_state_dict(best_state)\n", ""),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="best snapshot aliases state_dict() (no copy)",
+        expect="copy.deepcopy",
+        code=_fit_with("copy.deepcopy(model.state_dict())", "model.state_dict()"),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validates only after the last epoch",
+        expect="每个 epoch 训练之后",
+        code=_fit_with(
+            '        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))\n',
+            '        history["val_acc"].append(0.0)\n',
+        ).replace(
+            "    model.load_state_dict(best_state)\n",
+            "    history['val_acc'][-1] = evaluate(model, x_val, y_val, 1000)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="keeps the last of equal best epochs (>=)",
+        expect="严格超过",
+        code=_fit_with('history["val_acc"][-1] > max(', 'history["val_acc"][-1] >= max('),
     ),
     # evaluate
     dict(
@@ -823,7 +938,8 @@ model = _Scaled(model)
         grade_id="test_final_accuracy",
         name="trained with softmax before CrossEntropyLoss",
         expect="1.461",
-        code=_epoch_with("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)") + "\n" + _training_cell(),
+        # fit is redefined too: the cached namespace's fit would call the cached (correct) train_one_epoch
+        code=_epoch_with("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)") + _FIT + _training_cell(),
     ),
     # fx10: review round 3
     dict(
@@ -959,7 +1075,7 @@ model = _Scaled(model)
     dict(
         grade_id="test_train_one_epoch",
         name="ignores loss_fn for F.cross_entropy",
-        expect="不是传入的",
+        expect="label_smoothing=0.1",
         code=_epoch_with("loss = loss_fn(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb)"),
     ),
     dict(
