@@ -46,12 +46,12 @@ hub: $(STAMP) $(PROXY)
 	PATH="$(CURDIR)/$(BIN):$$PATH" COURSE_HUB_PORT=$(HUB_PORT) $(BIN)/jupyterhub -f deploy/hub/jupyterhub_config.py
 
 ## Lint, format check and the whole test suite (with the hub tests' proxy where npm is there to install it), in
-## TEST_WORKERS pytest-xdist workers: tests that share a set-up stay in one worker (tests/conftest.py).
+## TEST_WORKERS pytest-xdist workers: tests that share a set-up stay in one worker (tests/conftest.py, work_unit).
 TEST_WORKERS ?= 2
 test: $(STAMP) $(if $(shell command -v npm),$(PROXY))
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/python -m ruff check .

@@ -1,4 +1,5 @@
 import os
+import re
 
 import pytest
 
@@ -58,15 +59,30 @@ def honest_progress(honest_course):
     return progress(honest_course, course_root=nbs.ROOT)
 
 
-# Tests that share a session-scoped set-up run in one pytest-xdist worker (`pytest -n 2`): the hub's tests
-# share one hub, the site's tests one build, and the honest copies feed test_notebooks and test_progress.
-_SHARED_SETUP_GROUPS = {"hub": "hub", "site": "site", "test_notebooks.py": "honest", "test_progress.py": "honest"}
+# How `pytest -n 2` (pytest-xdist, `make test`) shares the tests between its workers: one work unit per test
+# file, so that a file's module and class set-ups run once; files that share a session set-up form one unit
+# (the hub's tests share one hub, the site's tests one build, test_notebooks and test_progress the honest
+# copies); test_mutants.py, the largest file, is one unit per notebook (its caches are per notebook).
+_SHARED_SETUP_UNITS = {"hub": "hub", "site": "site", "test_notebooks.py": "honest", "test_progress.py": "honest"}
 
 
-def pytest_collection_modifyitems(items):
-    """Under pytest-xdist's ``--dist loadgroup``, keep each file's tests in one worker (their module and class
-    set-ups run once) and each group of files that shares a session set-up together."""
-    for item in items:
-        path = item.path.relative_to(item.config.rootpath / "tests")
-        key = path.parts[0] if len(path.parts) > 1 else path.name
-        item.add_marker(pytest.mark.xdist_group(_SHARED_SETUP_GROUPS.get(key, str(path))))
+def work_unit(nodeid: str) -> str:
+    """The work unit of a test id such as ``tests/test_mutants.py::test_x[01_tensors:test_y:name]``."""
+    path, _, rest = nodeid.partition("::")
+    parts = path.split("/")[1:]  # below tests/
+    key = parts[0] if len(parts) > 1 else parts[-1]
+    notebook = re.match(r"[^\[]*\[(\d\d_[a-z_]+)", rest)
+    if key == "test_mutants.py" and notebook:
+        return f"{key}:{notebook.group(1)}"
+    return _SHARED_SETUP_UNITS.get(key, path)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's scope scheduling with :func:`work_unit` as the scope (units go to whichever worker is free)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class WorkUnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return WorkUnitScheduling(config, log)
