@@ -1,5 +1,6 @@
 import os
 import re
+import sys
 
 import pytest
 
@@ -7,6 +8,10 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # `check` on the command line keeps a warm engine in the background; tests start their own engines
 # (tests/test_server.py starts and stops the background one in a folder of its own).
 os.environ.setdefault("AUTOGRADER_NO_SERVER", "1")
+# A pytest-xdist worker's __main__ is execnet's `-c` script, which has no __spec__: multiprocessing's spawn (Dask's
+# local cluster in tests/test_cluster.py) reads it and fails; a plain `python -c` main has __spec__ = None.
+if not hasattr(sys.modules["__main__"], "__spec__"):
+    sys.modules["__main__"].__spec__ = None
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
