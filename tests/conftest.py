@@ -8,10 +8,6 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # `check` on the command line keeps a warm engine in the background; tests start their own engines
 # (tests/test_server.py starts and stops the background one in a folder of its own).
 os.environ.setdefault("AUTOGRADER_NO_SERVER", "1")
-# A pytest-xdist worker's __main__ is execnet's `-c` script, which has no __spec__: multiprocessing's spawn (Dask's
-# local cluster in tests/test_cluster.py) reads it and fails; a plain `python -c` main has __spec__ = None.
-if not hasattr(sys.modules["__main__"], "__spec__"):
-    sys.modules["__main__"].__spec__ = None
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -91,3 +87,14 @@ def pytest_xdist_make_scheduler(config, log):
             return work_unit(nodeid)
 
     return WorkUnitScheduling(config, log)
+
+
+@pytest.fixture(autouse=True)
+def _main_module_has_a_spec(monkeypatch):
+    """multiprocessing's spawn (Dask's local cluster) reads ``sys.modules["__main__"].__spec__``. A pytest-xdist
+    worker's __main__ (execnet's ``-c`` script) and the stand-in an in-process IPython shell leaves behind have
+    none; ``None`` is what a plain ``python -c`` main has, and spawn accepts it. Checked before every test,
+    since any earlier test may have replaced __main__."""
+    main = sys.modules["__main__"]
+    if not hasattr(main, "__spec__"):
+        monkeypatch.setattr(main, "__spec__", None, raising=False)

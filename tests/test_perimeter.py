@@ -13,7 +13,6 @@ import csv
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -380,12 +379,8 @@ def test_control_and_bidi_characters_are_escaped_everywhere_the_message_goes(gra
 
 
 @pytest.mark.slow
-def test_the_same_class_on_a_local_cluster_gives_the_same_rows(graded, course, tmp_path, monkeypatch):
+def test_the_same_class_on_a_local_cluster_gives_the_same_rows(graded, course, tmp_path):
     pytest.importorskip("distributed")
-    # An in-process IPython shell (earlier tests) leaves a __main__ without __spec__, and multiprocessing's
-    # spawn, which starts the Dask workers, reads it: None is what `python -c` has, and spawn accepts it.
-    if not hasattr(sys.modules["__main__"], "__spec__"):
-        monkeypatch.setattr(sys.modules["__main__"], "__spec__", None, raising=False)
     out = tmp_path / "cluster"
     grade(graded["subs"], out, cluster="local:2", **_settings(course))
     local = {r["student_id"]: r for r in rows(graded["out"] / "grades.csv")}
