@@ -78,15 +78,62 @@ def work_unit(nodeid: str) -> str:
     return _SHARED_SETUP_UNITS.get(key, path)
 
 
+# Seconds a unit takes in a full two-worker run (the "work units" summary at the end of a run prints them; round
+# and update when a unit changes much). The dearest units go first, so that no long unit starts last and runs
+# alone: xdist's own order (most tests first) started the report's class, the site and the cluster tests last.
+# A unit not listed counts 0.8 s per test.
+_UNIT_SECONDS = {
+    "honest": 420,
+    "test_mutants.py:10_lenet_mnist": 420,
+    "hub": 330,
+    "site": 330,
+    "tests/test_grade.py": 330,
+    "tests/browser/test_report_page.py": 280,
+    "tests/test_cluster.py": 260,
+    "tests/test_hints.py": 200,
+    "tests/test_perimeter.py": 150,
+    "tests/browser/test_student_flow.py": 110,
+}
+
+
+def unit_cost(unit: str, tests: int) -> float:
+    """The expected seconds of a work unit of ``tests`` tests (for ordering only)."""
+    return _UNIT_SECONDS.get(unit, 0.8 * tests)
+
+
 def pytest_xdist_make_scheduler(config, log):
-    """pytest-xdist's scope scheduling with :func:`work_unit` as the scope (units go to whichever worker is free)."""
+    """pytest-xdist's scope scheduling with :func:`work_unit` as the scope; a free worker takes the dearest unit
+    left (longest first, which keeps the two workers' finishing times close)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class WorkUnitScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return work_unit(nodeid)
 
+        def _assign_work_unit(self, node) -> None:
+            dearest = max(self.workqueue, key=lambda unit: unit_cost(unit, len(self.workqueue[unit])))
+            self.workqueue.move_to_end(dearest, last=False)
+            super()._assign_work_unit(node)
+
     return WorkUnitScheduling(config, log)
+
+
+_unit_seconds: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    """Sums each work unit's seconds (set-up, call and tear-down) for the summary below."""
+    unit = work_unit(report.nodeid)
+    _unit_seconds[unit] = _unit_seconds.get(unit, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """With ``-n``: the dearest work units of this run, to keep ``_UNIT_SECONDS`` true."""
+    if not getattr(config.option, "numprocesses", None) or not _unit_seconds:
+        return
+    terminalreporter.write_sep("=", "work units by seconds (tests/conftest.py _UNIT_SECONDS)")
+    for unit, seconds in sorted(_unit_seconds.items(), key=lambda item: -item[1])[:15]:
+        terminalreporter.write_line(f"{seconds:8.1f}s  {unit}")
 
 
 @pytest.fixture(autouse=True)
