@@ -95,6 +95,7 @@ def _answer_cell(mutant: nbs.Mutant) -> int:
     return next(i for i, (a, b) in enumerate(zip(wrong, right)) if a.source != b.source)
 
 
+@functools.cache
 def judge_verdict(mutant: nbs.Mutant) -> str:
     """The mistake id the judge's code (in this process) reports when ``mutant`` fails its own test cell
     ('unknown': no named mistake); the rest of the answers are the solution's."""
