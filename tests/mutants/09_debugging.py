@@ -501,3 +501,43 @@ MUTANTS += [
         expect="grad_norm 却是 None",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- closing pass (issue 17, r0809)
+    dict(
+        grade_id="test_diagnose",
+        name="device_mismatch_compares_device_type_only",
+        code=_diagnose(device="logits.device.type != labels.device.type"),
+        expect="编号不同",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="device_mismatch_compares_is_cuda_and_is_meta",
+        code=_diagnose(device="logits.is_cuda != labels.is_cuda or logits.is_meta != labels.is_meta"),
+        expect="编号不同",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="value_checks_only_on_cpu_tensors",
+        code=_diagnose(
+            labels_meta_guard='labels.device.type == "cpu" and', logits_meta_guard='logits.device.type == "cpu" and'
+        ),
+        expect="GPU 上的张量照样要查",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sums_within_1e-2_not_1e-3",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-2).all())"
+        ),
+        expect="每行和是 0.995",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sum_of_the_first_row_only",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool((logits[0].sum() - 1).abs() <= 1e-3)"
+        ),
+        expect="第一行和为 1",
+    ),
+]
