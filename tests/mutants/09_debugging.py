@@ -4,6 +4,8 @@ Every planted bug of the notebook has a mutant: for ``diagnose`` each code is mi
 mutant; for the two broken training steps each mutant fixes all planted bugs but one.
 """
 
+from tests.notebooks import edited
+
 _DIAGNOSE_OK = """
 def diagnose(logits, labels, num_classes):
     problems = set()
@@ -266,15 +268,7 @@ def diagnose(logits, labels, num_classes):
     dict(
         grade_id="test_train_step",
         name="returns_loss_tensor",
-        code="""
-def train_step(model, x, y, optimizer):
-    model.train()
-    optimizer.zero_grad()
-    loss = F.cross_entropy(model(x), y)
-    loss.backward()
-    optimizer.step()
-    return loss
-""",
+        code=edited(_train_step(), ("return loss.item()", "return loss")),
         expect=".item()",
     ),
     # ---------------------------------------------------------------- regression_step: each planted bug left in once
@@ -333,12 +327,11 @@ def train_step(model, x, y, optimizer):
     dict(
         grade_id="test_regression_step",
         name="backward_before_the_isfinite_check",
-        code=_regression_step(
-            guard="""loss.backward()
-    if not torch.isfinite(loss):
-        return {"loss": loss.item(), "grad_norm": None, "skipped": True}""",
-            late_norm="norm = grad_norm(model)",
-        ).replace("    loss.backward()\n    norm = grad_norm", "    norm = grad_norm"),
+        code=edited(
+            _regression_step(),
+            ("    loss.backward()\n", ""),
+            ("    if not torch.isfinite(loss):", "    loss.backward()\n    if not torch.isfinite(loss):"),
+        ),
         expect="还是做了 backward()",
     ),
     dict(
@@ -427,16 +420,17 @@ def train_step(model, x, y, optimizer):
 
 
 def _repairs(labels_fix="pass", logits_fix="pass"):
-    code = _diagnose()
-    code = code.replace(
-        '            problems.add("label_range")\n',
-        '            problems.add("label_range")\n        ' + labels_fix + "\n",
+    return edited(
+        _diagnose(),
+        (
+            '            problems.add("label_range")\n',
+            '            problems.add("label_range")\n        ' + labels_fix + "\n",
+        ),
+        (
+            '            problems.add("nonfinite")\n',
+            '            problems.add("nonfinite")\n            ' + logits_fix + "\n",
+        ),
     )
-    code = code.replace(
-        '            problems.add("nonfinite")\n',
-        '            problems.add("nonfinite")\n            ' + logits_fix + "\n",
-    )
-    return code
 
 
 MUTANTS += [
