@@ -107,6 +107,15 @@ def mutants(assignment: str) -> list[Mutant]:
     return [Mutant(assignment=assignment, **m) for m in runpy.run_path(str(path))["MUTANTS"]]
 
 
+def edited(code: str, *edits: tuple[str, str]) -> str:
+    """A mutant's code: ``code`` (a solution's text) with each ``old`` replaced once by ``new``; each ``old``
+    must be there, so that a changed solution text cannot leave a mutant silently equal to it."""
+    for old, new in edits:
+        assert old in code, f"not in the solution text: {old!r}"
+        code = code.replace(old, new, 1)
+    return code
+
+
 # ---------------------------------------------------------------------------------------------------
 # The same test cells through the judge (in this process, over the judge's own encoding)
 

@@ -1,5 +1,7 @@
 """Wrong answers learners write for 08_clipping; each must fail its test cell with ``expect`` in the message."""
 
+from tests.notebooks import edited
+
 _LAYERS = """
 def layer_grad_norms(model, norm_type=2.0):
     groups, params = {{}}, {{}}
@@ -95,6 +97,36 @@ def _layers(**changes):
     parts["layer"] = parts["layer"].replace("{outer}", parts["outer"])
     parts["empty"] = parts["empty"].replace("{{}}", "{}")
     return _LAYERS.format(**parts)
+
+
+# The hand-written clip of exercise 2 as the solution writes it; a mutant is this text with one edit.
+_CLIP_OK = """
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:
+        return torch.tensor(0.0)
+    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+"""
+_CLIP_COEF = "    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n"
+_CLIP_WHERE = "    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n"
+_CLIP_LOOP = "    for g in grads:\n        g.mul_(coef)\n"
+_CLIP_SYNCED = """    if not {sync}(torch.isfinite(total)):
+        return total
+    coef = max_norm / (total + 1e-6)
+    if {sync}(coef < 1):
+        for g in grads:
+            g.mul_(coef)
+"""
+
+
+def _clip_with(*edits: tuple[str, str]) -> str:
+    """``_CLIP_OK`` with each ``old`` text replaced by ``new``; each ``old`` must be there."""
+    return edited(_CLIP_OK, *edits)
 
 
 MUTANTS = [
@@ -228,104 +260,47 @@ def layer_grad_norms(model, norm_type=2.0):
     dict(
         grade_id="test_clip_by_global_norm_",
         name="per_tensor_clipping",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    for g in grads:
-        g.mul_((max_norm / (g.norm() + 1e-6)).clamp(max=1.0))
-    return total
-""",
+        code=_clip_with(
+            (_CLIP_COEF + _CLIP_WHERE, ""), ("g.mul_(coef)", "g.mul_((max_norm / (g.norm() + 1e-6)).clamp(max=1.0))")
+        ),
         expect="per-tensor",
         mistake="per-tensor-clip",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="scales_up_when_below_max_norm",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = max_norm / (total + 1e-6)
-    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
-    for g in grads:
-        g.mul_(coef)
-    return total
-""",
+        code=_clip_with((_CLIP_COEF, "    coef = max_norm / (total + 1e-6)\n")),
         expect="放大 (scale up)",
         mistake="clip-coef-not-capped",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="forgets_eps",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = (max_norm / total).clamp(max=1.0)
-    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
-    for g in grads:
-        g.mul_(coef)
-    return total
-""",
+        code=_clip_with((_CLIP_COEF, "    coef = (max_norm / total).clamp(max=1.0)\n")),
         expect="1e-6",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="returns_norm_after_clipping",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
-    for g in grads:
-        g.mul_(coef)
-    return torch.sqrt(sum(g.pow(2).sum() for g in grads))
-""",
+        code=_clip_with(("    return total\n", "    return torch.sqrt(sum(g.pow(2).sum() for g in grads))\n")),
         expect="裁剪之前 (before clipping)",
         mistake="norm-after-clip",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="rebinds_local_variable_not_in_place",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
-    for g in grads:
-        g = g * coef
-    return total
-""",
+        code=_clip_with(("g.mul_(coef)", "g = g * coef")),
         expect="原地 (in-place)",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="replaces_grad_tensor",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    params = [p for p in parameters if p.grad is not None]
-    if not params:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(p.grad.pow(2).sum() for p in params))
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
-    for p in params:
-        p.grad = p.grad * coef
-    return total
-""",
+        code=_clip_with(
+            ("grads = [p.grad for p in parameters", "params = [p for p in parameters"),
+            ("if not grads:", "if not params:"),
+            ("g.pow(2).sum() for g in grads", "p.grad.pow(2).sum() for p in params"),
+            (_CLIP_LOOP, "    for p in params:\n        p.grad = p.grad * coef\n"),
+        ),
         expect="换成了新张量",
     ),
     dict(
@@ -346,118 +321,59 @@ def clip_by_global_norm_(parameters, max_norm):
     dict(
         grade_id="test_clip_by_global_norm_",
         name="clips_values_instead_of_norm",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    for g in grads:
-        g.clamp_(-max_norm, max_norm)
-    return total
-""",
+        code=_clip_with((_CLIP_COEF + _CLIP_WHERE, ""), ("g.mul_(coef)", "g.clamp_(-max_norm, max_norm)")),
         expect="element-wise",
         mistake="clip-by-value",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="if_coef_below_one_syncs",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = max_norm / (total + 1e-6)
-    if coef < 1:
-        for g in grads:
-            g.mul_(coef)
-    return total
-""",
+        code=_clip_with(
+            (
+                _CLIP_COEF + _CLIP_WHERE + _CLIP_LOOP,
+                "    coef = max_norm / (total + 1e-6)\n    if coef < 1:\n        for g in grads:\n            g.mul_(coef)\n",
+            )
+        ),
         expect="clamp(max=1.0)",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="if_inside_the_loop_syncs",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = max_norm / (total + 1e-6)
-    for g in grads:
-        if coef < 1:
-            g.mul_(coef)
-    return total
-""",
+        code=_clip_with(
+            (_CLIP_COEF + _CLIP_WHERE, "    coef = max_norm / (total + 1e-6)\n"),
+            ("        g.mul_(coef)\n", "        if coef < 1:\n            g.mul_(coef)\n"),
+        ),
         expect="主机与设备同步",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="isfinite_checked_with_if",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    if not torch.isfinite(total):
-        return total
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    for g in grads:
-        g.mul_(coef)
-    return total
-""",
+        code=_clip_with(
+            (_CLIP_WHERE, ""), (_CLIP_COEF, "    if not torch.isfinite(total):\n        return total\n" + _CLIP_COEF)
+        ),
         expect="torch.where",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="scales_nonfinite_like_clip_grad_norm_",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    for g in grads:
-        g.mul_(coef)
-    return total
-""",
+        code=_clip_with((_CLIP_WHERE, "")),
         expect="clip_grad_norm_ 的默认做法",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="nan_to_num_misses_inf",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = torch.nan_to_num((max_norm / (total + 1e-6)).clamp(max=1.0), nan=1.0)
-    for g in grads:
-        g.mul_(coef)
-    return total
-""",
+        code=_clip_with(
+            (
+                _CLIP_COEF + _CLIP_WHERE,
+                "    coef = torch.nan_to_num((max_norm / (total + 1e-6)).clamp(max=1.0), nan=1.0)\n",
+            )
+        ),
         expect="总范数是 inf",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="isfinite_on_coef_not_total",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    coef = torch.where(torch.isfinite(coef), coef, torch.ones_like(coef))
-    for g in grads:
-        g.mul_(coef)
-    return total
-""",
+        code=_clip_with(("torch.isfinite(total)", "torch.isfinite(coef)")),
         expect="总范数是 inf",
     ),
     dict(
@@ -497,17 +413,13 @@ def clip_by_global_norm_(parameters, max_norm):
     dict(
         grade_id="test_clip_by_global_norm_",
         name="foreach_mul_with_foreach_norm",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
-        return torch.tensor(0.0)
-    total = torch.linalg.vector_norm(torch.stack(torch._foreach_norm(grads)))
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
-    torch._foreach_mul_(grads, coef)
-    return total
-""",
+        code=_clip_with(
+            (
+                "torch.sqrt(sum(g.pow(2).sum() for g in grads))",
+                "torch.linalg.vector_norm(torch.stack(torch._foreach_norm(grads)))",
+            ),
+            (_CLIP_LOOP, "    torch._foreach_mul_(grads, coef)\n"),
+        ),
         expect="torch._foreach_norm",
     ),
     # ---------------------------------------------------------------- train_step
@@ -648,7 +560,7 @@ def clip_by_global_norm_(parameters, max_norm):
         grade_id="test_advise",
         name="nonfinite_checked_with_isnan_only",
         code=_advise().replace('not math.isfinite(float(stats["largest"]))', 'math.isnan(float(stats["largest"]))'),
-        expect="裁剪救不了它",
+        expect="情形 1（largest 不是有限值 (inf / nan)）的两组统计得到了不同的建议",
     ),
     # ---------------------------------------------------------------- advise
     dict(
@@ -661,19 +573,19 @@ def clip_by_global_norm_(parameters, max_norm):
         grade_id="test_advise",
         name="frequent_clipping_keep_clipping",
         code=_advise(frequent='"keep_clipping"'),
-        expect="不是挡偶发尖峰的保护措施",
+        expect="得到了同一个建议 'keep_clipping'",
     ),
     dict(
         grade_id="test_advise",
         name="any_clipping_means_fix_lr",
         code=_advise(condition="clipped > 0"),
-        expect="这正是保护措施该有的样子",
+        expect="得到了不同的建议",
     ),
     dict(
         grade_id="test_advise",
         name="nonfinite_treated_as_frequent",
         code=_advise(nonfinite="pass"),
-        expect="裁剪救不了它",
+        expect="情形 1（largest 不是有限值 (inf / nan)）的两组统计得到了不同的建议",
     ),
     dict(
         grade_id="test_advise",
@@ -685,13 +597,13 @@ def clip_by_global_norm_(parameters, max_norm):
         grade_id="test_advise",
         name="fraction_threshold_inclusive",
         code=_advise(condition="5 * clipped >= steps"),
-        expect="期望 'keep_clipping'",
+        expect="不大于 steps，所以还是情形 3",
     ),
     dict(
         grade_id="test_advise",
         name="threshold_half_instead_of_a_fifth",
         code=_advise(condition="2 * clipped > steps"),
-        expect="期望 'fix_lr_or_init'",
+        expect="情形 2（裁剪频繁起作用：5 × clipped > steps）的两组统计得到了不同的建议",
     ),
     dict(
         grade_id="test_advise",
@@ -776,99 +688,43 @@ MUTANTS += [
     dict(
         grade_id="test_layer_grad_norms",
         name="foreach_norm_through_torch_ops",
-        code="""
-def layer_grad_norms(model, norm_type=2.0):
-    groups = {}
-    for name, p in model.named_parameters():
-        if p.grad is not None:
-            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
-    if not groups:
-        return {}, torch.tensor(0.0)
-    fnorm = torch.ops.aten._foreach_norm.Scalar
-    layers = {k: torch.linalg.vector_norm(torch.stack(fnorm(gs, norm_type)), norm_type) for k, gs in groups.items()}
-    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
-    return layers, total
-""",
+        code=_layers(inner_list="torch.ops.aten._foreach_norm.Scalar(gs, norm_type)"),
         expect="torch._foreach_norm",
     ),
     dict(
         grade_id="test_layer_grad_norms",
         name="foreach_norm_bound_before_the_test",
-        code="""
-_foreach_norm = torch._foreach_norm
-_vf_norm = torch._C._VariableFunctions._foreach_norm
-
-
-def layer_grad_norms(model, norm_type=2.0):
-    groups = {}
-    for name, p in model.named_parameters():
-        if p.grad is not None:
-            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
-    if not groups:
-        return {}, torch.tensor(0.0)
-    layers = {k: torch.linalg.vector_norm(torch.stack(_foreach_norm(gs, norm_type)), norm_type) for k, gs in groups.items()}
-    total = torch.linalg.vector_norm(torch.stack(_vf_norm(list(layers.values()), norm_type)), norm_type)
-    return layers, total
-""",
+        code="_foreach_norm = torch._foreach_norm\n_vf_norm = torch._C._VariableFunctions._foreach_norm\n"
+        + _layers(
+            inner_list="_foreach_norm(gs, norm_type)",
+            total="torch.linalg.vector_norm(torch.stack(_vf_norm(list(layers.values()), norm_type)), norm_type)",
+        ),
         expect="torch._foreach_norm",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="is_nonzero_syncs",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if len(grads) == 0:
-        return torch.tensor(0.0)
-    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
-    if not torch.is_nonzero(torch.isfinite(total)):
-        return total
-    coef = max_norm / (total + 1e-6)
-    for g in grads:
-        if torch.is_nonzero(coef < 1):
-            g.mul_(coef)
-    return total
-""",
+        code=_clip_with((_CLIP_COEF + _CLIP_WHERE + _CLIP_LOOP, _CLIP_SYNCED.format(sync="torch.is_nonzero"))),
         expect="主机与设备同步",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="local_scalar_dense_syncs",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    sync = torch.ops.aten._local_scalar_dense
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if len(grads) == 0:
-        return torch.tensor(0.0)
-    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
-    if not sync(torch.isfinite(total)):
-        return total
-    coef = max_norm / (total + 1e-6)
-    if sync(coef < 1):
-        for g in grads:
-            g.mul_(coef)
-    return total
-""",
+        code=_clip_with(
+            (_CLIP_COEF + _CLIP_WHERE + _CLIP_LOOP, _CLIP_SYNCED.format(sync="torch.ops.aten._local_scalar_dense"))
+        ),
         expect="主机与设备同步",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
         name="local_scalar_dense_and_foreach_norm_through_torch_ops",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    sync = torch.ops.aten._local_scalar_dense
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if len(grads) == 0:
-        return torch.tensor(0.0)
-    total = torch.linalg.vector_norm(torch.stack(torch.ops.aten._foreach_norm.Scalar(grads, 2)))
-    if not sync(torch.isfinite(total)):
-        return total
-    coef = max_norm / (total + 1e-6)
-    if sync(coef < 1):
-        for g in grads:
-            g.mul_(coef)
-    return total
-""",
+        code=_clip_with(
+            (
+                "torch.sqrt(sum(g.pow(2).sum() for g in grads))",
+                "torch.linalg.vector_norm(torch.stack(torch.ops.aten._foreach_norm.Scalar(grads, 2)))",
+            ),
+            (_CLIP_COEF + _CLIP_WHERE + _CLIP_LOOP, _CLIP_SYNCED.format(sync="torch.ops.aten._local_scalar_dense")),
+        ),
         expect="torch._foreach_norm",
     ),
     dict(
@@ -898,37 +754,71 @@ def clip_by_global_norm_(parameters, max_norm):
     dict(
         grade_id="test_clip_by_global_norm_",
         name="appends_a_cpu_zero_so_stack_never_sees_an_empty_list",
-        code="""
-def clip_by_global_norm_(parameters, max_norm):
-    grads = [p.grad for p in parameters if p.grad is not None]
-    norms = [torch.linalg.vector_norm(g) for g in grads] + [torch.tensor(0.0)]  # 空列表也能 stack
-    total = torch.linalg.vector_norm(torch.stack(norms))
-    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
-    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
-    for g in grads:
-        g.mul_(coef)
-    return total
-""",
+        code=_clip_with(
+            (
+                "    if not grads:\n        return torch.tensor(0.0)\n    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n",
+                "    norms = [torch.linalg.vector_norm(g) for g in grads] + [torch.tensor(0.0)]  # 空列表也能 stack\n"
+                "    total = torch.linalg.vector_norm(torch.stack(norms))\n",
+            )
+        ),
         expect="Expected all tensors to be on the same device",
         mistake="new-tensor-without-device",
     ),
     dict(
         grade_id="test_layer_grad_norms",
         name="appends_a_cpu_zero_to_the_layer_norms",
-        code="""
-def layer_grad_norms(model, norm_type=2.0):
-    groups = {}
-    for name, p in model.named_parameters():
-        if p.grad is not None:
-            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
-    layers = {
-        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
-        for layer, grads in groups.items()
-    }
-    total = torch.linalg.vector_norm(torch.stack(list(layers.values()) + [torch.tensor(0.0)]), norm_type)
-    return layers, total
-""",
+        code=_layers(
+            empty="pass",
+            total="torch.linalg.vector_norm(torch.stack(list(layers.values()) + [torch.tensor(0.0)]), norm_type)",
+        ),
         expect="Expected all tensors to be on the same device",
         mistake="new-tensor-without-device",
+    ),
+]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- closing pass (issue 17, r0809)
+    dict(  # the visible messages used to print the right advice: a retry copied it
+        grade_id="test_advise",
+        name="returns_the_constant_a_message_printed",
+        code="""
+def advise(stats):
+    if int(stats["steps"]) == 0:
+        raise ValueError("no steps")
+    return "fix_lr_or_init"
+""",
+        expect="得到了同一个建议 'fix_lr_or_init'",
+    ),
+    dict(  # the answers the old visible messages printed, looked up by the visible inputs
+        grade_id="test_advise",
+        name="looks_up_the_answers_printed_for_the_visible_examples",
+        code="""
+def advise(stats):
+    key = (int(stats["steps"]), int(stats["clipped"]))
+    if key[0] == 0:
+        raise ValueError("no steps")
+    if not math.isfinite(float(stats["largest"])):
+        return "check_data"
+    return {(60, 60): "fix_lr_or_init", (60, 0): "keep_clipping", (100, 2): "keep_clipping"}.get(key, "keep_clipping")
+""",
+        expect="得到了不同的建议",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="counts_a_norm_equal_to_max_norm_as_clipped",
+        code=_step(clipped='stats["clipped"] += grad_norm >= max_norm'),
+        expect="不是 >=",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="largest_with_where_drops_a_nan_norm",
+        code=_step(largest='stats["largest"] = torch.where(grad_norm > stats["largest"], grad_norm, stats["largest"])'),
+        expect="stats['largest'] 应是 nan",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="largest_with_fmax_skips_a_nan_norm",
+        code=_step(largest='stats["largest"] = torch.fmax(stats["largest"], grad_norm)'),
+        expect="stats['largest'] 应是 nan",
     ),
 ]

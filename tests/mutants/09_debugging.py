@@ -4,6 +4,8 @@ Every planted bug of the notebook has a mutant: for ``diagnose`` each code is mi
 mutant; for the two broken training steps each mutant fixes all planted bugs but one.
 """
 
+from tests.notebooks import edited
+
 _DIAGNOSE_OK = """
 def diagnose(logits, labels, num_classes):
     problems = set()
@@ -266,15 +268,7 @@ def diagnose(logits, labels, num_classes):
     dict(
         grade_id="test_train_step",
         name="returns_loss_tensor",
-        code="""
-def train_step(model, x, y, optimizer):
-    model.train()
-    optimizer.zero_grad()
-    loss = F.cross_entropy(model(x), y)
-    loss.backward()
-    optimizer.step()
-    return loss
-""",
+        code=edited(_train_step(), ("return loss.item()", "return loss")),
         expect=".item()",
     ),
     # ---------------------------------------------------------------- regression_step: each planted bug left in once
@@ -333,12 +327,11 @@ def train_step(model, x, y, optimizer):
     dict(
         grade_id="test_regression_step",
         name="backward_before_the_isfinite_check",
-        code=_regression_step(
-            guard="""loss.backward()
-    if not torch.isfinite(loss):
-        return {"loss": loss.item(), "grad_norm": None, "skipped": True}""",
-            late_norm="norm = grad_norm(model)",
-        ).replace("    loss.backward()\n    norm = grad_norm", "    norm = grad_norm"),
+        code=edited(
+            _regression_step(),
+            ("    loss.backward()\n", ""),
+            ("    if not torch.isfinite(loss):", "    loss.backward()\n    if not torch.isfinite(loss):"),
+        ),
         expect="还是做了 backward()",
     ),
     dict(
@@ -427,16 +420,17 @@ def train_step(model, x, y, optimizer):
 
 
 def _repairs(labels_fix="pass", logits_fix="pass"):
-    code = _diagnose()
-    code = code.replace(
-        '            problems.add("label_range")\n',
-        '            problems.add("label_range")\n        ' + labels_fix + "\n",
+    return edited(
+        _diagnose(),
+        (
+            '            problems.add("label_range")\n',
+            '            problems.add("label_range")\n        ' + labels_fix + "\n",
+        ),
+        (
+            '            problems.add("nonfinite")\n',
+            '            problems.add("nonfinite")\n            ' + logits_fix + "\n",
+        ),
     )
-    code = code.replace(
-        '            problems.add("nonfinite")\n',
-        '            problems.add("nonfinite")\n            ' + logits_fix + "\n",
-    )
-    return code
 
 
 MUTANTS += [
@@ -499,5 +493,45 @@ MUTANTS += [
         return {"loss": loss.item(), "grad_norm": None, "skipped": not torch.isfinite(loss).item()}"""
         ),
         expect="grad_norm 却是 None",
+    ),
+]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- closing pass (issue 17, r0809)
+    dict(
+        grade_id="test_diagnose",
+        name="device_mismatch_compares_device_type_only",
+        code=_diagnose(device="logits.device.type != labels.device.type"),
+        expect="编号不同",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="device_mismatch_compares_is_cuda_and_is_meta",
+        code=_diagnose(device="logits.is_cuda != labels.is_cuda or logits.is_meta != labels.is_meta"),
+        expect="编号不同",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="value_checks_only_on_cpu_tensors",
+        code=_diagnose(
+            labels_meta_guard='labels.device.type == "cpu" and', logits_meta_guard='logits.device.type == "cpu" and'
+        ),
+        expect="GPU 上的张量照样要查",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sums_within_1e-2_not_1e-3",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-2).all())"
+        ),
+        expect="每行和是 0.995",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sum_of_the_first_row_only",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool((logits[0].sum() - 1).abs() <= 1e-3)"
+        ),
+        expect="第一行和为 1",
     ),
 ]
