@@ -833,4 +833,68 @@ def evaluate(model, x):
 """,
         expect="不要换成别的异常",
     ),
+    # review r0607: the closing fresh pass (issue 17 item 2) ------------------------------------------
+    dict(
+        grade_id="test_evaluate",
+        name="freezes_the_parameters_to_evaluate",
+        code="""
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    model.requires_grad_(False)
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+        expect="requires_grad 从 True 变成了 False",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="restores_in_except_exception_not_finally",
+        code="""
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            out = model(x)
+    except Exception:
+        for module, training in modes_before:
+            module.training = training
+        raise
+    for module, training in modes_before:
+        module.training = training
+    return out
+""",
+        expect="出错之后没有恢复训练模式",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="switches_target_net_to_eval",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    target_net.eval()
+    with torch.no_grad():
+        target = reward + gamma * target_net(x_next)
+    return ((value_net(x) - target) ** 2).mean()
+""",
+        expect="的模式变了",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="no_decay_only_for_one_dimensional",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    decay, no_decay = [], []
+    for p in model.parameters():
+        if p.requires_grad:
+            (no_decay if p.dim() == 1 else decay).append(p)
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=lr)
+""",
+        expect="是 0 维参数",
+    ),
 ]

@@ -1125,4 +1125,55 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
         expect="Expected all tensors to be on the same device",
         mistake="new-tensor-without-device",
     ),
+    # review r0607: the closing fresh pass (issue 17 item 2) ------------------------------------------
+    dict(
+        grade_id="test_train_epoch",
+        name="loss_fn_arguments_swapped",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(y, model(x))
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+        expect="两个参数顺序反了",
+        mistake="loss-args-swapped",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps_every_loss_with_its_graph",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    history, sizes, logs = [], [], []
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        history.append(loss)
+        sizes.append(x.shape[0])
+        if step % log_every == 0:
+            window = torch.stack([l.detach() for l in history[-log_every:]])
+            n = sizes[-log_every:]
+            logs.append((sum(w * k for w, k in zip(window, n)) / sum(n)).item())
+    values = torch.stack([l.detach() for l in history])
+    return logs, (sum(v * k for v, k in zip(values, sizes)) / sum(sizes)).item()
+""",
+        expect="都还被留着",
+        mistake="losses-kept-with-graph",
+    ),
 ]
