@@ -673,4 +673,21 @@ def freeze(model, names):
         code=_optimizer_with("(decay if p.dim() >= 2 else no_decay)", "(no_decay if p.dim() == 1 else decay)"),
         expect="是 0 维参数",
     ),
+    dict(
+        grade_id="test_freeze",
+        name="replaces_each_submodule_with_a_frozen_copy",
+        code="""
+import copy
+
+
+def freeze(model, names):
+    count = 0
+    for name in names:
+        frozen = copy.deepcopy(model.get_submodule(name)).requires_grad_(False).eval()
+        count += sum(p.numel() for p in frozen.parameters())
+        model.set_submodule(name, frozen)
+    return count
+""",
+        expect="已经不是原来的对象了",
+    ),
 ]
