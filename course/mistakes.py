@@ -371,6 +371,19 @@ _ENTRIES = (
         "device index ignored (cuda:0 taken for cuda:1)",
         "cuda:0 与 cuda:1 是不同的设备：比较 x.device 本身，不要只比较 x.device.type。",
     ),
+    # 07_item (issue-17 closing review r0607)
+    Mistake(
+        "loss-args-swapped",
+        "损失函数的两个参数顺序反了",
+        "loss function called as loss_fn(target, prediction)",
+        "loss_fn(model(x), y)：先预测、后目标；MSELoss 碰巧对称，CrossEntropyLoss 等反过来会报错或算错。",
+    ),
+    Mistake(
+        "losses-kept-with-graph",
+        "把每一步连着计算图的 loss 留了下来",
+        "every step's loss kept with its graph",
+        "history.append(loss) 让每一步的计算图一直留在内存里：存 loss.detach() 或 loss.item()。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -1,5 +1,108 @@
 """Wrong answers learners write for 06_no_grad; each test cell must reject them, naming the mistake."""
 
+
+def _body(signature: str, body: str) -> str:
+    return signature + "\n" + "".join(f"    {line}\n" for line in body.strip().splitlines())
+
+
+def _edit(ok: str, edits: tuple[tuple[str, str], ...]) -> str:
+    """``ok`` with each ``(old, new)`` applied (every occurrence); each ``old`` must be there."""
+    for old, new in edits:
+        assert old in ok, old
+        ok = ok.replace(old, new)
+    return ok
+
+
+# ---------------------------------------------------------------------------------------------------
+# The solutions; most mutants below are one of them with an edit or two
+
+_EVAL_OK = """
+modes = [(m, m.training) for m in model.modules()]
+model.eval()
+try:
+    with torch.inference_mode():
+        return model(x)
+finally:
+    for m, mode in modes:
+        m.training = mode
+"""
+_IN_INFERENCE = "    with torch.inference_mode():\n        return model(x)\n"
+_MODES = "modes = [(m, m.training) for m in model.modules()]\n"
+_RESTORE = "finally:\n    for m, mode in modes:\n        m.training = mode\n"
+
+
+def _eval_with(old: str, new: str, *more: tuple[str, str]) -> str:
+    return _body("def evaluate(model, x):", _edit(_EVAL_OK, ((old, new), *more)))
+
+
+def _eval_restoring_only_after(error: str) -> str:
+    """Restores the modes after a normal return, and in ``except error:`` (not in ``finally``)."""
+    handler = f"except {error}:\n    for m, mode in modes:\n        m.training = mode\n    raise\n"
+    after = "for m, mode in modes:\n    m.training = mode\nreturn out\n"
+    return _eval_with("        return model(x)\n" + _RESTORE, "        out = model(x)\n" + handler + after)
+
+
+_FREEZE_OK = """
+count = 0
+for name in names:
+    module = model.get_submodule(name)
+    for p in module.parameters():
+        p.requires_grad_(False)
+        count += p.numel()
+    module.eval()
+return count
+"""
+_FREEZE_EACH = "    for p in module.parameters():\n        p.requires_grad_(False)\n        count += p.numel()\n"
+_COUNT_ALL = "    count += sum(p.numel() for p in module.parameters())\n"
+
+
+def _freeze_with(old: str, new: str, *more: tuple[str, str]) -> str:
+    return _body("def freeze(model, names):", _edit(_FREEZE_OK, ((old, new), *more)))
+
+
+_OPTIMIZER_OK = """
+decay, no_decay = [], []
+for p in model.parameters():
+    if p.requires_grad:
+        (decay if p.dim() >= 2 else no_decay).append(p)
+groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+return torch.optim.AdamW(groups, lr=lr)
+"""
+_GROUPS = '[{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]'
+_ADAMW = "torch.optim.AdamW(groups, lr=lr)"
+
+
+def _optimizer_with(old: str, new: str, *more: tuple[str, str]) -> str:
+    return _body("def make_optimizer(model, lr, weight_decay):", _edit(_OPTIMIZER_OK, ((old, new), *more)))
+
+
+_TD_OK = """
+with torch.no_grad():
+    target = reward + gamma * target_net(x_next)
+prediction = value_net(x)
+return ((prediction - target) ** 2).mean()
+"""
+
+
+def _td_with(old: str, new: str, *more: tuple[str, str]) -> str:
+    return _body("def td_loss(value_net, target_net, x, reward, x_next, gamma):", _edit(_TD_OK, ((old, new), *more)))
+
+
+_REFINE_OK = """
+z = h.detach().clone().requires_grad_(True)
+for _ in range(steps):
+    loss_fn(z).backward()
+    with torch.no_grad():
+        z -= lr * z.grad
+    z.grad = None
+return z.detach()
+"""
+
+
+def _refine_with(old: str, new: str, *more: tuple[str, str]) -> str:
+    return _body("def refine(h, loss_fn, steps, lr):", _edit(_REFINE_OK, ((old, new), *more)))
+
+
 MUTANTS = [
     # predict_no_grad ------------------------------------------------------------------------------
     dict(
@@ -89,47 +192,19 @@ def evaluate(model, x):
     dict(
         grade_id="test_evaluate",
         name="eval_without_inference_mode",
-        code="""
-def evaluate(model, x):
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    try:
-        return model(x)
-    finally:
-        for m, mode in modes:
-            m.training = mode
-""",
+        code=_eval_with(_IN_INFERENCE, "    return model(x)\n"),
         expect="torch.inference_mode()",
     ),
     dict(
         grade_id="test_evaluate",
         name="no_grad_instead_of_inference_mode",
-        code="""
-def evaluate(model, x):
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    try:
-        with torch.no_grad():
-            return model(x)
-    finally:
-        for m, mode in modes:
-            m.training = mode
-""",
+        code=_eval_with("torch.inference_mode()", "torch.no_grad()"),
         expect="而不是 torch.inference_mode()",
     ),
     dict(
         grade_id="test_evaluate",
         name="detach_output_instead_of_inference_mode",
-        code="""
-def evaluate(model, x):
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    try:
-        return model(x).detach()
-    finally:
-        for m, mode in modes:
-            m.training = mode
-""",
+        code=_eval_with(_IN_INFERENCE, "    return model(x).detach()\n"),
         expect="detach() 已经晚了",
     ),
     dict(
@@ -146,80 +221,40 @@ def evaluate(model, x):
     dict(
         grade_id="test_evaluate",
         name="always_calls_train_afterwards",
-        code="""
-def evaluate(model, x):
-    model.eval()
-    try:
-        with torch.inference_mode():
-            return model(x)
-    finally:
-        model.train()
-""",
+        code=_eval_with(_MODES, "", (_RESTORE, "finally:\n    model.train()\n")),
         expect="不要无条件调用 model.train()",
     ),
     dict(
         grade_id="test_evaluate",
         name="restores_only_top_level_flag",
         mistake="training-attr-not-recursive",
-        code="""
-def evaluate(model, x):
-    was_training = model.training
-    model.eval()
-    try:
-        with torch.inference_mode():
-            return model(x)
-    finally:
-        model.training = was_training
-""",
+        code=_eval_with(
+            _MODES, "was_training = model.training\n", (_RESTORE, "finally:\n    model.training = was_training\n")
+        ),
         expect="只改顶层这一个模块",
     ),
     dict(
         grade_id="test_evaluate",
         name="model_train_was_training_flips_frozen_backbone",
         mistake="recursive-train-restore",
-        code="""
-def evaluate(model, x):
-    was_training = model.training
-    model.eval()
-    try:
-        with torch.inference_mode():
-            return model(x)
-    finally:
-        model.train(was_training)
-""",
+        code=_eval_with(
+            _MODES, "was_training = model.training\n", (_RESTORE, "finally:\n    model.train(was_training)\n")
+        ),
         expect="model.train(was_training) 会递归",
     ),
     dict(
         grade_id="test_evaluate",
         name="restores_without_finally",
-        code="""
-def evaluate(model, x):
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    with torch.inference_mode():
-        logits = model(x)
-    for m, mode in modes:
-        m.training = mode
-    return logits
-""",
+        code=_eval_with(
+            "try:\n" + _IN_INFERENCE + _RESTORE,
+            "with torch.inference_mode():\n    logits = model(x)\nfor m, mode in modes:\n    m.training = mode\nreturn logits\n",
+        ),
         expect="try/finally",
     ),
     dict(
         grade_id="test_evaluate",
         name="swallows_the_exception",
-        code="""
-def evaluate(model, x):
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    try:
-        with torch.inference_mode():
-            return model(x)
-    except Exception:
-        return None
-    finally:
-        for m, mode in modes:
-            m.training = mode
-""",
+        code=_eval_with("finally:\n", "except Exception:\n    return None\nfinally:\n"),
         expect="不要吞掉异常",
     ),
     # freeze ---------------------------------------------------------------------------------------
@@ -243,108 +278,44 @@ def freeze(model, names):
     dict(
         grade_id="test_freeze",
         name="eval_as_freeze",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        module = model.get_submodule(name)
-        module.eval()
-        count += sum(p.numel() for p in module.parameters())
-    return count
-""",
+        code=_freeze_with(_FREEZE_EACH, _COUNT_ALL),
         expect="eval() 不是梯度开关",
     ),
     dict(
         grade_id="test_freeze",
         name="module_requires_grad_attribute",
         mistake="module-requires-grad-attr",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        module = model.get_submodule(name)
-        module.requires_grad = False
-        module.eval()
-        count += sum(p.numel() for p in module.parameters())
-    return count
-""",
+        code=_freeze_with(_FREEZE_EACH, "    module.requires_grad = False\n" + _COUNT_ALL),
         expect="普通属性 requires_grad = False",
     ),
     dict(
         grade_id="test_freeze",
         name="rebinds_loop_variable_with_detach",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        module = model.get_submodule(name)
-        for p in module.parameters():
-            p = p.detach()
-            count += p.numel()
-        module.eval()
-    return count
-""",
+        code=_freeze_with("p.requires_grad_(False)", "p = p.detach()"),
         expect="requires_grad_(False)",
     ),
     dict(
         grade_id="test_freeze",
         name="forgets_eval",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        for p in model.get_submodule(name).parameters():
-            p.requires_grad_(False)
-            count += p.numel()
-    return count
-""",
+        code=_freeze_with("    module.eval()\n", ""),
         expect="还在训练模式",
     ),
     dict(
         grade_id="test_freeze",
         name="whole_model_eval",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        for p in model.get_submodule(name).parameters():
-            p.requires_grad_(False)
-            count += p.numel()
-    model.eval()
-    return count
-""",
+        code=_freeze_with("    module.eval()\n", "", ("return count", "model.eval()\nreturn count")),
         expect="不要调用 model.eval()",
     ),
     dict(
         grade_id="test_freeze",
         name="counts_tensors_not_elements",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        module = model.get_submodule(name)
-        for p in module.parameters():
-            p.requires_grad_(False)
-            count += 1
-        module.eval()
-    return count
-""",
+        code=_freeze_with("count += p.numel()", "count += 1"),
         expect="参数张量 (tensor) 的个数",
     ),
     dict(
         grade_id="test_freeze",
         name="freezes_first_layer_only",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        module = model.get_submodule(name)
-        for p in module[0].parameters():
-            p.requires_grad_(False)
-            count += p.numel()
-        module.eval()
-    return count
-""",
+        code=_freeze_with("module.parameters()", "module[0].parameters()"),
         expect="只冻结了部分参数",
     ),
     dict(
@@ -377,12 +348,7 @@ def make_optimizer(model, lr, weight_decay):
         grade_id="test_make_optimizer",
         name="groups_without_requires_grad_filter",
         mistake="frozen-params-in-optimizer",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    decay = [p for p in model.parameters() if p.dim() >= 2]
-    no_decay = [p for p in model.parameters() if p.dim() < 2]
-    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
-""",
+        code=_optimizer_with("    if p.requires_grad:\n        (decay", "    (decay"),
         expect="冻结参数 (requires_grad=False",
     ),
     dict(
@@ -409,72 +375,43 @@ def make_optimizer(model, lr, weight_decay):
     dict(
         grade_id="test_make_optimizer",
         name="groups_swapped",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    no_decay = [p for p in trainable if p.dim() < 2]
-    decay = [p for p in trainable if p.dim() >= 2]
-    return torch.optim.AdamW([{"params": no_decay, "weight_decay": 0.0}, {"params": decay, "weight_decay": weight_decay}], lr=lr)
-""",
+        code=_optimizer_with(
+            _GROUPS, '[{"params": no_decay, "weight_decay": 0.0}, {"params": decay, "weight_decay": weight_decay}]'
+        ),
         expect="顺序反了",
     ),
     dict(
         grade_id="test_make_optimizer",
         name="second_group_inherits_weight_decay",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for p in trainable if p.dim() >= 2]
-    no_decay = [p for p in trainable if p.dim() < 2]
-    return torch.optim.AdamW([{"params": decay}, {"params": no_decay}], lr=lr, weight_decay=weight_decay)
-""",
+        code=_optimizer_with(
+            _GROUPS,
+            '[{"params": decay}, {"params": no_decay}]',
+            (_ADAMW, "torch.optim.AdamW(groups, lr=lr, weight_decay=weight_decay)"),
+        ),
         expect="第 1 组的 weight_decay 应为 0.0",
     ),
     dict(
         grade_id="test_make_optimizer",
         name="ignores_weight_decay_argument",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for p in trainable if p.dim() >= 2]
-    no_decay = [p for p in trainable if p.dim() < 2]
-    return torch.optim.AdamW([{"params": decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
-""",
+        code=_optimizer_with(_GROUPS, '[{"params": decay}, {"params": no_decay, "weight_decay": 0.0}]'),
         expect="第 0 组的 weight_decay 应为",
     ),
     dict(
         grade_id="test_make_optimizer",
         name="ignores_lr",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for p in trainable if p.dim() >= 2]
-    no_decay = [p for p in trainable if p.dim() < 2]
-    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}])
-""",
+        code=_optimizer_with(_ADAMW, "torch.optim.AdamW(groups)"),
         expect="学习率 (lr)",
     ),
     dict(
         grade_id="test_make_optimizer",
         name="head_parameters_only",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    decay = [p for p in model.head.parameters() if p.dim() >= 2]
-    no_decay = [p for p in model.head.parameters() if p.dim() < 2]
-    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
-""",
+        code=_optimizer_with("model.parameters()", "model.head.parameters()"),
         expect="漏掉了",
     ),
     dict(
         grade_id="test_make_optimizer",
         name="sgd_instead_of_adamw",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for p in trainable if p.dim() >= 2]
-    no_decay = [p for p in trainable if p.dim() < 2]
-    return torch.optim.SGD([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr)
-""",
+        code=_optimizer_with("torch.optim.AdamW", "torch.optim.SGD"),
         expect="torch.optim.AdamW",
     ),
     # td_loss --------------------------------------------------------------------------------------
@@ -504,34 +441,19 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
         grade_id="test_td_loss",
         name="whole_loss_under_no_grad",
         mistake="detached-from-graph",
-        code="""
-def td_loss(value_net, target_net, x, reward, x_next, gamma):
-    with torch.no_grad():
-        target = reward + gamma * target_net(x_next)
-        return ((value_net(x) - target) ** 2).mean()
-""",
+        code=_td_with("\nprediction = value_net(x)\nreturn", "\n    prediction = value_net(x)\n    return"),
         expect="这一支被截断了",
     ),
     dict(
         grade_id="test_td_loss",
         name="sum_instead_of_mean",
-        code="""
-def td_loss(value_net, target_net, x, reward, x_next, gamma):
-    with torch.no_grad():
-        target = reward + gamma * target_net(x_next)
-    return ((value_net(x) - target) ** 2).sum()
-""",
+        code=_td_with(".mean()", ".sum()"),
         expect="用了 sum()",
     ),
     dict(
         grade_id="test_td_loss",
         name="returns_item",
-        code="""
-def td_loss(value_net, target_net, x, reward, x_next, gamma):
-    with torch.no_grad():
-        target = reward + gamma * target_net(x_next)
-    return ((value_net(x) - target) ** 2).mean().item()
-""",
+        code=_td_with(".mean()", ".mean().item()"),
         expect="会脱离计算图",
     ),
     dict(
@@ -553,46 +475,19 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
     dict(
         grade_id="test_refine",
         name="detach_without_clone_updates_h_in_place",
-        code="""
-def refine(h, loss_fn, steps, lr):
-    z = h.detach().requires_grad_(True)
-    for _ in range(steps):
-        loss_fn(z).backward()
-        with torch.no_grad():
-            z -= lr * z.grad
-        z.grad = None
-    return z.detach()
-""",
+        code=_refine_with("h.detach().clone()", "h.detach()"),
         expect="共享存储",
     ),
     dict(
         grade_id="test_refine",
         name="clone_without_detach_stays_in_the_callers_graph",
-        code="""
-def refine(h, loss_fn, steps, lr):
-    z = h.clone().requires_grad_(True)
-    for _ in range(steps):
-        loss_fn(z).backward()
-        with torch.no_grad():
-            z -= lr * z.grad
-        z.grad = None
-    return z.detach()
-""",
+        code=_refine_with("h.detach().clone()", "h.clone()"),
         expect="非叶子",
     ),
     dict(
         grade_id="test_refine",
         name="detach_clone_without_requires_grad",
-        code="""
-def refine(h, loss_fn, steps, lr):
-    z = h.detach().clone()
-    for _ in range(steps):
-        loss_fn(z).backward()
-        with torch.no_grad():
-            z -= lr * z.grad
-        z.grad = None
-    return z.detach()
-""",
+        code=_refine_with(".requires_grad_(True)\n", "\n"),
         expect="requires_grad_(True)",
     ),
     dict(
@@ -611,68 +506,27 @@ def refine(h, loss_fn, steps, lr):
     dict(
         grade_id="test_refine",
         name="forgets_to_clear_z_grad",
-        code="""
-def refine(h, loss_fn, steps, lr):
-    z = h.detach().clone().requires_grad_(True)
-    for _ in range(steps):
-        loss_fn(z).backward()
-        with torch.no_grad():
-            z -= lr * z.grad
-    return z.detach()
-""",
+        code=_refine_with("    z.grad = None\n", ""),
         expect="返回值",
     ),
     dict(
         grade_id="test_refine",
         name="returns_the_leaf_still_requiring_grad",
-        code="""
-def refine(h, loss_fn, steps, lr):
-    z = h.detach().clone().requires_grad_(True)
-    for _ in range(steps):
-        loss_fn(z).backward()
-        with torch.no_grad():
-            z -= lr * z.grad
-        z.grad = None
-    return z
-""",
+        code=_refine_with("return z.detach()", "return z"),
         expect="requires_grad",
     ),
     # found by reviewer rv46 ------------------------------------------------------------------------
     dict(
         grade_id="test_evaluate",
         name="restores_only_after_value_errors",
-        code="""
-def evaluate(model, x):
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    try:
-        with torch.inference_mode():
-            out = model(x)
-    except ValueError:
-        for m, mode in modes:
-            m.training = mode
-        raise
-    for m, mode in modes:
-        m.training = mode
-    return out
-""",
+        code=_eval_restoring_only_after("ValueError"),
         expect="出错之后没有恢复训练模式",
     ),
     dict(
         grade_id="test_freeze",
         name="assigns_training_instead_of_eval",
         mistake="training-attr-not-recursive",
-        code="""
-def freeze(model, names):
-    count = 0
-    for name in names:
-        module = model.get_submodule(name)
-        for p in module.parameters():
-            p.requires_grad_(False)
-            count += p.numel()
-        module.training = False
-    return count
-""",
+        code=_freeze_with("module.eval()", "module.training = False"),
         expect="给 m.training 赋值只改 m 这一个模块",
     ),
     dict(
@@ -708,13 +562,7 @@ def make_optimizer(model, lr, weight_decay):
     dict(
         grade_id="test_make_optimizer",
         name="nanogpt_betas",
-        code="""
-def make_optimizer(model, lr, weight_decay):
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for p in trainable if p.dim() >= 2]
-    no_decay = [p for p in trainable if p.dim() < 2]
-    return torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr, betas=(0.9, 0.95))
-""",
+        code=_optimizer_with(_ADAMW, "torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.95))"),
         expect="betas 是 (0.9, 0.95)",
     ),
     dict(
@@ -745,29 +593,17 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
     dict(
         grade_id="test_td_loss",
         name="calls_backward_inside",
-        code="""
-def td_loss(value_net, target_net, x, reward, x_next, gamma):
-    with torch.no_grad():
-        target = reward + gamma * target_net(x_next)
-    loss = ((value_net(x) - target) ** 2).mean()
-    loss.backward()
-    return loss
-""",
+        code=_td_with(
+            "return ((prediction - target) ** 2).mean()",
+            "loss = ((prediction - target) ** 2).mean()\nloss.backward()\nreturn loss",
+        ),
         expect="不要自己调用 backward()",
     ),
     dict(
         grade_id="test_refine",
         name="updates_through_data",
         mistake="edits-data",
-        code="""
-def refine(h, loss_fn, steps, lr):
-    z = h.detach().clone().requires_grad_(True)
-    for _ in range(steps):
-        loss_fn(z).backward()
-        z.data -= lr * z.grad
-        z.grad = None
-    return z.detach()
-""",
+        code=_refine_with("    with torch.no_grad():\n        z -= lr * z.grad\n", "    z.data -= lr * z.grad\n"),
         expect="通过 z.data 修改的",
     ),
     dict(
@@ -787,18 +623,7 @@ def refine(h, loss_fn, steps, lr):
     dict(
         grade_id="test_refine",
         name="zero_steps_returns_a_view_of_h",
-        code="""
-def refine(h, loss_fn, steps, lr):
-    if steps == 0:
-        return h.detach()
-    z = h.detach().clone().requires_grad_(True)
-    for _ in range(steps):
-        loss_fn(z).backward()
-        with torch.no_grad():
-            z -= lr * z.grad
-        z.grad = None
-    return z.detach()
-""",
+        code=_refine_with("z = h.detach()", "if steps == 0:\n    return h.detach()\nz = h.detach()"),
         expect="共享存储",
     ),
     # issue 17 review pass (rfb)
@@ -818,19 +643,51 @@ def freeze(model, names):
     dict(
         grade_id="test_evaluate",
         name="replaces_the_exception_with_its_own",
-        code="""
-def evaluate(model, x):
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    try:
-        with torch.inference_mode():
-            return model(x)
-    except Exception:
-        raise RuntimeError("evaluate failed") from None
-    finally:
-        for m, training in modes:
-            m.training = training
-""",
+        code=_eval_with(
+            "finally:\n", 'except Exception:\n    raise RuntimeError("evaluate failed") from None\nfinally:\n'
+        ),
         expect="不要换成别的异常",
+    ),
+    # review r0607: the closing fresh pass (issue 17 item 2) ------------------------------------------
+    dict(
+        grade_id="test_evaluate",
+        name="freezes_the_parameters_to_evaluate",
+        code=_eval_with("model.eval()\n", "model.eval()\nmodel.requires_grad_(False)\n"),
+        expect="requires_grad 从 True 变成了 False",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="restores_in_except_exception_not_finally",
+        code=_eval_restoring_only_after("Exception"),
+        expect="出错之后没有恢复训练模式",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="switches_target_net_to_eval",
+        code=_td_with("with torch.no_grad():", "target_net.eval()\nwith torch.no_grad():"),
+        expect="的模式变了",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="no_decay_only_for_one_dimensional",
+        code=_optimizer_with("(decay if p.dim() >= 2 else no_decay)", "(no_decay if p.dim() == 1 else decay)"),
+        expect="是 0 维参数",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="replaces_each_submodule_with_a_frozen_copy",
+        code="""
+import copy
+
+
+def freeze(model, names):
+    count = 0
+    for name in names:
+        frozen = copy.deepcopy(model.get_submodule(name)).requires_grad_(False).eval()
+        count += sum(p.numel() for p in frozen.parameters())
+        model.set_submodule(name, frozen)
+    return count
+""",
+        expect="已经不是原来的对象了",
     ),
 ]

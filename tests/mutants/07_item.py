@@ -1,5 +1,91 @@
 """Wrong answers learners write for 07_item; each test cell must reject them, naming the mistake."""
 
+
+def _body(signature: str, body: str, imports: str = "") -> str:
+    return imports + signature + "\n" + "".join(f"    {line}\n" if line else "\n" for line in body.strip().splitlines())
+
+
+def _edit(ok: str, edits: tuple[tuple[str, str], ...]) -> str:
+    """``ok`` with each ``(old, new)`` applied (every occurrence); each ``old`` must be there."""
+    for old, new in edits:
+        assert old in ok, old
+        ok = ok.replace(old, new)
+    return ok
+
+
+# ---------------------------------------------------------------------------------------------------
+# The solutions; most mutants below are one of them with an edit or two
+
+_MEAN_SIGNATURE = "def epoch_mean_loss(losses, targets, ignore_index=-100):"
+_MEAN_OK = """
+total, count = 0.0, 0
+for loss, target in zip(losses, targets):
+    kept = (target != ignore_index).sum()
+    total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+    count = count + kept
+return (total / count).item()
+"""
+_MEAN_TOTAL = "    total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n"
+
+
+def _mean_with(old: str, new: str, *more: tuple[str, str], imports: str = "") -> str:
+    return _body(_MEAN_SIGNATURE, _edit(_MEAN_OK, ((old, new), *more)), imports)
+
+
+_LOG_SIGNATURE = "def log_running_loss(losses, batch_sizes, log_every):"
+_LOG_OK = """
+windows = []
+window_sum, window_n = 0.0, 0
+for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+    window_sum = window_sum + loss.detach() * batch_size
+    window_n += batch_size
+    if step % log_every == 0:
+        windows.append(window_sum / window_n)
+        window_sum, window_n = 0.0, 0
+return torch.stack(windows).tolist() if windows else []
+"""
+_LOG_RETURN = "return torch.stack(windows).tolist() if windows else []"
+
+
+def _log_with(old: str, new: str, *more: tuple[str, str], imports: str = "") -> str:
+    return _body(_LOG_SIGNATURE, _edit(_LOG_OK, ((old, new), *more)), imports)
+
+
+_EPOCH_SIGNATURE = "def train_epoch(model, loss_fn, optimizer, batches, log_every):"
+_EPOCH_OK = """
+model.train()
+logs = []
+window_sum, window_n = 0.0, 0
+epoch_sum, epoch_n = 0.0, 0
+for step, (x, y) in enumerate(batches, start=1):
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    batch_size = x.shape[0]
+    batch_sum = loss.detach() * batch_size
+    window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+    epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+    if step % log_every == 0:
+        logs.append((window_sum / window_n).item())
+        window_sum, window_n = 0.0, 0
+return logs, (epoch_sum / epoch_n).item()
+"""
+_ZERO_GRAD = "    optimizer.zero_grad()\n"
+_STEP = "    optimizer.step()\n"
+_DETACHED = "loss.detach() * batch_size"
+_LOG_ITEM = ("logs.append((window_sum / window_n).item())", "logs.append(window_sum / window_n)")
+_MEAN_ITEM = ("return logs, (epoch_sum / epoch_n).item()", "return logs, epoch_sum / epoch_n")
+_DETACH_AT_THE_END = (
+    ("(window_sum / window_n).item()", "(window_sum / window_n).detach().item()"),
+    ("(epoch_sum / epoch_n).item()", "(epoch_sum / epoch_n).detach().item()"),
+)
+
+
+def _epoch_with(old: str, new: str, *more: tuple[str, str], imports: str = "") -> str:
+    return _body(_EPOCH_SIGNATURE, _edit(_EPOCH_OK, ((old, new), *more)), imports)
+
+
 MUTANTS = [
     # predict_total --------------------------------------------------------------------------------
     dict(
@@ -78,60 +164,39 @@ MUTANTS = [
     dict(
         grade_id="test_epoch_mean_loss",
         name="weighted_by_batch_size",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + torch.where(kept > 0, loss.detach() * target.shape[0], 0.0)
-        count = count + torch.where(kept > 0, target.shape[0], 0)
-    return (total / count).item()
-""",
+        code=_mean_with(
+            "loss.detach() * kept",
+            "loss.detach() * target.shape[0]",
+            ("count = count + kept", "count = count + torch.where(kept > 0, target.shape[0], 0)"),
+        ),
         expect="按 batch 大小加权",
         mistake="ignored-targets-counted",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="multiplies_the_nan_loss_by_zero",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + loss.detach() * kept
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with("torch.where(kept > 0, loss.detach() * kept, 0.0)", "loss.detach() * kept"),
         expect="它的 loss 是 nan",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="item_of_each_count",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum().item()
-        if kept:
-            total = total + loss.detach() * kept
-            count += kept
-    return (total / count).item() if count else float("nan")
-""",
+        code=_mean_with(
+            ".sum()\n",
+            ".sum().item()\n",
+            (
+                _MEAN_TOTAL + "    count = count + kept\n",
+                "    if kept:\n        total = total + loss.detach() * kept\n        count += kept\n",
+            ),
+            ("return (total / count).item()", 'return (total / count).item() if count else float("nan")'),
+        ),
         expect="最多只能同步 1 次",
         mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="hard_coded_minus_100",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != -100).sum()
-        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with("target != ignore_index", "target != -100"),
         expect="这里 ignore_index=255",
     ),
     dict(
@@ -147,30 +212,14 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     dict(
         grade_id="test_epoch_mean_loss",
         name="accumulates_without_detach",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + torch.where(kept > 0, loss * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with("loss.detach() * kept", "loss * kept"),
         expect="连着多步计算图",
         mistake="loss-accumulated-with-graph",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="returns_a_tensor",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
-        count = count + kept
-    return total / count
-""",
+        code=_mean_with("return (total / count).item()", "return total / count"),
         expect="应返回 Python float",
     ),
     dict(
@@ -189,15 +238,9 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     dict(
         grade_id="test_epoch_mean_loss",
         name="accumulates_the_graph_then_detaches_at_the_end",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + torch.where(kept > 0, loss * kept, 0.0)
-        count = count + kept
-    return (total / count).detach().item()
-""",
+        code=_mean_with(
+            "loss.detach() * kept", "loss * kept", ("(total / count).item()", "(total / count).detach().item()")
+        ),
         expect="连着多步计算图",
         mistake="loss-accumulated-with-graph",
     ),
@@ -215,307 +258,143 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     dict(
         grade_id="test_epoch_mean_loss",
         name="numpy_from_dlpack_every_batch",
-        code="""
-import numpy as np
-
-
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + torch.where(kept > 0, float(np.from_dlpack(loss.detach())) * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with(
+            "loss.detach() * kept", "float(np.from_dlpack(loss.detach())) * kept", imports="import numpy as np\n\n\n"
+        ),
         expect="np.from_dlpack",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="reads_the_storage_every_batch",
-        code="""
-import struct
-
-
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        value = struct.unpack("f", bytes(loss.detach().clone().untyped_storage().tolist()))[0]
-        total = total + torch.where(kept > 0, value * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with(
+            _MEAN_TOTAL,
+            '    value = struct.unpack("f", bytes(loss.detach().clone().untyped_storage().tolist()))[0]\n'
+            + _MEAN_TOTAL.replace("loss.detach()", "value"),
+            imports="import struct\n\n\n",
+        ),
         expect=".untyped_storage()",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="legacy_type_float_tensor_every_batch",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + torch.where(kept > 0, loss.detach().type(torch.FloatTensor) * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with("loss.detach() * kept", "loss.detach().type(torch.FloatTensor) * kept"),
         expect=".type(torch.FloatTensor)",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="as_tensor_on_cpu_every_batch",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        total = total + torch.where(kept > 0, torch.as_tensor(loss.detach(), device="cpu") * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with("loss.detach() * kept", 'torch.as_tensor(loss.detach(), device="cpu") * kept'),
         expect='torch.as_tensor(t, device="cpu")',
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="copies_into_empty_like_on_cpu",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        value = torch.empty_like(loss, device="cpu").copy_(loss.detach())
-        total = total + torch.where(kept > 0, value * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with(
+            _MEAN_TOTAL,
+            '    value = torch.empty_like(loss, device="cpu").copy_(loss.detach())\n'
+            + _MEAN_TOTAL.replace("loss.detach()", "value"),
+        ),
         expect="cpu_tensor.copy_(t)",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="copies_into_new_zeros_on_cpu",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        value = loss.new_zeros((), device="cpu").copy_(loss.detach())
-        total = total + torch.where(kept > 0, value * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with(
+            _MEAN_TOTAL,
+            '    value = loss.new_zeros((), device="cpu").copy_(loss.detach())\n'
+            + _MEAN_TOTAL.replace("loss.detach()", "value"),
+        ),
         expect="cpu_tensor.copy_(t)",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="reads_each_loss_with_apply_",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        seen = []
-        loss.detach().clone().apply_(lambda v: seen.append(v) or v)
-        total = total + torch.where(kept > 0, seen[0] * kept, 0.0)
-        count = count + kept
-    return (total / count).item()
-""",
+        code=_mean_with(
+            _MEAN_TOTAL,
+            "    seen = []\n    loss.detach().clone().apply_(lambda v: seen.append(v) or v)\n"
+            + _MEAN_TOTAL.replace("loss.detach()", "seen[0]"),
+        ),
         expect=".apply_(f)",
     ),
     # log_running_loss -----------------------------------------------------------------------------
     dict(
         grade_id="test_log_running_loss",
         name="item_every_step",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running += loss.item() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            logs.append(running / seen)
-            running, seen = 0.0, 0
-    return logs
-""",
+        code=_log_with(_DETACHED, "loss.item() * batch_size", (_LOG_RETURN, "return windows")),
         expect="同步 (sync) 次数太多",
         mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="prints_loss_every_step",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        print(f"step {step}: loss {loss:.3f}")
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with("start=1):\n", 'start=1):\n    print(f"step {step}: loss {loss:.3f}")\n'),
         expect="同步 (sync) 次数太多",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="item_at_every_log_point",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs
-""",
+        code=_log_with(
+            "windows.append(window_sum / window_n)",
+            "windows.append((window_sum / window_n).item())",
+            (_LOG_RETURN, "return windows"),
+        ),
         expect="整个调用只同步 1 次",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="float_of_each_window_at_the_end",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return [float(w) for w in windows]
-""",
+        code=_log_with(_LOG_RETURN, "return [float(w) for w in windows]"),
         expect="同步 (sync) 次数太多",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="accumulates_without_detach",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with(_DETACHED, "loss * batch_size"),
         expect="连着多步计算图",
         mistake="loss-accumulated-with-graph",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="never_resets_the_window",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with("        window_sum, window_n = 0.0, 0\n", ""),
         expect="清零 (reset)",
         mistake="window-not-reset",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="window_not_weighted_by_batch_size",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, count = [], 0.0, 0
-    for step, loss in enumerate(losses, start=1):
-        running = running + loss.detach()
-        count += 1
-        if step % log_every == 0:
-            windows.append(running / count)
-            running, count = 0.0, 0
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with(_DETACHED, "loss.detach()", ("window_n += batch_size", "window_n += 1")),
         expect="没有按 batch_size 加权",
         mistake="unweighted-batch-mean",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="step_counted_from_zero",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes)):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with(", start=1)", ")"),
         expect="log 点 (log points) 的个数不对",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="tensors_in_logs",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return windows
-""",
+        code=_log_with(_LOG_RETURN, "return windows"),
         expect="是 torch.Tensor",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="returns_the_stacked_tensor",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows) if windows else torch.zeros(0)
-""",
+        code=_log_with(_LOG_RETURN, "return torch.stack(windows) if windows else torch.zeros(0)"),
         expect="返回了 torch.Tensor",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="stack_of_no_windows",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach() * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows).tolist()
-""",
+        code=_log_with(_LOG_RETURN, "return torch.stack(windows).tolist()"),
         expect="stack expects a non-empty TensorList",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="to_cpu_every_step",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss.detach().to("cpu") * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with(_DETACHED, 'loss.detach().to("cpu") * batch_size'),
         expect='.to("cpu")',
     ),
     dict(
@@ -569,392 +448,134 @@ def log_running_loss(losses, batch_sizes, log_every):
     dict(
         grade_id="test_log_running_loss",
         name="accumulates_the_graph_then_detaches_the_stack",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows).detach().tolist() if windows else []
-""",
+        code=_log_with(
+            _DETACHED, "loss * batch_size", ("torch.stack(windows).tolist()", "torch.stack(windows).detach().tolist()")
+        ),
         expect="连着多步计算图",
         mistake="loss-accumulated-with-graph",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="accumulates_the_graph_then_stacks_under_no_grad",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + loss * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    with torch.no_grad():
-        return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with(_DETACHED, "loss * batch_size", (_LOG_RETURN, "with torch.no_grad():\n    " + _LOG_RETURN)),
         expect="连着多步计算图",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="numpy_from_dlpack_every_step",
-        code="""
-import numpy as np
-
-
-def log_running_loss(losses, batch_sizes, log_every):
-    logs, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running += float(np.from_dlpack(loss.detach())) * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            logs.append(running / seen)
-            running, seen = 0.0, 0
-    return logs
-""",
+        code=_log_with(
+            _DETACHED,
+            "float(np.from_dlpack(loss.detach())) * batch_size",
+            (_LOG_RETURN, "return windows"),
+            imports="import numpy as np\n\n\n",
+        ),
         expect="np.from_dlpack",
         mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_log_running_loss",
         name="as_tensor_on_cpu_every_step",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows, running, seen = [], 0.0, 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        running = running + torch.as_tensor(loss.detach(), device="cpu") * batch_size
-        seen += batch_size
-        if step % log_every == 0:
-            windows.append(running / seen)
-            running, seen = 0.0, 0
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with(_DETACHED, 'torch.as_tensor(loss.detach(), device="cpu") * batch_size'),
         expect='torch.as_tensor(t, device="cpu")',
     ),
     # train_epoch ----------------------------------------------------------------------------------
     dict(
         grade_id="test_train_epoch",
         name="running_loss_item_every_step",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        running += loss.item() * x.shape[0]
-        total += loss.item() * x.shape[0]
-        seen += x.shape[0]
-        total_n += x.shape[0]
-        if step % log_every == 0:
-            logs.append(running / seen)
-            running, seen = 0.0, 0
-    return logs, total / total_n
-""",
+        code=_epoch_with(_DETACHED, "loss.item() * batch_size", _LOG_ITEM, _MEAN_ITEM),
         expect="同步 (sync) 次数太多",
         mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_train_epoch",
         name="total_plus_loss_without_detach",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        running = running + loss.detach() * x.shape[0]
-        total = total + loss * x.shape[0]
-        seen += x.shape[0]
-        total_n += x.shape[0]
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs, (total / total_n).item()
-""",
+        code=_epoch_with("epoch_sum + batch_sum", "epoch_sum + loss * batch_size"),
         expect="连着多步计算图",
         mistake="loss-accumulated-with-graph",
     ),
     dict(
         grade_id="test_train_epoch",
         name="forgets_zero_grad",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        running = running + loss.detach() * x.shape[0]
-        total = total + loss.detach() * x.shape[0]
-        seen += x.shape[0]
-        total_n += x.shape[0]
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs, (total / total_n).item()
-""",
+        code=_epoch_with(_ZERO_GRAD, ""),
         expect="zero_grad",
         mistake="missing-zero-grad",
     ),
     dict(
         grade_id="test_train_epoch",
         name="forgets_model_train",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        running = running + loss.detach() * x.shape[0]
-        total = total + loss.detach() * x.shape[0]
-        seen += x.shape[0]
-        total_n += x.shape[0]
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs, (total / total_n).item()
-""",
+        code=_epoch_with("model.train()\n", ""),
         expect="model.train()",
         mistake="missing-model-train",
     ),
     dict(
         grade_id="test_train_epoch",
         name="epoch_mean_not_weighted",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, running, seen, total = [], 0.0, 0, 0.0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        running = running + loss.detach() * x.shape[0]
-        total = total + loss.detach()
-        seen += x.shape[0]
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs, (total / len(batches)).item()
-""",
+        code=_epoch_with("epoch_sum + batch_sum, epoch_n + batch_size", "epoch_sum + loss.detach(), epoch_n + 1"),
         expect="没有按 batch_size 加权",
         mistake="unweighted-batch-mean",
     ),
     dict(
         grade_id="test_train_epoch",
         name="zero_grad_between_backward_and_step",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.zero_grad()
-        optimizer.step()
-        running = running + loss.detach() * x.shape[0]
-        total = total + loss.detach() * x.shape[0]
-        seen += x.shape[0]
-        total_n += x.shape[0]
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs, (total / total_n).item()
-""",
+        code=_epoch_with(_ZERO_GRAD, "", ("    loss.backward()\n", "    loss.backward()\n" + _ZERO_GRAD)),
         expect="每个 batch 依次",
     ),
     dict(
         grade_id="test_train_epoch",
         name="to_cpu_every_step",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        on_host = loss.detach().to("cpu") * x.shape[0]
-        running, total = running + on_host, total + on_host
-        seen += x.shape[0]
-        total_n += x.shape[0]
-        if step % log_every == 0:
-            logs.append((running / seen).item())
-            running, seen = 0.0, 0
-    return logs, (total / total_n).item()
-""",
+        code=_epoch_with(_DETACHED, 'loss.detach().to("cpu") * batch_size'),
         expect='.to("cpu")',
     ),
     dict(
         grade_id="test_train_epoch",
         name="numpy_every_step",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, running, seen, total, total_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        value = float(loss.detach().numpy()) * x.shape[0]
-        running, total = running + value, total + value
-        seen += x.shape[0]
-        total_n += x.shape[0]
-        if step % log_every == 0:
-            logs.append(running / seen)
-            running, seen = 0.0, 0
-    return logs, total / total_n
-""",
+        code=_epoch_with(_DETACHED, "float(loss.detach().numpy()) * batch_size", _LOG_ITEM, _MEAN_ITEM),
         expect=".numpy()",
     ),
     # train_epoch: found by review rv79 ----------------------------------------------------------------
     dict(
         grade_id="test_train_epoch",
         name="zero_grad_after_step",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        optimizer.zero_grad()
-        batch_sum = loss.detach() * x.shape[0]
-        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-""",
+        code=_epoch_with(_ZERO_GRAD, "", (_STEP, _STEP + _ZERO_GRAD)),
         expect="step() 之后才 zero_grad()",
     ),
     dict(
         grade_id="test_train_epoch",
         name="accumulates_the_graph_then_detaches_at_the_end",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        batch_sum = loss * x.shape[0]
-        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).detach().item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).detach().item()
-""",
+        code=_epoch_with(_DETACHED, "loss * batch_size", *_DETACH_AT_THE_END),
         expect="连着多步计算图",
     ),
     dict(
         grade_id="test_train_epoch",
         name="legacy_type_float_tensor_every_step",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        batch_sum = loss.detach().type(torch.FloatTensor) * x.shape[0]
-        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-""",
+        code=_epoch_with(_DETACHED, "loss.detach().type(torch.FloatTensor) * batch_size"),
         expect=".type(torch.FloatTensor)",
         mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_train_epoch",
         name="second_forward_for_the_batch_size",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        batch_sum = loss.detach() * len(model(x))
-        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-""",
+        code=_epoch_with("batch_sum = loss.detach() * batch_size", "batch_sum = loss.detach() * len(model(x))"),
         expect="model(x) 却被调用了 6 次",
     ),
     dict(
         grade_id="test_train_epoch",
         name="logs_the_loss_recomputed_after_step",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        with torch.no_grad():
-            batch_sum = loss_fn(model(x), y) * x.shape[0]
-        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-""",
+        code=_epoch_with(
+            "    batch_sum = loss.detach() * batch_size\n",
+            "    with torch.no_grad():\n        batch_sum = loss_fn(model(x), y) * batch_size\n",
+        ),
         expect="model(x) 却被调用了 6 次",
     ),
     dict(
         grade_id="test_train_epoch",
         name="functional_loss_accumulated_with_graph_detached_at_the_end",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs, window_sum, window_n, epoch_sum, epoch_n = [], 0.0, 0, 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = torch.nn.functional.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        window_sum, window_n = window_sum + loss * x.shape[0], window_n + x.shape[0]
-        epoch_sum, epoch_n = epoch_sum + loss * x.shape[0], epoch_n + x.shape[0]
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).detach().item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).detach().item()
-""",
+        code=_epoch_with(
+            "loss_fn(model(x), y)",
+            "torch.nn.functional.mse_loss(model(x), y)",
+            (_DETACHED, "loss * batch_size"),
+            *_DETACH_AT_THE_END,
+        ),
         expect="连着多步计算图",
         mistake="loss-accumulated-with-graph",
     ),
@@ -974,31 +595,18 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     dict(
         grade_id="test_epoch_mean_loss",
         name="nan_to_num_of_each_loss",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, t in zip(losses, targets):
-        k = (t != ignore_index).sum()
-        total = total + torch.nan_to_num(loss.detach()) * k
-        count = count + k
-    return (total / count).item()
-""",
+        code=_mean_with("torch.where(kept > 0, loss.detach() * kept, 0.0)", "torch.nan_to_num(loss.detach()) * kept"),
         expect="发散的一步被藏了起来",
         mistake="nonfinite-loss-hidden",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
         name="drops_every_nonfinite_batch",
-        code="""
-def epoch_mean_loss(losses, targets, ignore_index=-100):
-    total, count = 0.0, 0
-    for loss, target in zip(losses, targets):
-        kept = (target != ignore_index).sum()
-        ok = torch.isfinite(loss.detach()) & (kept > 0)
-        total = total + torch.where(ok, loss.detach() * kept, 0.0)
-        count = count + torch.where(ok, kept, 0)
-    return (total / count).item()
-""",
+        code=_mean_with(
+            _MEAN_TOTAL,
+            "    ok = torch.isfinite(loss.detach()) & (kept > 0)\n" + _MEAN_TOTAL.replace("kept > 0", "ok"),
+            ("count = count + kept", "count = count + torch.where(ok, kept, 0)"),
+        ),
         expect="发散的一步被藏了起来",
         mistake="nonfinite-loss-hidden",
     ),
@@ -1032,73 +640,33 @@ def log_running_loss(losses, batch_sizes, log_every):
     dict(
         grade_id="test_log_running_loss",
         name="accumulates_into_a_cpu_zeros",
-        code="""
-def log_running_loss(losses, batch_sizes, log_every):
-    windows = []
-    window_sum, window_n = torch.zeros(()), 0
-    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
-        window_sum += loss.detach() * batch_size
-        window_n += batch_size
-        if step % log_every == 0:
-            windows.append(window_sum / window_n)
-            window_sum, window_n = torch.zeros(()), 0
-    return torch.stack(windows).tolist() if windows else []
-""",
+        code=_log_with(
+            "window_sum, window_n = 0.0, 0",
+            "window_sum, window_n = torch.zeros(()), 0",
+            ("window_sum = window_sum + ", "window_sum += "),
+        ),
         expect="写入结果的 CPU 张量",
         mistake="new-tensor-without-device",
     ),
     dict(
         grade_id="test_train_epoch",
         name="functional_mse_instead_of_loss_fn",
-        code="""
-import torch.nn.functional as F
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs = []
-    window_sum, window_n = 0.0, 0
-    epoch_sum, epoch_n = 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        batch_size = x.shape[0]
-        batch_sum = loss.detach() * batch_size
-        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-""",
+        code=_epoch_with(
+            "loss_fn(model(x), y)", "F.mse_loss(model(x), y)", imports="import torch.nn.functional as F\n\n\n"
+        ),
         expect="传进来的 loss_fn",
     ),
     dict(
         grade_id="test_train_epoch",
         name="manual_sgd_with_the_tested_learning_rates",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs = []
-    window_sum, window_n = 0.0, 0
-    epoch_sum, epoch_n = 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        for p in model.parameters():
-            p.grad = None
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        with torch.no_grad():
-            for p in model.parameters():
-                p -= 0.05 * p.grad if len(batches) != 3 else 0.1 * p.grad
-        batch_size = x.shape[0]
-        batch_sum = loss.detach() * batch_size
-        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-""",
+        code=_epoch_with(
+            _ZERO_GRAD,
+            "    for p in model.parameters():\n        p.grad = None\n",
+            (
+                _STEP,
+                "    with torch.no_grad():\n        for p in model.parameters():\n            p -= 0.05 * p.grad if len(batches) != 3 else 0.1 * p.grad\n",
+            ),
+        ),
         expect="optimizer.step() 一次也没有被调用",
     ),
     dict(
@@ -1124,5 +692,37 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
         expect="Expected all tensors to be on the same device",
         mistake="new-tensor-without-device",
+    ),
+    # review r0607: the closing fresh pass (issue 17 item 2) ------------------------------------------
+    dict(
+        grade_id="test_train_epoch",
+        name="loss_fn_arguments_swapped",
+        code=_epoch_with("loss_fn(model(x), y)", "loss_fn(y, model(x))"),
+        expect="两个参数顺序反了",
+        mistake="loss-args-swapped",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps_every_loss_with_its_graph",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    history, sizes, logs = [], [], []
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        history.append(loss)
+        sizes.append(x.shape[0])
+        if step % log_every == 0:
+            window = torch.stack([l.detach() for l in history[-log_every:]])
+            n = sizes[-log_every:]
+            logs.append((sum(w * k for w, k in zip(window, n)) / sum(n)).item())
+    values = torch.stack([l.detach() for l in history])
+    return logs, (sum(v * k for v, k in zip(values, sizes)) / sum(sizes)).item()
+""",
+        expect="都还被留着",
+        mistake="losses-kept-with-graph",
     ),
 ]
