@@ -137,11 +137,12 @@ def pytest_terminal_summary(terminalreporter, config):
 
 
 @pytest.fixture(autouse=True)
-def _main_module_has_a_spec(monkeypatch):
+def _main_module_has_a_spec():
     """multiprocessing's spawn (Dask's local cluster) reads ``sys.modules["__main__"].__spec__``. A pytest-xdist
     worker's __main__ (execnet's ``-c`` script) and the stand-in an in-process IPython shell leaves behind have
     none; ``None`` is what a plain ``python -c`` main has, and spawn accepts it. Checked before every test,
-    since any earlier test may have replaced __main__."""
+    since any earlier test may have replaced __main__. Not undone after the test: an IPython shell clears its
+    main module's namespace itself, so an undo could find nothing to delete."""
     main = sys.modules["__main__"]
     if not hasattr(main, "__spec__"):
-        monkeypatch.setattr(main, "__spec__", None, raising=False)
+        main.__spec__ = None
