@@ -181,8 +181,9 @@ def _dtype_hint(actual: torch.dtype, expected: torch.dtype) -> str:
         )
     if expected == torch.float32 and actual == torch.float64:
         return (
-            "得到 float64 (double)：它与 float32 的模型混用会报 'mat1 and mat2 must have the same dtype'。"
-            "torch.tensor(numpy 数组) / torch.from_numpy 会保留 float64，请指定 dtype=torch.float32。"
+            "结果是 float64 (double)，不是 float32：与 float32 的张量或模型一起用会报 "
+            "'mat1 and mat2 must have the same dtype'。打印每一步结果的 dtype，找出 float64 从哪一步开始，"
+            "在那里显式指定 dtype=torch.float32（或调用 .float()）。"
         )
     return "不要依赖隐式类型转换：显式指定 dtype。"
 

@@ -50,7 +50,7 @@ _ENTRIES = (
         "float64-not-float32",
         "得到 float64 而不是 float32",
         "float64 where float32 is expected",
-        "torch.tensor(numpy 数组) / from_numpy 保留 float64：写 dtype=torch.float32。",
+        "打印每一步的 dtype，找出 float64 从哪一步开始，在那里写 dtype=torch.float32。",
     ),
     Mistake(
         "labels-not-long",
@@ -370,6 +370,13 @@ _ENTRIES = (
         "忽略了设备编号",
         "device index ignored (cuda:0 taken for cuda:1)",
         "cuda:0 与 cuda:1 是不同的设备：比较 x.device 本身，不要只比较 x.device.type。",
+    ),
+    # 01_tensors (issue-17 review r0105)
+    Mistake(
+        "numpy-float64-kept",
+        "保留了 NumPy 数组的 float64",
+        "a NumPy array's float64 kept",
+        "torch.tensor(数组) / torch.as_tensor / torch.from_numpy 保留数组的 dtype：对数组也写 dtype=torch.float32。",
     ),
 )
 
