@@ -133,7 +133,7 @@ def _dtype_mistake(actual: torch.dtype, expected: torch.dtype) -> str:
     if expected == torch.bool:
         return ""  # a mask that is not bool: no mutant proves it today, so no id (course/mistakes.py)
     if expected == torch.long:
-        return "labels-not-long"
+        return ""  # labels only where the caller knows they are (course/fixtures/tensors.py check_label_range)
     if expected.is_floating_point and not actual.is_floating_point:
         return "int-not-float"
     if expected == torch.float32 and actual == torch.float64:
@@ -171,9 +171,9 @@ def _dtype_hint(actual: torch.dtype, expected: torch.dtype) -> str:
     if expected == torch.bool:
         return "掩码 (mask) 应是 torch.bool：比较运算 (x > 0) 直接得到 bool，不要再 .float() / .int()。"
     if expected == torch.long and actual.is_floating_point:
-        return "分类标签 (labels) 应是 torch.long（CrossEntropyLoss 需要 Long），用 .long()；不要依赖隐式类型转换。"
+        return "期望整数 torch.long (int64)，得到的是浮点数：打印每一步的 dtype，找出从哪一步变成了浮点数；要整数结果时用 .long()。"
     if expected == torch.long:
-        return "标签或索引应是 torch.long (int64)：int32 / uint8 在很多 API 里不被接受，用 .long()。"
+        return "期望 torch.long (int64)，得到的是另一种整数类型：索引、CrossEntropyLoss 的类别编号等很多 API 只接受 long，用 .long()。"
     if expected.is_floating_point and not actual.is_floating_point:
         return (
             "得到整数 / bool 张量：模型输入要用浮点数，创建时写 dtype=torch.float32 或调用 .float()；"
@@ -181,8 +181,9 @@ def _dtype_hint(actual: torch.dtype, expected: torch.dtype) -> str:
         )
     if expected == torch.float32 and actual == torch.float64:
         return (
-            "得到 float64 (double)：它与 float32 的模型混用会报 'mat1 and mat2 must have the same dtype'。"
-            "torch.tensor(numpy 数组) / torch.from_numpy 会保留 float64，请指定 dtype=torch.float32。"
+            "结果是 float64 (double)，不是 float32：与 float32 的张量或模型一起用会报 "
+            "'mat1 and mat2 must have the same dtype'。打印每一步结果的 dtype，找出 float64 从哪一步开始，"
+            "在那里显式指定 dtype=torch.float32（或调用 .float()）。"
         )
     return "不要依赖隐式类型转换：显式指定 dtype。"
 

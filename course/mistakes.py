@@ -50,7 +50,7 @@ _ENTRIES = (
         "float64-not-float32",
         "得到 float64 而不是 float32",
         "float64 where float32 is expected",
-        "torch.tensor(numpy 数组) / from_numpy 保留 float64：写 dtype=torch.float32。",
+        "打印每一步的 dtype，找出 float64 从哪一步开始，在那里写 dtype=torch.float32。",
     ),
     Mistake(
         "labels-not-long",
@@ -383,6 +383,13 @@ _ENTRIES = (
         "把每一步连着计算图的 loss 留了下来",
         "every step's loss kept with its graph",
         "history.append(loss) 让每一步的计算图一直留在内存里：存 loss.detach() 或 loss.item()。",
+    ),
+    # 01_tensors (issue-17 review r0105)
+    Mistake(
+        "numpy-float64-kept",
+        "保留了 NumPy 数组的 float64",
+        "a NumPy array's float64 kept",
+        "torch.tensor(数组) / torch.as_tensor / torch.from_numpy 保留数组的 dtype：对数组也写 dtype=torch.float32。",
     ),
 )
 

@@ -65,7 +65,7 @@ def test_check_never_broadcasts_a_result_that_would_broadcast():
     [
         (torch.tensor([1, 2]), torch.tensor([1.0, 2.0]), ".float()"),
         (torch.tensor([1.0, 2.0], dtype=torch.float64), torch.tensor([1.0, 2.0]), "float64"),
-        (torch.tensor([0.0, 1.0]), torch.tensor([0, 1]), "CrossEntropyLoss"),
+        (torch.tensor([0.0, 1.0]), torch.tensor([0, 1]), ".long()"),
         (torch.tensor([0, 1], dtype=torch.int32), torch.tensor([0, 1]), "torch.long"),
         (torch.tensor([0.0, 1.0]), torch.tensor([False, True]), "torch.bool"),
     ],

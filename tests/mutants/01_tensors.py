@@ -123,8 +123,8 @@ MUTANTS = [
     dict(
         grade_id="test_make_inputs",
         name="keeps float64 from NumPy",
-        mistake="float64-not-float32",
-        expect="float64",
+        mistake="numpy-float64-kept",
+        expect="NumPy 数组自己的 dtype",
         code="def make_inputs(values):\n"
         "    if isinstance(values, torch.Tensor):\n        return values.to(torch.float32, copy=True)\n"
         "    return torch.tensor(values) if isinstance(values, np.ndarray) else torch.tensor(values, dtype=torch.float32)\n",
@@ -347,7 +347,8 @@ MUTANTS = [
     dict(
         grade_id="test_time_grid",
         name="float64 grid",
-        expect="float64",
+        mistake="float64-not-float32",
+        expect="不是 float32",
         code="def time_grid(start, stop, dt):\n"
         "    return torch.linspace(start, stop, round((stop - start) / dt) + 1, dtype=torch.float64)\n",
     ),

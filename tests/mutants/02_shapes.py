@@ -357,4 +357,21 @@ MUTANTS = [
         "    a = np.from_dlpack(x).reshape(n, c, h // p, p, w // p, p).transpose(0, 2, 4, 1, 3, 5)\n"
         "    return torch.from_numpy(a.reshape(n, -1, c * p * p).copy())\n",
     ),
+    # found by the closing issue-17 review (r0105): each passed every test before
+    dict(
+        grade_id="test_patchify",
+        name="a Python loop over the positions inside a patch, strided slices stacked",
+        expect="块的边长 p",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    parts = torch.stack([x[:, :, u::p, v::p] for u in range(p) for v in range(p)], dim=2)\n"
+        "    return parts.permute(0, 3, 4, 1, 2).reshape(n, (h // p) * (w // p), c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="a Python loop over the rows inside a patch, strided slices stacked",
+        expect="块的边长 p",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    rows = torch.stack([x[:, :, u::p].unflatten(3, (w // p, p)) for u in range(p)], dim=4)\n"
+        "    return rows.permute(0, 2, 3, 1, 4, 5).reshape(n, (h // p) * (w // p), c * p * p)\n",
+    ),
 ]

@@ -553,4 +553,33 @@ MUTANTS = [
         "    xn, yn = x.numpy(), y.numpy()\n"
         "    return torch.from_numpy(((xn[:, None] - yn[None]) ** 2).sum(-1))\n",
     ),
+    # found by the closing issue-17 review (r0105): each passed every test before
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="repeat tiles a and b to (B, M, N) before adding",
+        expect="repeat 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    return a.unsqueeze(2).repeat(1, 1, b.shape[1]) + b.unsqueeze(1).repeat(1, a.shape[1], 1)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="expand(...).contiguous() materialises the broadcast",
+        expect="tiling",
+        code="def batch_outer_sum(a, b):\n    (n, m), k = a.shape, b.shape[1]\n"
+        "    return a.unsqueeze(2).expand(n, m, k).contiguous() + b.unsqueeze(1).expand(n, m, k).contiguous()\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="repeat_interleave and repeat tile the points into N * M rows",
+        expect="tiling",
+        code="def pairwise_sq_dist(x, y):\n    n, m = x.shape[0], y.shape[0]\n"
+        "    return ((x.repeat_interleave(m, dim=0) - y.repeat(n, 1)) ** 2).sum(-1).view(n, m)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="cat of N copies of y",
+        expect="cat 把一个",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    return ((x.unsqueeze(1) - torch.cat([y.unsqueeze(0)] * x.shape[0])) ** 2).sum(-1)\n",
+    ),
 ]

@@ -394,6 +394,28 @@ MUTANTS = [
         code=_LIKE + "    t = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
         "    return x.to('meta' if t.is_meta else 'cpu')\n",
     ),
+    # found by the closing issue-17 review (r0105): each passed every test before
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask made on the CPU, then moved to scores.device",
+        expect="先在 CPU 上建了一个形状",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1).to(scores.device)\n"
+            "    return scores.masked_fill(future, float('-inf'))\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask made on the CPU, then copied into an empty one on scores.device",
+        expect="先在 CPU 上建了一个形状",
+        code=(
+            "def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+            "    future = torch.empty(t, t, dtype=torch.bool, device=scores.device)\n"
+            "    future.copy_(torch.ones(t, t, dtype=torch.bool).triu(diagonal=1))\n"
+            "    return scores.masked_fill(future, float('-inf'))\n"
+        ),
+    ),
 ]
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
