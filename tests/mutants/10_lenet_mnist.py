@@ -1278,4 +1278,27 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
             "torch.zeros(1, in_channels, image_size, image_size)), 2)), 2), 1).shape[1], 120)"
         ),
     ),
+    dict(
+        grade_id="test_make_loader",
+        name="per-sample fetching in NumPy (x.numpy() kept, np.stack per batch)",
+        expect="交给了 NumPy",
+        code="import numpy as np\n"
+        + _loader_with("self.x, self.y = x, y", "self.x, self.y = x.numpy(), y.numpy()").replace(
+            "return self.x[indices], self.y[indices]",
+            "return torch.from_numpy(np.stack([self.x[i] for i in indices])), torch.from_numpy(self.y[indices])",
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restores through .data instead of load_state_dict",
+        expect="换了存储",
+        code=_checkpoints(
+            restore=_RESTORE_OK.replace(
+                '    model.load_state_dict(checkpoint["model"])\n',
+                '    state = copy.deepcopy(checkpoint["model"])\n'
+                "    for name, t in [*model.named_parameters(), *model.named_buffers()]:\n"
+                "        t.data = state[name]\n",
+            )
+        ),
+    ),
 ]
