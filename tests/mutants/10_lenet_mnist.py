@@ -175,6 +175,13 @@ def _fit_with(old: str, new: str) -> str:
     return _FIT.replace(old, new)
 
 
+def _fit_snapshot(snapshot: str, restore: str) -> str:
+    """The solution with another snapshot of the best epoch and another way of restoring it."""
+    return _fit_with("copy.deepcopy(model.state_dict())", snapshot).replace(
+        "    model.load_state_dict(best_state)\n", restore
+    )
+
+
 # ---------------------------------------------------------------------------------------------------
 # evaluate
 
@@ -783,13 +790,9 @@ with torch.inference_mode():
         grade_id="test_evaluate",
         name=".item() on every batch",
         expect="同步",
-        code=_restoring("""
-correct = 0
-with torch.inference_mode():
-    for i in range(0, x.shape[0], batch_size):
-        correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum().item()
-return correct / y.shape[0]
-"""),
+        code=_restoring_with(".sum()\n", ".sum().item()\n")
+        .replace("correct = torch.zeros((), dtype=torch.long)", "correct = 0")
+        .replace("correct.item() / y.shape[0]", "correct / y.shape[0]"),
     ),
     dict(
         grade_id="test_evaluate",
@@ -1218,8 +1221,8 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
         name="snapshot and restore of the parameters only",
         expect="缓冲区 (buffer)",
         mistake="snapshot-without-buffers",
-        code=_fit_with("copy.deepcopy(model.state_dict())", "[p.detach().clone() for p in model.parameters()]").replace(
-            "    model.load_state_dict(best_state)\n",
+        code=_fit_snapshot(
+            "[p.detach().clone() for p in model.parameters()]",
             "    with torch.no_grad():\n        for p, b in zip(model.parameters(), best_state):\n            p.copy_(b)\n",
         ),
     ),
@@ -1228,8 +1231,8 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
         name="best model deep-copied, restored through p.data",
         expect="缓冲区 (buffer)",
         mistake="snapshot-without-buffers",
-        code=_fit_with("copy.deepcopy(model.state_dict())", "copy.deepcopy(model)").replace(
-            "    model.load_state_dict(best_state)\n",
+        code=_fit_snapshot(
+            "copy.deepcopy(model)",
             "    for p, b in zip(model.parameters(), best_state.parameters()):\n        p.data = b.data\n",
         ),
     ),
