@@ -391,6 +391,25 @@ _ENTRIES = (
         "a NumPy array's float64 kept",
         "torch.tensor(数组) / torch.as_tensor / torch.from_numpy 保留数组的 dtype：对数组也写 dtype=torch.float32。",
     ),
+    # 10_lenet_mnist (issue-17 review r10)
+    Mistake(
+        "generator-ignored",
+        "打乱的顺序不由传入的 generator 决定",
+        "the shuffle order ignores the generator passed in",
+        "把传入的 generator 交给采样器（RandomSampler(ds, generator=generator)），不要重设全局种子或自己新建 Generator。",
+    ),
+    Mistake(
+        "global-seed-reset",
+        "在训练循环里重设了全局随机种子",
+        "the global seed reset inside the training loop",
+        "torch.manual_seed 只在训练开始前调用一次：每个 epoch 重设种子，Dropout 的掩码和打乱的顺序每个 epoch 都一样。",
+    ),
+    Mistake(
+        "snapshot-without-buffers",
+        "快照只留了参数，没有留缓冲区",
+        "the snapshot keeps the parameters but not the buffers",
+        "快照和恢复用整个 state_dict()（参数和缓冲区，例如 BatchNorm 的 running_mean），不要只复制 parameters()。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -175,6 +175,13 @@ def _fit_with(old: str, new: str) -> str:
     return _FIT.replace(old, new)
 
 
+def _fit_snapshot(snapshot: str, restore: str) -> str:
+    """The solution with another snapshot of the best epoch and another way of restoring it."""
+    return _fit_with("copy.deepcopy(model.state_dict())", snapshot).replace(
+        "    model.load_state_dict(best_state)\n", restore
+    )
+
+
 # ---------------------------------------------------------------------------------------------------
 # evaluate
 
@@ -198,6 +205,18 @@ finally:
 
 def _restoring(inner: str) -> str:
     return _evaluate(_RESTORE.format(inner="".join(f"    {line}\n" for line in inner.strip().splitlines())))
+
+
+def _restoring_with(old: str, new: str) -> str:
+    """The solution (``_COUNT`` inside the save / try / finally restore) with one edit."""
+    solution = _restoring(_COUNT)
+    assert old in solution, old
+    return solution.replace(old, new)
+
+
+_MODULES = "modes = [(m, m.training) for m in model.modules()]"
+_CHILDREN = "modes = [(model, model.training)] + [(m, m.training) for m in model.children()]"
+_PER_MODULE = "for m, mode in modes:\n            m.training = mode"
 
 
 _COUNT = """
@@ -771,13 +790,9 @@ with torch.inference_mode():
         grade_id="test_evaluate",
         name=".item() on every batch",
         expect="同步",
-        code=_restoring("""
-correct = 0
-with torch.inference_mode():
-    for i in range(0, x.shape[0], batch_size):
-        correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum().item()
-return correct / y.shape[0]
-"""),
+        code=_restoring_with(".sum()\n", ".sum().item()\n")
+        .replace("correct = torch.zeros((), dtype=torch.long)", "correct = 0")
+        .replace("correct.item() / y.shape[0]", "correct / y.shape[0]"),
     ),
     dict(
         grade_id="test_evaluate",
@@ -816,20 +831,16 @@ return correct / y.shape[0]
         grade_id="test_evaluate",
         name="restores with model.train(was_training)",
         expect="model.train(was_training) 会递归",
-        code=_evaluate(
-            "was_training = model.training\nmodel.eval()\ntry:\n"
-            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
-            + "finally:\n    model.train(was_training)\n"
+        code=_restoring_with(_MODULES, "was_training = model.training").replace(
+            _PER_MODULE, "model.train(was_training)"
         ),
     ),
     dict(
         grade_id="test_evaluate",
         name="restores only the top-level flag",
         expect="停在了 评估模式",
-        code=_evaluate(
-            "was_training = model.training\nmodel.eval()\ntry:\n"
-            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
-            + "finally:\n    model.training = was_training\n"
+        code=_restoring_with(_MODULES, "was_training = model.training").replace(
+            _PER_MODULE, "model.training = was_training"
         ),
     ),
     # checkpoints
@@ -1088,25 +1099,13 @@ model = _Scaled(model)
         grade_id="test_evaluate",
         name="modes saved over children() instead of modules()",
         expect="停在了 评估模式",
-        code=_evaluate(
-            "modes = [(model, model.training)] + [(m, m.training) for m in model.children()]\n"
-            "model.eval()\n"
-            "try:\n"
-            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
-            + "finally:\n    for m, mode in modes:\n        m.training = mode"
-        ),
+        code=_restoring_with(_MODULES, _CHILDREN),
     ),
     dict(
         grade_id="test_evaluate",
         name="children restored with train(mode)",
         expect="被切回了训练模式",
-        code=_evaluate(
-            "modes = [(model, model.training)] + [(m, m.training) for m in model.children()]\n"
-            "model.eval()\n"
-            "try:\n"
-            + "".join(f"    {line}\n" for line in _COUNT.strip().splitlines())
-            + "finally:\n    for m, mode in modes:\n        m.train(mode)"
-        ),
+        code=_restoring_with(_MODULES, _CHILDREN).replace("m.training = mode", "m.train(mode)"),
     ),
     dict(
         grade_id="test_evaluate",
@@ -1140,5 +1139,169 @@ model = _Scaled(model)
         name="checkpoint stores the epoch as a float",
         expect="Python int",
         code=_checkpoints(make=_MAKE_OK.replace('"epoch": epoch', '"epoch": float(epoch)')),
+    ),
+    # r10: review of make_loader, train_one_epoch, fit (and LeNet's in_features)
+    dict(
+        grade_id="test_make_loader",
+        name="shuffles with its own fixed-seed generator",
+        expect="顺序不是由传入的 generator 决定的",
+        mistake="generator-ignored",
+        code=_loader_with("generator=generator)", "generator=torch.Generator().manual_seed(0))"),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="reseeds the global RNG and shuffles with it",
+        expect="顺序不是由传入的 generator 决定的",
+        mistake="generator-ignored",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n", "    torch.manual_seed(0)\n    dataset = TensorBatches(x, y)\n"
+        ).replace("RandomSampler(dataset, generator=generator)", "RandomSampler(dataset)"),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="hand-written batch iterator with a pin_memory attribute (not a DataLoader)",
+        expect="应返回 torch.utils.data.DataLoader",
+        code=_LOADER.split("def make_loader")[0]
+        + """
+class Batches:
+    def __init__(self, dataset, batch_size, shuffle, generator, pin_memory):
+        self.dataset, self.batch_size, self.shuffle = dataset, batch_size, shuffle
+        self.generator, self.pin_memory = generator, pin_memory
+
+    def __iter__(self):
+        n = len(self.dataset)
+        order = torch.randperm(n, generator=self.generator) if self.shuffle else torch.arange(n)
+        for indices in order.split(self.batch_size):
+            yield self.dataset[indices]
+
+
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    return Batches(TensorBatches(x, y), batch_size, shuffle, generator, pin_memory)
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="re-gathers the whole x for every batch",
+        expect="最大的新张量",
+        code=_loader_with(
+            "return self.x[indices], self.y[indices]",
+            "return self.x[torch.arange(len(self.x))][indices], self.y[indices]",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="torch.manual_seed(0) at the start of every epoch",
+        expect="重设了全局随机种子",
+        mistake="global-seed-reset",
+        code=_epoch_with("model.train()\n", "torch.manual_seed(0)\nmodel.train()\n"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="trains the loader's batches in another order",
+        expect="顺序和 loader 给出的不同",
+        code=_epoch_with("for xb, yb in loader:", "for xb, yb in [*loader][1::-1] + [*loader][2:]:"),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="scheduler never handed to train_one_epoch",
+        expect="一步也没有走",
+        code=_fit_with("max_norm, scheduler).tolist()", "max_norm).tolist()"),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="an extra scheduler.step() per epoch",
+        expect="每个 epoch 多走了一步",
+        code=_fit_with(
+            '        history["batch_loss"] += losses\n',
+            '        scheduler.step()\n        history["batch_loss"] += losses\n',
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="snapshot and restore of the parameters only",
+        expect="缓冲区 (buffer)",
+        mistake="snapshot-without-buffers",
+        code=_fit_snapshot(
+            "[p.detach().clone() for p in model.parameters()]",
+            "    with torch.no_grad():\n        for p, b in zip(model.parameters(), best_state):\n            p.copy_(b)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="best model deep-copied, restored through p.data",
+        expect="缓冲区 (buffer)",
+        mistake="snapshot-without-buffers",
+        code=_fit_snapshot(
+            "copy.deepcopy(model)",
+            "    for p, b in zip(model.parameters(), best_state.parameters()):\n        p.data = b.data\n",
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="train_loss gets the epoch's last batch loss",
+        expect='history["train_loss"] 应是',
+        code=_fit_with("sum(losses) / len(losses)", "losses[-1]"),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="batch_loss gets one list per epoch",
+        expect='history["batch_loss"] 应是',
+        code=_fit_with('history["batch_loss"] += losses', 'history["batch_loss"].append(losses)'),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch_seconds never measured",
+        expect="epoch_seconds",
+        code=_fit_with("time.perf_counter() - start)", "0.0)"),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="best accuracy starts at 0 (no snapshot when every epoch scores 0)",
+        expect="NoneType",
+        code=_fit_with(
+            'best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1])',
+            'history["val_acc"][-1] > max([0.0] + history["val_acc"][:-1])',
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="reverts to the best snapshot after every epoch",
+        expect="训练没有留在模型里",
+        code=_fit_with(
+            '            history["best_epoch"] = epoch\n',
+            '            history["best_epoch"] = epoch\n        model.load_state_dict(best_state)\n',
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="in_features measured with a dummy forward in __init__",
+        expect="试算的前向",
+        code=_lenet(
+            first="nn.Linear(torch.flatten(F.max_pool2d(self.conv2(F.max_pool2d(self.conv1("
+            "torch.zeros(1, in_channels, image_size, image_size)), 2)), 2), 1).shape[1], 120)"
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="per-sample fetching in NumPy (x.numpy() kept, np.stack per batch)",
+        expect="交给了 NumPy",
+        code="import numpy as np\n"
+        + _loader_with("self.x, self.y = x, y", "self.x, self.y = x.numpy(), y.numpy()").replace(
+            "return self.x[indices], self.y[indices]",
+            "return torch.from_numpy(np.stack([self.x[i] for i in indices])), torch.from_numpy(self.y[indices])",
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restores through .data instead of load_state_dict",
+        expect="换了存储",
+        code=_checkpoints(
+            restore=_RESTORE_OK.replace(
+                '    model.load_state_dict(checkpoint["model"])\n',
+                '    state = copy.deepcopy(checkpoint["model"])\n'
+                "    for name, t in [*model.named_parameters(), *model.named_buffers()]:\n"
+                "        t.data = state[name]\n",
+            )
+        ),
     ),
 ]
