@@ -22,7 +22,8 @@ Each run is a child process of its own, so that peak memory is its own: peak RSS
 (--repeats times each) and the table shows the best run (the least disturbed one on a shared machine) and the
 median. Seconds to target include the one-off setup (importing torchvision, opening the dataset, converting it)
 and the per-epoch evaluation; "data-only" is one more pass over the training batches without the model.
-Machines here are shared and noisy: read the ratios, not the absolute seconds.
+Machines here are shared and noisy: read the ratios, not the absolute seconds (on a loaded machine, run it with
+``OMP_WAIT_POLICY=PASSIVE`` so that idle OpenMP threads do not spin). Figures: docs/grading.md.
 
     .venv/bin/python benchmarks/capstone.py [--data DIR] [--target 0.98] [--max-epochs 8] [--repeats 3]
 
