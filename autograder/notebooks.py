@@ -115,23 +115,18 @@ class CellNames:
     used: set[str] = field(default_factory=set)
     imports: bool = False
     effects: bool = False  # changes global state (seeds, defaults, warnings filters, module attributes)
-    needs: set[str] = field(default_factory=set)  # of ``used``, those an earlier cell may have to bind
 
 
 def cell_names(source: str) -> CellNames:
-    """What a cell binds, reads and needs (see :func:`_cell_names`), as a copy of no one else's."""
+    """What a cell binds and reads (see :func:`_cell_names`), as a copy of no one else's."""
     found = _cell_names(source)
-    return replace(found, defined=set(found.defined), used=set(found.used), needs=set(found.needs))
+    return replace(found, defined=set(found.defined), used=set(found.used))
 
 
 @functools.lru_cache(maxsize=2048)
 def _cell_names(source: str) -> CellNames:
-    """Names a cell binds at top level and every name it reads anywhere (an over-approximation).
-
-    ``needs`` is what the cell may read from earlier cells: it leaves out names local to a function or a
-    comprehension in it, and a name whose first mention in the cell is a statement that binds it outright
-    (``values = ...``, ``def fit``, ``import x``). Cached by source (every submission's plan asks about the
-    same instructor cells)."""
+    """Names a cell binds at top level and every name it reads anywhere (an over-approximation). Cached by
+    source: every submission's plan asks about the same instructor cells."""
     names = CellNames()
     try:
         tree = ast.parse(source)
@@ -147,14 +142,25 @@ def _cell_names(source: str) -> CellNames:
             names.effects = True
     for stmt in tree.body:
         _top_level(stmt, names)
+    return names
+
+
+@functools.lru_cache(maxsize=2048)
+def needed_names(source: str) -> frozenset[str]:
+    """The names a cell may read from earlier cells: of those it reads, less the ones local to a function or
+    a comprehension in it, and less a name whose first mention in the cell is a statement that binds it
+    outright (``values = ...``, ``def fit``, ``import x``). Unreadable code: every name it reads."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return frozenset(cell_names(source).used)
     bound_first: set[str] = set()
     seen: set[str] = set()
     for stmt in tree.body:
         mentioned = _global_names(stmt)
         bound_first |= {name for name in mentioned - seen if _binds_outright(stmt, name)}
         seen |= mentioned
-    names.needs = _global_reads(tree, frozenset()) - bound_first
-    return names
+    return frozenset(_global_reads(tree, frozenset()) - bound_first)
 
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -418,7 +424,7 @@ def _needed(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         names = cell_names(step["source"])
         needed = step["kind"] == "test" or names.imports or names.effects or bool(names.defined & wanted)
         if needed:
-            wanted |= names.needs
+            wanted |= needed_names(step["source"])
         keep.append(needed)
     keep.reverse()
     return [s for s, k in zip(steps, keep) if k]

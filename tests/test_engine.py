@@ -178,9 +178,9 @@ def test_plan_seeding_a_new_generator_is_no_global_effect_and_any_other_seeding_
     ],
 )
 def test_plan_a_cell_needs_only_names_it_may_read_before_binding_them(source, needs):
-    from autograder.notebooks import cell_names
+    from autograder.notebooks import needed_names
 
-    assert cell_names(source).needs == needs
+    assert needed_names(source) == needs
 
 
 def test_plan_drops_a_demo_whose_names_a_test_only_binds_for_itself_and_keeps_one_it_reads():
