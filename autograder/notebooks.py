@@ -12,9 +12,10 @@ the judge, when a later test needs what it defines).
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -117,7 +118,15 @@ class CellNames:
 
 
 def cell_names(source: str) -> CellNames:
-    """Names a cell binds at top level and every name it reads anywhere (an over-approximation)."""
+    """What a cell binds and reads (see :func:`_cell_names`), as a copy of no one else's."""
+    found = _cell_names(source)
+    return replace(found, defined=set(found.defined), used=set(found.used))
+
+
+@functools.lru_cache(maxsize=2048)
+def _cell_names(source: str) -> CellNames:
+    """Names a cell binds at top level and every name it reads anywhere (an over-approximation). Cached by
+    source: every submission's plan asks about the same instructor cells."""
     names = CellNames()
     try:
         tree = ast.parse(source)
@@ -134,6 +143,139 @@ def cell_names(source: str) -> CellNames:
     for stmt in tree.body:
         _top_level(stmt, names)
     return names
+
+
+@functools.lru_cache(maxsize=2048)
+def needed_names(source: str) -> frozenset[str]:
+    """The names a cell may read from earlier cells: of those it reads, less the ones local to a function or
+    a comprehension in it, and less a name whose first mention in the cell is a statement that binds it
+    outright (``values = ...``, ``def fit``, ``import x``). Unreadable code: every name it reads."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return frozenset(cell_names(source).used)
+    bound_first: set[str] = set()
+    seen: set[str] = set()
+    for stmt in tree.body:
+        mentioned = _global_names(stmt)
+        bound_first |= {name for name in mentioned - seen if _binds_outright(stmt, name)}
+        seen |= mentioned
+    return frozenset(_global_reads(tree, frozenset()) - bound_first)
+
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _global_reads(node: ast.AST, local: frozenset[str]) -> set[str]:
+    """Names read at module scope, or inside functions and comprehensions where they are not local
+    (a parameter, a name the function binds): what the code below ``node`` may read from earlier cells."""
+    found: set[str] = set()
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in local else found
+    if isinstance(node, FUNCTIONS):
+        args = node.args
+        outer = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+        if not isinstance(node, ast.Lambda):
+            outer += [*node.decorator_list, *(a.annotation for a in _params(args) if a.annotation), node.returns]
+        for part in outer:
+            if part is not None:
+                found |= _global_reads(part, local)
+        body = [node.body] if isinstance(node, ast.Lambda) else node.body
+        inner = local | _function_locals(args, body)
+        for part in body:
+            found |= _global_reads(part, inner)
+        return found
+    if isinstance(node, COMPREHENSIONS):
+        first, *rest = node.generators
+        found |= _global_reads(first.iter, local)  # evaluated in the enclosing scope
+        inner = local | {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        parts = [first.target, *first.ifs, *rest]
+        parts += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for part in parts:
+            found |= _global_reads(part, inner)
+        return found
+    for child in ast.iter_child_nodes(node):
+        found |= _global_reads(child, local)
+    return found
+
+
+def _params(args: ast.arguments) -> list[ast.arg]:
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+
+
+def _function_locals(args: ast.arguments, body: list[Any]) -> frozenset[str]:
+    """A function's local names: its parameters and every name its own body binds, less those it declares
+    ``global`` (nested functions and classes bind only their own name here)."""
+    bound = {a.arg for a in _params(args)}
+    declared: set[str] = set()
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            stack.extend([*node.decorator_list, *getattr(node, "bases", [])])
+            continue
+        elif isinstance(node, (ast.Lambda, *COMPREHENSIONS)):
+            continue  # their own scopes (a comprehension's walrus would bind here: kept as not local)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.Global):
+            declared.update(node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return frozenset(bound - declared)
+
+
+def _global_names(stmt: ast.stmt) -> set[str]:
+    """The module-scope names a top-level statement reads, binds or declares."""
+    names = CellNames()
+    _top_level(stmt, names)
+    declared = {n for node in ast.walk(stmt) if isinstance(node, (ast.Global, ast.Nonlocal)) for n in node.names}
+    return _global_reads(stmt, frozenset()) | names.defined | declared
+
+
+def _loads(*nodes: ast.AST | None) -> set[str]:
+    return {n.id for node in nodes if node is not None for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _binds_outright(stmt: ast.stmt, name: str) -> bool:
+    """Whether top-level ``stmt`` binds ``name`` whenever it completes, without reading it first."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return any(a.name != "*" and (a.asname or a.name).split(".")[0] == name for a in stmt.names)
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):  # the body runs only when called, after
+        header = [*stmt.args.defaults, *stmt.args.kw_defaults, stmt.returns]
+        return stmt.name == name and not stmt.decorator_list and name not in _loads(*header, stmt.args)
+    if isinstance(stmt, ast.ClassDef):  # a class body runs at once: it must not mention the name
+        return (
+            stmt.name == name
+            and not stmt.decorator_list
+            and name not in _loads(*stmt.bases, *stmt.keywords, *stmt.body)
+        )
+    if isinstance(stmt, ast.Assign):
+        plain = all(_plain_target(t) for t in stmt.targets)
+        return plain and name in _loads(*stmt.targets) and name not in _loads(stmt.value)
+    if isinstance(stmt, ast.AnnAssign):
+        target = stmt.target
+        return (
+            isinstance(target, ast.Name)
+            and target.id == name
+            and stmt.value is not None
+            and name not in _loads(stmt.value, stmt.annotation)
+        )
+    return False
+
+
+def _plain_target(target: ast.expr) -> bool:
+    """A name, or a tuple or list of plain targets (no attribute or item assignment)."""
+    if isinstance(target, ast.Starred):
+        return _plain_target(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(_plain_target(t) for t in target.elts)
+    return isinstance(target, ast.Name)
 
 
 def _top_level(stmt: ast.stmt, names: CellNames) -> None:
@@ -282,7 +424,7 @@ def _needed(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         names = cell_names(step["source"])
         needed = step["kind"] == "test" or names.imports or names.effects or bool(names.defined & wanted)
         if needed:
-            wanted |= names.used
+            wanted |= needed_names(step["source"])
         keep.append(needed)
     keep.reverse()
     return [s for s, k in zip(steps, keep) if k]

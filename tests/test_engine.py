@@ -160,3 +160,44 @@ def test_plan_seeding_a_new_generator_is_no_global_effect_and_any_other_seeding_
     from autograder.notebooks import cell_names
 
     assert cell_names(source).effects is effects
+
+
+@pytest.mark.parametrize(
+    ("source", "needs"),
+    [
+        ("def ref(values):\n    return [v * 2 for v in values]", set()),  # a parameter, a comprehension variable
+        ("values = [1]\nprint(values)", {"print"}),  # bound before any read
+        ("fig, ax = plt.subplots()\nax.plot(xs)", {"plt", "xs"}),
+        ("print(values)\nvalues = 1", {"print", "values"}),  # read first: an earlier cell's value
+        ("for ax in axes:\n    ax.plot()\nax = 1", {"axes", "ax"}),  # a loop may bind nothing
+        ("def f():\n    return values\n\n\nf()\nvalues = 1", {"values"}),  # f reads the global before it is bound
+        ("values = values + 1", {"values"}),
+        ("def g():\n    global n\n    n = 1\n    return n", {"n"}),
+        ("data[0] = 1\ndata = 2", {"data"}),
+        ("@wrap\ndef fit():\n    return fit", {"wrap", "fit"}),  # a decorator could call it before it is bound
+    ],
+)
+def test_plan_a_cell_needs_only_names_it_may_read_before_binding_them(source, needs):
+    from autograder.notebooks import needed_names
+
+    assert needed_names(source) == needs
+
+
+def test_plan_drops_a_demo_whose_names_a_test_only_binds_for_itself_and_keeps_one_it_reads():
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from autograder.notebooks import make_plan
+
+    def test_cell(source: str, gid: str):
+        return new_code_cell(source, metadata={"nbgrader": {"grade": True, "grade_id": gid, "points": 1}})
+
+    answer = new_code_cell("def f(x):\n    return x", metadata={"nbgrader": {"solution": True, "grade_id": "a"}})
+    cells = [
+        new_code_cell("values = [1, 2]\nplt.hist(values)"),  # a demo: the test's `values` is its own parameter
+        new_code_cell("scale = 3"),  # read by the test
+        answer,
+        test_cell("def ref(values):\n    return values\nassert f(scale) == ref(scale)", "t"),
+    ]
+    source = new_notebook(cells=cells)
+    kept = [step["source"] for step in make_plan(source, source).steps if step["kind"] == "setup"]
+    assert kept == ["scale = 3"]

@@ -56,12 +56,15 @@ def _preload(role: str) -> dict[str, Any]:
 
     warnings.filterwarnings("ignore", message=".*non-interactive.*cannot be shown")
     torch.set_num_threads(1)
+    _import_course()
     if os.environ.get("AUTOGRADER_WARM_UP", "1") == "1":
         _warm_up(torch)
     state: dict[str, Any] = {"torch": torch, "numpy": numpy, "checks": course.checks}
     if role == "learner":
         from IPython.core.interactiveshell import InteractiveShell
         from traitlets.config import Config
+
+        import autograder.child.learner  # noqa: F401 - the child's server, codec and calls: not per child
 
         class Shell(InteractiveShell):
             def enable_gui(self, gui: Any = None) -> None:  # no event loop in a grader
@@ -75,11 +78,31 @@ def _preload(role: str) -> dict[str, Any]:
     return state
 
 
+def _import_course() -> None:
+    """Every module of ``course.fixtures`` (a test imports its notebook's, a scenario's call imports it in the
+    learner) and what checks import on first use: imported once here, not compiled and run in every child
+    (children never write bytecode). Importing them has no side effect: definitions and constants only."""
+    import importlib
+    import pkgutil
+    import tracemalloc  # noqa: F401 - course.fixtures.tensors, and warnings recorded with a source line
+
+    import course.fixtures
+    import course.mistakes  # noqa: F401 - the judge's mistake ids
+    import course.remote  # noqa: F401
+
+    for module in pkgutil.iter_modules(course.fixtures.__path__):
+        importlib.import_module(f"course.fixtures.{module.name}")
+
+
 def _warm_up(torch: Any) -> None:
-    """What torch imports lazily on first use (an optimizer's first step pulls in torch._dynamo, ~2 s):
-    done once here, so no child pays for it."""
+    """What torch and matplotlib import or build lazily on first use (an optimizer's first step pulls in
+    torch._dynamo, ~2 s; the first figure loads Agg, its fonts and tick machinery, ~0.3 s): done once here,
+    so no child pays for it."""
+    import torch._subclasses.schema_check_mode  # noqa: F401 - imported by a dispatch mode's first exit
     import torch.testing
     import torch.utils.data  # noqa: F401
+
+    _warm_up_matplotlib()
 
     model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))
     for optimizer in (torch.optim.AdamW(model.parameters()), torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)):
@@ -91,6 +114,27 @@ def _warm_up(torch: Any) -> None:
         model.eval()(torch.ones(1, 2))
     torch.testing.assert_close(torch.ones(1), torch.ones(1))
     torch.ones(2, device="meta") + torch.tensor(1.0)
+
+
+def _warm_up_matplotlib() -> None:
+    """Draw and close one figure of the kinds notebooks make: pyplot holds no figure afterwards, so a
+    child's first figure is still number 1."""
+    import matplotlib.pyplot as plt
+
+    for layout in ("constrained", None):
+        fig, axes = plt.subplots(1, 2, figsize=(4, 2), layout=layout)
+        axes[0].plot([0.0, 1.0], [1.0, 0.0], label="line")
+        axes[0].hist([0.1, 0.5, 0.5, 0.9], bins=3)
+        axes[0].legend()
+        axes[1].imshow([[0.0, 1.0], [1.0, 0.0]], cmap="viridis")
+        axes[1].add_patch(plt.Rectangle((0, 0), 1, 1, fill=False))
+        for ax in axes:
+            ax.set_title("title")
+            ax.set_xlabel("x")
+        if layout is None:
+            plt.tight_layout()
+        fig.canvas.draw()
+        plt.close("all")
 
 
 def _close_other_fds(keep: set[int]) -> None:
