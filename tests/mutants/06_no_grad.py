@@ -1,16 +1,10 @@
 """Wrong answers learners write for 06_no_grad; each test cell must reject them, naming the mistake."""
 
+from tests.notebooks import edited
+
 
 def _body(signature: str, body: str) -> str:
     return signature + "\n" + "".join(f"    {line}\n" for line in body.strip().splitlines())
-
-
-def _edit(ok: str, edits: tuple[tuple[str, str], ...]) -> str:
-    """``ok`` with each ``(old, new)`` applied (every occurrence); each ``old`` must be there."""
-    for old, new in edits:
-        assert old in ok, old
-        ok = ok.replace(old, new)
-    return ok
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -32,7 +26,7 @@ _RESTORE = "finally:\n    for m, mode in modes:\n        m.training = mode\n"
 
 
 def _eval_with(old: str, new: str, *more: tuple[str, str]) -> str:
-    return _body("def evaluate(model, x):", _edit(_EVAL_OK, ((old, new), *more)))
+    return _body("def evaluate(model, x):", edited(_EVAL_OK, (old, new), *more))
 
 
 def _eval_restoring_only_after(error: str) -> str:
@@ -57,7 +51,7 @@ _COUNT_ALL = "    count += sum(p.numel() for p in module.parameters())\n"
 
 
 def _freeze_with(old: str, new: str, *more: tuple[str, str]) -> str:
-    return _body("def freeze(model, names):", _edit(_FREEZE_OK, ((old, new), *more)))
+    return _body("def freeze(model, names):", edited(_FREEZE_OK, (old, new), *more))
 
 
 _OPTIMIZER_OK = """
@@ -73,7 +67,7 @@ _ADAMW = "torch.optim.AdamW(groups, lr=lr)"
 
 
 def _optimizer_with(old: str, new: str, *more: tuple[str, str]) -> str:
-    return _body("def make_optimizer(model, lr, weight_decay):", _edit(_OPTIMIZER_OK, ((old, new), *more)))
+    return _body("def make_optimizer(model, lr, weight_decay):", edited(_OPTIMIZER_OK, (old, new), *more))
 
 
 _TD_OK = """
@@ -85,7 +79,7 @@ return ((prediction - target) ** 2).mean()
 
 
 def _td_with(old: str, new: str, *more: tuple[str, str]) -> str:
-    return _body("def td_loss(value_net, target_net, x, reward, x_next, gamma):", _edit(_TD_OK, ((old, new), *more)))
+    return _body("def td_loss(value_net, target_net, x, reward, x_next, gamma):", edited(_TD_OK, (old, new), *more))
 
 
 _REFINE_OK = """
@@ -100,7 +94,7 @@ return z.detach()
 
 
 def _refine_with(old: str, new: str, *more: tuple[str, str]) -> str:
-    return _body("def refine(h, loss_fn, steps, lr):", _edit(_REFINE_OK, ((old, new), *more)))
+    return _body("def refine(h, loss_fn, steps, lr):", edited(_REFINE_OK, (old, new), *more))
 
 
 MUTANTS = [

@@ -1,16 +1,10 @@
 """Wrong answers learners write for 07_item; each test cell must reject them, naming the mistake."""
 
+from tests.notebooks import edited
+
 
 def _body(signature: str, body: str, imports: str = "") -> str:
     return imports + signature + "\n" + "".join(f"    {line}\n" if line else "\n" for line in body.strip().splitlines())
-
-
-def _edit(ok: str, edits: tuple[tuple[str, str], ...]) -> str:
-    """``ok`` with each ``(old, new)`` applied (every occurrence); each ``old`` must be there."""
-    for old, new in edits:
-        assert old in ok, old
-        ok = ok.replace(old, new)
-    return ok
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -29,7 +23,7 @@ _MEAN_TOTAL = "    total = total + torch.where(kept > 0, loss.detach() * kept, 0
 
 
 def _mean_with(old: str, new: str, *more: tuple[str, str], imports: str = "") -> str:
-    return _body(_MEAN_SIGNATURE, _edit(_MEAN_OK, ((old, new), *more)), imports)
+    return _body(_MEAN_SIGNATURE, edited(_MEAN_OK, (old, new), *more), imports)
 
 
 _LOG_SIGNATURE = "def log_running_loss(losses, batch_sizes, log_every):"
@@ -48,7 +42,7 @@ _LOG_RETURN = "return torch.stack(windows).tolist() if windows else []"
 
 
 def _log_with(old: str, new: str, *more: tuple[str, str], imports: str = "") -> str:
-    return _body(_LOG_SIGNATURE, _edit(_LOG_OK, ((old, new), *more)), imports)
+    return _body(_LOG_SIGNATURE, edited(_LOG_OK, (old, new), *more), imports)
 
 
 _EPOCH_SIGNATURE = "def train_epoch(model, loss_fn, optimizer, batches, log_every):"
@@ -83,7 +77,7 @@ _DETACH_AT_THE_END = (
 
 
 def _epoch_with(old: str, new: str, *more: tuple[str, str], imports: str = "") -> str:
-    return _body(_EPOCH_SIGNATURE, _edit(_EPOCH_OK, ((old, new), *more)), imports)
+    return _body(_EPOCH_SIGNATURE, edited(_EPOCH_OK, (old, new), *more), imports)
 
 
 MUTANTS = [
@@ -643,6 +637,7 @@ def log_running_loss(losses, batch_sizes, log_every):
         code=_log_with(
             "window_sum, window_n = 0.0, 0",
             "window_sum, window_n = torch.zeros(()), 0",
+            ("window_sum, window_n = 0.0, 0", "window_sum, window_n = torch.zeros(()), 0"),  # the reset too
             ("window_sum = window_sum + ", "window_sum += "),
         ),
         expect="写入结果的 CPU 张量",
