@@ -1,13 +1,16 @@
 """A thin door into nbgrader's own API, working whatever is on PATH.
 
-nbgrader runs the ``alembic`` command from PATH when it creates a gradebook, so a venv's Python called by
-its full path (``.venv/bin/python -m autograder``) would fail on a fresh course. We put the running
-interpreter's ``bin/`` first on PATH before nbgrader is used.
+nbgrader runs the ``alembic`` command from PATH when it creates a gradebook (``alembic heads``, only to read
+the schema's revision), so a venv's Python called by its full path (``.venv/bin/python -m autograder``)
+would fail on a fresh course, and every new gradebook costs a Python start-up (seconds on a busy machine).
+:func:`prepare_nbgrader` reads that revision in-process from nbgrader's own migration scripts instead, and
+still puts the running interpreter's ``bin/`` first on PATH for the ``jupyter`` commands nbgrader runs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import sys
@@ -27,16 +30,34 @@ def ensure_tools_on_path() -> None:
         os.environ["PATH"] = os.pathsep.join([bin_dir, *[p for p in parts if p != bin_dir]])
 
 
-def make_course(tmp: Path, course_root: Path, assignment: str) -> Path:
-    """A throw-away nbgrader course under ``tmp`` with the course's config and one source assignment."""
+@functools.cache
+def alembic_head() -> str:
+    """The gradebook schema's revision: what ``alembic heads`` prints for nbgrader's migration scripts."""
+    from alembic.script import ScriptDirectory
+    from nbgrader.dbutil import ALEMBIC_DIR
+
+    return ScriptDirectory(ALEMBIC_DIR).get_current_head()
+
+
+def prepare_nbgrader() -> None:
+    """Before nbgrader opens or creates a gradebook: tools on PATH, and the revision read in-process."""
+    import nbgrader.api
+
+    ensure_tools_on_path()
+    nbgrader.api.get_alembic_version = alembic_head
+
+
+def make_course(tmp: Path, course_root: Path, *assignments: str) -> Path:
+    """A throw-away nbgrader course under ``tmp`` with the course's config and these source assignments."""
     course = tmp / "course"
     (course / "source").mkdir(parents=True)
     shutil.copy2(course_root / "nbgrader_config.py", course / "nbgrader_config.py")
-    shutil.copytree(
-        course_root / "source" / assignment,
-        course / "source" / assignment,
-        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
-    )
+    for assignment in assignments:
+        shutil.copytree(
+            course_root / "source" / assignment,
+            course / "source" / assignment,
+            ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
+        )
     return course
 
 
@@ -52,7 +73,7 @@ def api(course: Path, db_url: str | None = None):  # -> nbgrader.apps.NbGraderAP
 
     The gradebook is ``db_url`` when given (any SQLAlchemy URL), else ``course/gradebook.db``.
     """
-    ensure_tools_on_path()
+    prepare_nbgrader()
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 

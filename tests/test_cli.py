@@ -101,6 +101,25 @@ def test_generate_works_without_the_venv_on_path(tmp_path):
     assert "NotImplementedError" in json.dumps(generated)
 
 
+def test_a_new_gradebook_gets_the_revision_alembic_reports_without_running_alembic(tmp_path, monkeypatch):
+    import nbgrader.api
+    from nbgrader.dbutil import _temp_alembic_ini
+
+    from autograder import nbgrader_api
+
+    alembic = str(Path(sys.executable).parent / "alembic")
+    with _temp_alembic_ini(f"sqlite:///{tmp_path / 'x.db'}") as ini:  # what nbgrader itself runs
+        heads = subprocess.run([alembic, "-c", ini, "heads"], capture_output=True, text=True, check=True).stdout
+    assert nbgrader_api.alembic_head() == heads.split()[0]
+    monkeypatch.setenv("PATH", str(tmp_path))  # no alembic (or anything else) on PATH
+    monkeypatch.setattr(subprocess, "check_output", None)  # and no subprocess at all
+    monkeypatch.setattr(nbgrader.api.sp, "check_output", None)
+    nbgrader_api.prepare_nbgrader()
+    with nbgrader.api.Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        version = gb.db.execute(nbgrader.api.text("SELECT version_num FROM alembic_version")).scalar()
+    assert version == heads.split()[0]
+
+
 @pytest.mark.slow
 def test_check_of_a_learner_copy_without_source_runs_visible_tests_only_and_says_so(tmp_path):
     copy = tmp_path / "my_copy.ipynb"

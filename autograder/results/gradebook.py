@@ -38,6 +38,7 @@ class Gradebook:
         if self._connection is None:
             from nbgrader.api import Gradebook as NbGradebook
 
+            nbgrader_api.prepare_nbgrader()
             self._connection = NbGradebook(self.db_url)
         return self._connection
 
@@ -183,7 +184,7 @@ def _known(db_url: str, assignment: str) -> bool:
     from nbgrader.api import Gradebook as NbGradebook
     from nbgrader.api import MissingEntry
 
-    nbgrader_api.ensure_tools_on_path()  # a new gradebook runs alembic from PATH
+    nbgrader_api.prepare_nbgrader()
     try:
         with NbGradebook(db_url) as gb:
             gb.find_notebook(assignment, assignment)
