@@ -14,18 +14,19 @@ def generate(*, course_root: Path, assignments: list[str] | None = None, out: Pa
     """Run ``nbgrader generate_assignment`` for each assignment and replace ``<out>/<id>/``.
 
     ``out`` defaults to the course's ``release/``. The course home page ``source/README.md`` is copied
-    beside the assignments. Returns the release paths written. Each assignment is generated in a
+    beside the assignments. Returns the release paths written. The assignments are generated in one
     temporary course, so no gradebook or log lands in the repository.
     """
     ids = assignments or course_mod.assignments(course_root)
     for assignment in ids:
         course_mod.source_notebook(course_root, assignment)  # unknown ids fail before any work
     written = []
-    for assignment in ids:
-        with tempfile.TemporaryDirectory(prefix="autograder-generate-") as tmp:
-            course = nbgrader_api.make_course(Path(tmp), course_root, assignment)
+    with tempfile.TemporaryDirectory(prefix="autograder-generate-") as tmp:
+        course = nbgrader_api.make_course(Path(tmp), course_root, *ids)
+        api = nbgrader_api.api(course)
+        for assignment in ids:
             with nbgrader_api.quiet_stderr():
-                result = nbgrader_api.api(course).generate_assignment(assignment, force=True, create=True)
+                result = api.generate_assignment(assignment, force=True, create=True)
             nbgrader_api.log_or_raise(result, f"generate {assignment}")
             target = (out or course_root / "release") / assignment
             if target.exists():
