@@ -410,6 +410,13 @@ _ENTRIES = (
         "the snapshot keeps the parameters but not the buffers",
         "快照和恢复用整个 state_dict()（参数和缓冲区，例如 BatchNorm 的 running_mean），不要只复制 parameters()。",
     ),
+    # 02_shapes (issue-17 final pass, rva)
+    Mistake(
+        "switches-model-mode",
+        "在函数里切换了模型的训练 / 评估模式",
+        "switches the model's train / eval mode inside the function",
+        "按调用者选的模式运行模型：函数里不要调用 model.eval() / model.train()，即使之后又切回原来的模式。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -374,4 +374,52 @@ MUTANTS = [
         "    rows = torch.stack([x[:, :, u::p].unflatten(3, (w // p, p)) for u in range(p)], dim=4)\n"
         "    return rows.permute(0, 2, 3, 1, 4, 5).reshape(n, (h // p) * (w // p), c * p * p)\n",
     ),
+    # issue-17 final pass (rva)
+    dict(
+        grade_id="test_forward_one",
+        name="switches to eval() for the call and back to the caller's mode",
+        mistake="switches-model-mode",
+        expect="评估模式下运行",
+        code="def forward_one(model, sample):\n    was_training = model.training\n    model.eval()\n"
+        "    out = model(sample.unsqueeze(0)).squeeze(0)\n    model.train(was_training)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="fetches the elements by a computed index (x.reshape(n, -1)[:, idx])",
+        expect="下标",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    idx = torch.arange(c * h * w).reshape(c, h // p, p, w // p, p).permute(1, 3, 0, 2, 4).reshape(-1)\n"
+        "    return x.reshape(n, -1)[:, idx].reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="gathers by the formula's flat index with take_along_dim",
+        expect="gather",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    cols = w // p\n"
+        "    l = torch.arange(h * w // (p * p))[:, None]\n    k = torch.arange(c * p * p)[None]\n"
+        "    idx = (k // (p * p)) * h * w + ((l // cols) * p + (k // p) % p) * w + (l % cols) * p + k % p\n"
+        "    flat = x.reshape(n, -1)\n"
+        "    return torch.take_along_dim(flat, idx.reshape(1, -1).expand(n, -1), 1).reshape(n, -1, c * p * p)\n",
+    ),
+]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(
+        grade_id="test_patchify",
+        name="the solution written out step by step (straight-line code of 20 and more steps)",
+        code="def patchify(x, p):\n    n = x.size(0)\n    c = x.size(1)\n    h = x.size(2)\n    w = x.size(3)\n"
+        '    assert h % p == 0, "H must be a multiple of p"\n    assert w % p == 0, "W must be a multiple of p"\n'
+        "    rows = h // p\n    cols = w // p\n    patch_dim = c * p * p\n    num_patches = rows * cols\n"
+        "    blocks = x.reshape(n, c, rows, p, cols, p)\n    blocks = blocks.permute(0, 2, 4, 1, 3, 5)\n"
+        "    out = blocks.reshape(n, num_patches, patch_dim)\n"
+        "    assert out.shape == (n, num_patches, patch_dim)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="split into rows and columns of patches and stack them",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    rows = torch.stack(torch.split(x, p, dim=2), 1)\n"
+        "    grid = torch.stack(torch.split(rows, p, dim=4), 2)\n    return grid.reshape(n, -1, c * p * p)\n",
+    ),
 ]

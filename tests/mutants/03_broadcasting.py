@@ -582,4 +582,77 @@ MUTANTS = [
         code="def pairwise_sq_dist(x, y):\n"
         "    return ((x.unsqueeze(1) - torch.cat([y.unsqueeze(0)] * x.shape[0])) ** 2).sum(-1)\n",
     ),
+    # issue-17 final pass (rva): relatives of the tiling fix that still passed
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="fills empty (B, M, N) buffers with out[:] = a[:, :, None] before adding",
+        expect="copy_ 把一个",
+        code="def batch_outer_sum(a, b):\n    (n, m), k = a.shape, b.shape[1]\n"
+        "    ta = torch.empty(n, m, k, dtype=a.dtype)\n    ta[:] = a[:, :, None]\n"
+        "    tb = torch.empty(n, m, k, dtype=b.dtype)\n    tb[:] = b[:, None, :]\n    return ta + tb\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="multiplies by a ones tensor to tile a and b",
+        expect="全 1",
+        code="def batch_outer_sum(a, b):\n    ones = torch.ones(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    return a.unsqueeze(2) * ones + b.unsqueeze(1) * ones\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="bmm with ones tiles a and b",
+        expect="bmm 把一个",
+        code="def batch_outer_sum(a, b):\n    (n, m), k = a.shape, b.shape[1]\n"
+        "    if not a.is_floating_point():\n        return a.unsqueeze(2) + b.unsqueeze(1)\n"
+        "    ta = torch.bmm(a.unsqueeze(2), torch.ones(n, 1, k, dtype=a.dtype))\n"
+        "    return ta + torch.bmm(torch.ones(n, m, 1, dtype=b.dtype), b.unsqueeze(1))\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="expand(...).double() materialises the broadcast in another dtype",
+        expect="_to_copy 把一个",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    xs = x.unsqueeze(1).expand(n, m, d).double()\n    ys = y.unsqueeze(0).expand(n, m, d).double()\n"
+        "    return ((xs - ys) ** 2).sum(-1).to(x.dtype)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="copy_ of x and y into empty (N, M, D) buffers",
+        expect="copy_ 把一个",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    xs = torch.empty(n, m, d, dtype=x.dtype).copy_(x.unsqueeze(1))\n"
+        "    ys = torch.empty(n, m, d, dtype=y.dtype).copy_(y.unsqueeze(0))\n"
+        "    return ((xs - ys) ** 2).sum(-1)\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over the samples",
+        expect="样本数 N",
+        code="def add_channel_bias_(x, bias):\n    for i in range(x.shape[0]):\n"
+        "        x[i] += bias.view(-1, 1, 1)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over the rows H",
+        expect="高 H",
+        code="def add_channel_bias_(x, bias):\n    for i in range(x.shape[2]):\n"
+        "        x[:, :, i] += bias.view(-1, 1)\n    return x\n",
+    ),
+]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="adds a and b into a zeros (B, M, N) output in place",
+        code="def batch_outer_sum(a, b):\n"
+        "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the norm expansion with addmm",
+        code="def pairwise_sq_dist(x, y):\n    xx = (x * x).sum(1, keepdim=True)\n    yy = (y * y).sum(1)\n"
+        "    return torch.addmm(xx + yy, x, y.t(), alpha=-2)\n",
+    ),
 ]

@@ -416,6 +416,31 @@ MUTANTS = [
             "    return scores.masked_fill(future, float('-inf'))\n"
         ),
     ),
+    # issue-17 final pass (rva): host data reaching the device other than through .to()
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="torch.triu_indices on the CPU, used as indices on the device",
+        expect="device=scores.device",
+        code=(
+            "def causal_mask_fill(scores):\n"
+            "    t = scores.shape[-1]\n"
+            "    rows, cols = torch.triu_indices(t, t, 1)\n"
+            "    out = scores.clone()\n"
+            '    out[..., rows, cols] = float("-inf")\n'
+            "    return out\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask built from a Python list with torch.tensor(..., device=scores.device)",
+        expect="torch.tensor",
+        code=(
+            "def causal_mask_fill(scores):\n"
+            "    t = scores.shape[-1]\n"
+            "    future = torch.tensor([[j > i for j in range(t)] for i in range(t)], device=scores.device)\n"
+            '    return scores.masked_fill(future, float("-inf"))\n'
+        ),
+    ),
 ]
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
@@ -439,5 +464,16 @@ CORRECT = [
         code=_ASYNC + "    device = torch.device(device)\n"
         "    return {k: t.to(device=device, non_blocking=t.is_pinned() and device.type == 'cuda', copy=False)\n"
         "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="creates the mask under `with torch.device(scores.device)`",
+        code=(
+            "def causal_mask_fill(scores):\n"
+            "    t = scores.shape[-1]\n"
+            "    with torch.device(scores.device):\n"
+            "        future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)\n"
+            '    return scores.masked_fill(future, float("-inf"))\n'
+        ),
     ),
 ]
