@@ -575,3 +575,19 @@ MUTANTS += [
         expect="数值检查只对 meta 张量自己跳过",
     ),
 ]
+
+MUTANTS += [
+    dict(  # skips the step, but only after a backward() through the non-finite loss, whose gradients it drops
+        grade_id="test_regression_step",
+        name="backward_before_the_finite_check_then_zero_grad",
+        code=edited(
+            _regression_step(),
+            (
+                "    if not torch.isfinite(loss):\n",
+                "    loss.backward()\n    if not torch.isfinite(loss):\n        optimizer.zero_grad()\n",
+            ),
+            ("    pass\n    loss.backward()\n", "    pass\n"),
+        ),
+        expect="但这次调用里做了 backward()",
+    ),
+]
