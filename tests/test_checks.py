@@ -281,3 +281,22 @@ def test_in_jupyter_a_failed_check_shows_its_message_and_still_counts_as_an_erro
     assert "dtype" in shown and "checks.check_tensor(torch.tensor([1, 2])" in shown
     assert "course/checks.py" not in shown and "Traceback" not in shown
     assert determine_grade(nbformat.from_dict(nb.cells[1]))[0] == 0
+
+
+def test_tensors_playing_gpus_pass_that_device_on_like_a_gpu_would():
+    # 09 diagnose meets cuda:0 beside cuda:1 on a CPU: a correct answer that detaches its inputs, makes a
+    # tensor on logits.device or moves labels there must see the devices a GPU would give it
+    from course.fixtures.debugging import on_devices
+
+    def devices(logits, labels, num_classes):
+        made = torch.ones(logits.shape[0], device=logits.device)
+        moved = labels.to(logits.device)
+        return [
+            str(t.device)
+            for t in (logits.detach(), logits.data, logits.sum(dim=1), made, moved, labels.cuda(), logits.cpu())
+        ] + [torch.allclose(logits.sum(dim=1), made), labels.is_cuda, labels.get_device()]
+
+    logits, labels = torch.rand(3, 2), torch.tensor([0, 1, 1])
+    got = on_devices(devices, logits, labels, 2, ("cuda:0", "cuda:1"))
+    assert got == ["cuda:0", "cuda:0", "cuda:0", "cuda:0", "cuda:0", "cuda:0", "cpu", False, True, 1]
+    assert (logits.device, labels.device) == (torch.device("cpu"), torch.device("cpu"))

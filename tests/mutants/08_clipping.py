@@ -822,3 +822,15 @@ def advise(stats):
         expect="stats['largest'] 应是 nan",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- final fresh pass (issue 17, rvc)
+    dict(  # keeps the nan of its step, but the next finite norm replaces it (nan >= x is False)
+        grade_id="test_train_step",
+        name="largest_with_where_forgets_a_nan_at_the_next_step",
+        code=_step(
+            largest='stats["largest"] = torch.where(stats["largest"] >= grad_norm, stats["largest"], grad_norm)'
+        ),
+        expect="stats['largest'] 应仍是 nan",
+    ),
+]

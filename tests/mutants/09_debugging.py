@@ -535,3 +535,59 @@ MUTANTS += [
         expect="第一行和为 1",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- final fresh pass (issue 17, rvc)
+    dict(
+        grade_id="test_diagnose",
+        name="mean_of_the_row_sums_instead_of_every_row",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool((logits.sum(dim=1).mean() - 1).abs() <= 1e-3)"
+        ),
+        expect="平均正好是 1",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="row_sums_within_4e-3_not_1e-3",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 4e-3).all())"
+        ),
+        expect="每行和是 0.9985",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities_strictly_below_one",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits < 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())"
+        ),
+        expect="恰好是 [1, 0, 0]",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="uint8_labels_accepted",
+        code=_diagnose(dtype="labels.dtype not in (torch.long, torch.uint8)"),
+        expect="uint8",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="value_checks_skipped_when_either_tensor_is_meta",
+        code=_diagnose(logits_meta_guard="not logits.is_meta and not labels.is_meta and"),
+        expect="数值检查只对 meta 张量自己跳过",
+    ),
+]
+
+MUTANTS += [
+    dict(  # skips the step, but only after a backward() through the non-finite loss, whose gradients it drops
+        grade_id="test_regression_step",
+        name="backward_before_the_finite_check_then_zero_grad",
+        code=edited(
+            _regression_step(),
+            (
+                "    if not torch.isfinite(loss):\n",
+                "    loss.backward()\n    if not torch.isfinite(loss):\n        optimizer.zero_grad()\n",
+            ),
+            ("    pass\n    loss.backward()\n", "    pass\n"),
+        ),
+        expect="但这次调用里做了 backward()",
+    ),
+]
