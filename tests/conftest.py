@@ -63,7 +63,9 @@ def honest_progress(honest_course):
 # How `pytest -n 2` (pytest-xdist, `make test`) shares the tests between its workers: one work unit per test
 # file, so that a file's module and class set-ups run once; files that share a session set-up form one unit
 # (the hub's tests share one hub, the site's tests one build, test_notebooks and test_progress the honest
-# copies); test_mutants.py, the largest file, is one unit per notebook (its caches are per notebook).
+# copies); test_mutants.py, the largest file, and test_hints.py are one unit per notebook, "notebook:<id>": they
+# share that notebook's solution cells, run once (`tests.notebooks.solution_namespace`; the capstone trains).
+_PER_NOTEBOOK_FILES = ("test_mutants.py", "test_hints.py")
 _SHARED_SETUP_UNITS = {"hub": "hub", "site": "site", "test_notebooks.py": "honest", "test_progress.py": "honest"}
 
 
@@ -73,8 +75,8 @@ def work_unit(nodeid: str) -> str:
     parts = path.split("/")[1:]  # below tests/
     key = parts[0] if len(parts) > 1 else parts[-1]
     notebook = re.match(r"[^\[]*\[(\d\d_[a-z_]+)", rest)
-    if key == "test_mutants.py" and notebook:
-        return f"{key}:{notebook.group(1)}"
+    if key in _PER_NOTEBOOK_FILES and notebook:
+        return f"notebook:{notebook.group(1)}"
     return _SHARED_SETUP_UNITS.get(key, path)
 
 
@@ -84,13 +86,12 @@ def work_unit(nodeid: str) -> str:
 # A unit not listed counts 0.8 s per test.
 _UNIT_SECONDS = {
     "honest": 420,
-    "test_mutants.py:10_lenet_mnist": 420,
+    "notebook:10_lenet_mnist": 450,
     "hub": 330,
     "site": 330,
     "tests/test_grade.py": 330,
     "tests/browser/test_report_page.py": 280,
     "tests/test_cluster.py": 260,
-    "tests/test_hints.py": 200,
     "tests/test_perimeter.py": 150,
     "tests/browser/test_student_flow.py": 110,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import runpy
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,6 +132,14 @@ def learner_cells_namespace(nb: nbformat.NotebookNode) -> dict[str, Any]:
             exec(compile(cell.source, f"<cell {i}>", "exec"), namespace)
             plt.close("all")  # the notebooks' figures: nobody looks at them here
     return namespace
+
+
+@functools.cache
+def solution_namespace(assignment: str) -> dict[str, Any]:
+    """The learner cells of ``assignment``'s solution notebook, run once per process (the capstone trains
+    its model in them), for the tests of one notebook's work unit to share (tests/conftest.py). Copy it
+    (``dict(...)``) before adding names; the objects in it are shared."""
+    return learner_cells_namespace(read(source_path(assignment)))
 
 
 def judge_plan(nb: nbformat.NotebookNode) -> dict[str, Any]:

@@ -55,18 +55,12 @@ def _shell():
     return shell
 
 
-@functools.cache
-def _solution_namespace(assignment: str) -> dict:
-    """The learner cells of the solution, run once per notebook (the capstone trains a model in them)."""
-    return nbs.learner_cells_namespace(nbs.read(nbs.source_path(assignment)))
-
-
 def _failing_mutant(assignment: str, grade_id: str, release_test: str, folder: Path):
     """A mutant of this exercise that fails its *visible* test with an AssertionError, and its namespace."""
     shell = _shell()
     for mutant in (m for m in nbs.mutants(assignment) if m.grade_id == grade_id):
         shell.user_ns.clear()
-        shell.user_ns.update(_solution_namespace(assignment))
+        shell.user_ns.update(nbs.solution_namespace(assignment))
         exec(compile(mutant.code, "<mutant>", "exec"), shell.user_ns)
         out = io.StringIO()
         with redirect_stdout(out):
@@ -105,7 +99,7 @@ def test_the_kth_failure_of_a_test_cell_shows_the_kth_hint_and_a_pass_starts_ove
             checked += 1
         assert checked >= len(_exercises(assignment)) // 2, f"too few exercises fail visibly: {checked}"
         shell.user_ns.clear()
-        shell.user_ns.update(_solution_namespace(assignment))
+        shell.user_ns.update(nbs.solution_namespace(assignment))
         grade_id, name = next(iter(_exercises(assignment).items()))
         with redirect_stdout(io.StringIO()):
             shell.run_cell(nbs.test_cell_source(release, grade_id), store_history=False)

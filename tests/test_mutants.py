@@ -20,17 +20,16 @@ GRADED_MUTANTS = [m for m in ALL_MUTANTS if not m.formative]  # formative checks
 
 @functools.cache
 def _namespace(assignment: str) -> dict[str, Any]:
-    return nbs.run_cells(nbs.read(nbs.source_path(assignment)))
-
-
-@functools.cache
-def _learner_namespace(assignment: str) -> dict[str, Any]:
-    return nbs.learner_cells_namespace(nbs.read(nbs.source_path(assignment)))
+    """A kernel after "run all" of the solution: the learner's cells (shared), then every test cell."""
+    namespace = dict(nbs.solution_namespace(assignment))
+    for cell in nbs.grade_cells(nbs.read(nbs.source_path(assignment))):
+        exec(compile(cell.source, f"<test {nbs.meta(cell)['grade_id']}>", "exec"), namespace)
+    return namespace
 
 
 @functools.cache
 def _stages(assignment: str) -> dict[str, nbs.JudgeStage]:
-    return nbs.judge_stages(nbs.read(nbs.source_path(assignment)), dict(_learner_namespace(assignment)))
+    return nbs.judge_stages(nbs.read(nbs.source_path(assignment)), dict(nbs.solution_namespace(assignment)))
 
 
 @pytest.mark.parametrize("mutant", ALL_MUTANTS, ids=str)
@@ -46,7 +45,7 @@ def test_mutant_fails_its_test_cell_in_the_kernel_with_a_message_naming_the_mist
 
 @pytest.mark.parametrize("mutant", GRADED_MUTANTS, ids=str)
 def test_mutant_fails_its_test_cell_in_the_judge_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
-    learner = dict(_learner_namespace(mutant.assignment))
+    learner = dict(nbs.solution_namespace(mutant.assignment))
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
     stage = _stages(mutant.assignment)[mutant.grade_id]
     result = nbs.run_judge(stage.plan, learner, dict(stage.namespace))[mutant.grade_id]
@@ -91,7 +90,7 @@ def test_solutions_pass_every_test_cell_in_the_kernel(assignment: str) -> None:
 @pytest.mark.parametrize("assignment", nbs.assignments())
 def test_solutions_pass_every_test_cell_in_the_judge(assignment: str) -> None:
     plan = nbs.judge_plan(nbs.read(nbs.source_path(assignment)))
-    results = nbs.run_judge(plan, dict(_learner_namespace(assignment)))
+    results = nbs.run_judge(plan, dict(nbs.solution_namespace(assignment)))
     failed = {gid: r.error for gid, r in results.items() if not r.passed}
     assert results and not failed, failed
 

@@ -11,11 +11,13 @@ def test_a_files_tests_are_one_unit_and_shared_set_ups_join_their_files():
     assert work_unit("tests/browser/test_report_page.py::t") != work_unit("tests/browser/test_student_flow.py::t")
 
 
-def test_the_mutants_are_one_unit_per_notebook():
+def test_the_mutants_and_hints_of_a_notebook_are_one_unit_per_notebook():
     a = work_unit("tests/test_mutants.py::test_kernel[01_tensors:test_make_inputs:int]")
     b = work_unit("tests/test_mutants.py::test_judge[01_tensors:test_time_grid:float64]")
     c = work_unit("tests/test_mutants.py::test_kernel[10_lenet_mnist:test_lenet:no relu]")
-    assert a == b != c
+    d = work_unit("tests/test_hints.py::test_the_kth_failure_shows_the_kth_hint[10_lenet_mnist]")
+    assert a == b != c == d == "notebook:10_lenet_mnist"
+    assert work_unit("tests/test_hints.py::test_hints_toml_is_well_formed") == "tests/test_hints.py"
 
 
 def test_the_units_with_a_long_shared_set_up_go_before_units_with_many_quick_tests():
