@@ -410,6 +410,13 @@ _ENTRIES = (
         "the snapshot keeps the parameters but not the buffers",
         "快照和恢复用整个 state_dict()（参数和缓冲区，例如 BatchNorm 的 running_mean），不要只复制 parameters()。",
     ),
+    # 06_no_grad (issue-17 final review rvb)
+    Mistake(
+        "grad-mode-left-off",
+        "函数返回后 grad mode 仍然关着",
+        "grad mode left off after the function returns",
+        "torch.set_grad_enabled(False) 这样的调用改的是全局设置：用 with torch.inference_mode(): / with torch.no_grad(): 只关一个块。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}
