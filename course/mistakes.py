@@ -417,6 +417,13 @@ _ENTRIES = (
         "switches the model's train / eval mode inside the function",
         "按调用者选的模式运行模型：函数里不要调用 model.eval() / model.train()，即使之后又切回原来的模式。",
     ),
+    # 06_no_grad (issue-17 final review rvb)
+    Mistake(
+        "grad-mode-left-off",
+        "函数返回后 grad mode 仍然关着",
+        "grad mode left off after the function returns",
+        "torch.set_grad_enabled(False) 这样的调用改的是全局设置：用 with torch.inference_mode(): / with torch.no_grad(): 只关一个块。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -122,6 +122,9 @@ class SyncCounter(TorchFunctionMode):
         self.accumulated = ""  # the torch call that first joined two per-step losses' graphs
         self.mixed = ""  # the first call that mixed device and host tensors (an error on a GPU)
         self.losses_made = 0  # losses the course.fixtures loss functions computed (see note_loss)
+        # per-step loss node -> weak refs to tensors computed from that loss with its graph (loss * n, loss.clone())
+        self.graph_holders: dict[Any, list[weakref.ref]] = {}
+        self._derived: dict[Any, Any] = {}  # grad_fn of such a tensor -> the loss node it comes from
         self.factories_on_device = factories_on_device
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
         self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
@@ -169,6 +172,8 @@ class SyncCounter(TorchFunctionMode):
             read = self._frames.pop()[0]
         if self.loss_nodes and not self.accumulated:
             self._note_accumulated(name, result)
+        if self.loss_nodes:
+            self._note_derived(result)
         if read and first is not None and len(self.calls) == recorded:
             self._record(f"{name}()", first)  # a host read only the dispatcher saw (torch.is_nonzero, ...)
             if name == "_to_copy":
@@ -212,6 +217,20 @@ class SyncCounter(TorchFunctionMode):
             if t.grad_fn is not None and self._losses_reached(t) >= 2:
                 self.accumulated = name
                 return
+
+    def _note_derived(self, result: Any) -> None:
+        """Remember (weakly) each tensor of ``result`` whose graph starts right after a per-step loss, or after
+        another such tensor: while one is alive, that step's graph is alive (:func:`holds_graph`)."""
+        for t in _tensors(result):
+            node = t.grad_fn
+            if node is None:
+                continue
+            for parent, _ in node.next_functions:
+                root = parent if parent in self.loss_nodes else self._derived.get(parent)
+                if root is not None:
+                    self._derived[node] = root
+                    self.graph_holders.setdefault(root, []).append(weakref.ref(t))
+                    break
 
     def _before(self, func: Any, name: str, args: tuple, kwargs: dict, first: Any) -> bool | None:
         """Record the syncs ``func(*args, **kwargs)`` makes; where its result lives (None: with its inputs)."""
@@ -436,6 +455,12 @@ def note_loss(loss: torch.Tensor) -> None:
         counter.losses_made += 1
         if loss.grad_fn is not None:
             counter.loss_nodes.add(loss.grad_fn)
+
+
+def holds_graph(loss_node: Any) -> bool:
+    """Whether a running counter saw a tensor computed from the loss whose ``grad_fn`` is ``loss_node`` (with
+    its graph: ``loss * n``, ``loss.clone()``, ``loss.view(1)``) that is still alive."""
+    return any(ref() is not None for c in ACTIVE_COUNTERS for ref in c.graph_holders.get(loss_node, ()))
 
 
 def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:

@@ -684,4 +684,31 @@ def freeze(model, names):
 """,
         expect="已经不是原来的对象了",
     ),
+    # issue 17 final fresh pass (rvb) -----------------------------------------------------------------
+    dict(
+        grade_id="test_evaluate",
+        name="turns_grad_mode_off_for_good",
+        mistake="grad-mode-left-off",
+        code=_eval_with("model.eval()\n", "torch.set_grad_enabled(False)\nmodel.eval()\n"),
+        expect="grad mode 仍然关着",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="freezes_then_unfreezes_every_parameter",
+        code=_eval_with(
+            "model.eval()\n",
+            "model.eval()\nmodel.requires_grad_(False)\n",
+            (_RESTORE, _RESTORE + "    model.requires_grad_(True)\n"),
+        ),
+        expect="requires_grad 从 False 变成了 True",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="freezes_target_net_then_unfreezes_it",
+        code=_td_with(
+            "with torch.no_grad():\n    target = reward + gamma * target_net(x_next)\n",
+            "target_net.requires_grad_(False)\ntarget = reward + gamma * target_net(x_next)\ntarget_net.requires_grad_(True)\n",
+        ),
+        expect="的 requires_grad 变了",
+    ),
 ]

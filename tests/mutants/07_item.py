@@ -720,4 +720,47 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
         expect="都还被留着",
         mistake="losses-kept-with-graph",
     ),
+    # issue 17 final fresh pass (rvb) -----------------------------------------------------------------
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps_every_weighted_loss_with_its_graph",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    weighted, sizes, logs = [], [], []
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        weighted.append(loss * x.shape[0])
+        sizes.append(x.shape[0])
+        if step % log_every == 0:
+            window = torch.stack([w.detach() for w in weighted[-log_every:]])
+            logs.append((window.sum() / sum(sizes[-log_every:])).item())
+    return logs, (torch.stack([w.detach() for w in weighted]).sum() / sum(sizes)).item()
+""",
+        expect="都还被留着",
+        mistake="losses-kept-with-graph",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps_a_clone_of_every_loss",
+        code=_epoch_with(
+            "logs = []\n",
+            "logs, history = [], []\n",
+            ("    batch_size = x.shape[0]\n", "    history.append(loss.clone())\n    batch_size = x.shape[0]\n"),
+        ),
+        expect="都还被留着",
+        mistake="losses-kept-with-graph",
+    ),
+]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py)
+CORRECT = [
+    dict(
+        grade_id="test_train_epoch",
+        name="loss_fn with nn.MSELoss's own keyword names",
+        code=_epoch_with("loss_fn(model(x), y)", "loss_fn(input=model(x), target=y)"),
+    ),
 ]
