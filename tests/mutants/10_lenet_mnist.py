@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+from tests.notebooks import edited
+
 _NOTEBOOK = Path(__file__).resolve().parents[2] / "source" / "10_lenet_mnist" / "10_lenet_mnist.ipynb"
 
 
@@ -1303,5 +1305,97 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
                 "        t.data = state[name]\n",
             )
         ),
+    ),
+    # rvd: the closing pass on make_loader, fit and LeNet
+    dict(
+        grade_id="test_make_loader",
+        name="torch.manual_seed(0) in make_loader for reproducibility, shuffles with the generator",
+        expect="重设了全局随机种子",
+        code=edited(
+            _LOADER,
+            ("    dataset = TensorBatches(x, y)\n", "    torch.manual_seed(0)\n    dataset = TensorBatches(x, y)\n"),
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="x handed to NumPy in __getitem__, rows stacked per sample",
+        expect="遍历 DataLoader 时，一个有",
+        code="import numpy as np\n"
+        + edited(
+            _LOADER,
+            (
+                "return self.x[indices], self.y[indices]",
+                "xn = np.asarray(self.x)\n        return torch.from_numpy(np.stack([xn[i] for i in indices])), self.y[indices]",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="shuffles the order of fixed batches, not the samples",
+        expect="打乱的只是 batch 的先后",
+        code=edited(
+            _LOADER,
+            (
+                "    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)\n"
+                "    sampler = BatchSampler(order, batch_size, drop_last=False)\n",
+                "    sampler = list(BatchSampler(SequentialSampler(dataset), batch_size, drop_last=False))\n"
+                "    if shuffle:\n"
+                "        full = [b for b in sampler if len(b) == batch_size]\n"
+                "        rest = sampler[len(full):]\n"
+                "        sampler = _FullBlocksShuffled(full, rest, generator)\n",
+            ),
+        )
+        + """
+
+class _FullBlocksShuffled(torch.utils.data.Sampler):
+    def __init__(self, full, rest, generator):
+        self.full, self.rest, self.generator = full, rest, generator
+
+    def __iter__(self):
+        order = torch.randperm(len(self.full), generator=self.generator).tolist()
+        return iter([self.full[i] for i in order] + self.rest)
+
+    def __len__(self):
+        return len(self.full) + len(self.rest)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch_seconds a tiny constant, never measured",
+        expect="记录的不是这个 epoch 实测的时间",
+        code=edited(_FIT, ("time.perf_counter() - start)", "1e-6)")),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="in_features measured with a dummy forward through torch.convolution",
+        expect="试算的前向",
+        code=_lenet(
+            first="nn.Linear(F.max_pool2d(torch.convolution(F.max_pool2d(torch.convolution("
+            "torch.zeros(1, in_channels, image_size, image_size), self.conv1.weight, None, [1, 1], [2, 2], [1, 1], "
+            "False, [0, 0], 1), 2), self.conv2.weight, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1), 2)[0].numel(), 120)"
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="xb.to(device) without reassigning (batches never reach the model's device)",
+        expect="要赋值回去",
+        mistake="to-result-discarded",
+        code=_epoch_with(
+            "    xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n",
+            "    xb.to(device, non_blocking=True)\n    yb.to(device, non_blocking=True)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches moved to the notebook's global device, not the model's",
+        expect="读了全局变量 device",
+        mistake="global-device",
+        code=_epoch_with("device = next(model.parameters()).device\n", ""),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="labels never moved to the model's device",
+        expect="loss_fn 收到的 yb 在 cpu 上",
+        code=_epoch_with("yb.to(device, non_blocking=True)\n", "yb\n"),
     ),
 ]
