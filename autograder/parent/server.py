@@ -2,8 +2,9 @@
 
 Starting the engine (two sandboxed processes importing torch) costs seconds; running a notebook through a
 warm one costs what its cells cost. The first ``check`` starts this server in the background; later ones
-hand it their prepared plans over a Unix socket in a private folder (mode 0700) and get the outcomes back,
-computed by the same engine as ever. It exits after ``IDLE_S`` seconds without a request, and a client whose
+hand it their notebooks (and the course's source notebooks) as text over a Unix socket in a private folder
+(mode 0700) and get the outcomes back. The server parses them and makes the plans (so a client never imports
+nbformat), and the same engine as ever runs them. It exits after ``IDLE_S`` seconds without a request, and a client whose
 code or settings differ from the server's (a new checkout, another data folder) stops it and starts a new
 one, so a notebook is never judged by an old engine. ``AUTOGRADER_NO_SERVER=1`` runs everything in-process.
 """
