@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import course_folder as course_mod
-from autograder.errors import AutograderError
-from autograder.notebooks import make_plan, read_notebook
+from autograder.notebooks import CheckTexts, notebook_text, plan_for
 from autograder.parent import engine, sandbox, server
 from autograder.parent.pool import RunLimits
 from autograder.wire.schema import Status, Verdict
@@ -88,26 +87,28 @@ def check_notebooks(
     With ``warm`` the engine is the user's background server (``autograder.parent.server``: fast after the first
     use), else one started for this call. A notebook that cannot be read raises AutograderError.
     """
-    prepared = [prepare(Path(nb), course_root=course_root, assignment=assignment) for nb in notebooks]
-    results = [result for result, _ in prepared]
-    jobs = [engine.Job(key=f"{STUDENT}/{r.assignment or i}#{i}", plan=plan) for i, (r, plan) in enumerate(prepared)]
+    found = [locate(Path(nb), course_root=course_root, assignment=assignment) for nb in notebooks]
+    results = [result for result, _ in found]
+    keys = [f"{STUDENT}/{r.assignment or i}#{i}" for i, r in enumerate(results)]
     hidden = [Path(h) for h in sorted({r.course_root for r in results if r.course_root})]
-    mode = sandbox.resolve(sandbox_mode, lambda text: None)  # a learner's own machine: no warning needed
     limits = RunLimits(cell_timeout=cell_timeout, notebook_timeout=notebook_timeout, memory=memory)
     outcomes: dict[str, engine.Outcome] = {}
     warmed = None
-    if warm and server.enabled():
-        warmed = server.run_jobs(jobs, mode=mode, limits=limits, hidden=hidden, parallel=parallel)
+    if warm and server.enabled():  # the server parses the notebooks and makes the plans (no nbformat here)
+        texts = [(key, t) for key, (_, t) in zip(keys, found)]
+        warmed = server.run_checks(texts, sandbox_mode=sandbox_mode, limits=limits, hidden=hidden, parallel=parallel)
     if warmed is not None:
-        outcomes = {job.key: outcome for job, outcome in zip(jobs, warmed)}
+        outcomes = dict(zip(keys, warmed))
     else:
+        jobs = [engine.Job(key=key, plan=plan_for(t)) for key, (_, t) in zip(keys, found)]
+        mode = sandbox.resolve(sandbox_mode, lambda text: None)  # a learner's own machine: no warning needed
         pool = engine.open_pool(mode, limits, hidden=hidden, warm_up=len(jobs) > 1)
         try:
             engine.run_jobs(pool, jobs, parallel=parallel, on_done=lambda job, o: outcomes.__setitem__(job.key, o))
         finally:
             pool.close()
-    for result, job in zip(results, jobs):
-        outcome = outcomes[job.key]
+    for result, key in zip(results, keys):
+        outcome = outcomes[key]
         result.questions = list(outcome.questions)
         result.status, result.note = outcome.status, outcome.note
     return results
@@ -120,21 +121,28 @@ class _Prepared(CheckResult):
 
 def prepare(notebook: Path, *, course_root: Path | None = None, assignment: str | None = None):
     """(an empty result, the plan) for one notebook: which assignment, hidden or visible tests."""
-    nb = read_notebook(notebook)
+    result, texts = locate(notebook, course_root=course_root, assignment=assignment)
+    return result, plan_for(texts)
+
+
+def locate(notebook: Path, *, course_root: Path | None = None, assignment: str | None = None):
+    """(an empty result, the notebook's and its source's texts) for one notebook, unparsed: which
+    assignment, hidden or visible tests. :func:`autograder.notebooks.plan_for` parses them."""
+    text = notebook_text(notebook)
     root = course_root or course_mod.find_course_root(notebook.resolve().parent, Path.cwd())
     known = course_mod.assignments(root) if root else []
     if assignment is not None and root is not None and assignment not in known:
         course_mod.source_notebook(root, assignment)  # raises: unknown assignment
     assignment = assignment or course_mod.guess_assignment(notebook, known)
     hidden = root is not None and assignment is not None
-    source = read_notebook(course_mod.source_notebook(root, assignment)) if hidden else nb
-    plan = make_plan(source, nb)
-    if not plan.tests:
-        raise AutograderError(f"{notebook} has no graded test cells: is it a course notebook?")
+    texts = CheckTexts(str(notebook), text)
+    if hidden:
+        source = course_mod.source_notebook(root, assignment)
+        texts = CheckTexts(str(notebook), text, str(source), notebook_text(source))
     result = _Prepared(
         notebook=str(notebook), assignment=assignment, hidden_tests=hidden, course_root=str(root) if root else None
     )
-    return result, plan
+    return result, texts
 
 
 def format_table(result: CheckResult) -> str:

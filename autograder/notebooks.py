@@ -44,6 +44,12 @@ EFFECT_CALLS = {
 
 def read_notebook(path: Path) -> Any:
     """Read and validate a notebook; every problem becomes one AutograderError line."""
+    return parse_notebook(notebook_text(path), str(path))
+
+
+def notebook_text(path: Path) -> str:
+    """A notebook file's text, unparsed (no nbformat: a warm ``check`` hands it to its server as is); a
+    missing, oversized or non-UTF-8 file becomes one AutograderError line."""
     if not path.exists():
         raise AutograderError(f"notebook not found: {path}")
     if not path.is_file():
@@ -54,7 +60,7 @@ def read_notebook(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise AutograderError(f"{path} is not UTF-8 text, so it is not a notebook") from None
-    return parse_notebook(text, str(path))
+    return text
 
 
 def parse_notebook(text: str, name: str = "notebook") -> Any:
@@ -355,6 +361,48 @@ class Plan:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Plan:
         return cls(data["steps"], data["learner"], data["tests"], data["missing"], data["points"])
+
+
+@dataclass(frozen=True)
+class CheckTexts:
+    """One notebook to check, as text: the learner's notebook and the instructor's source notebook it is
+    checked against (None: the notebook's own visible tests). What a warm ``check`` sends its server."""
+
+    name: str
+    text: str
+    source_name: str = ""
+    source_text: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "text": self.text, "source_name": self.source_name, "source_text": self.source_text}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CheckTexts:
+        source_text = data["source_text"]
+        if not all(isinstance(data[k], str) for k in ("name", "text", "source_name")) or not (
+            source_text is None or isinstance(source_text, str)
+        ):
+            raise AutograderError("a check request's notebook texts are not text")
+        return cls(data["name"], data["text"], data["source_name"], source_text)
+
+
+def plan_for(texts: CheckTexts) -> Plan:
+    """The plan for one notebook to check (see :func:`make_plan`); an unreadable notebook, or one without
+    graded test cells, raises AutograderError."""
+    nb = parse_notebook(texts.text, texts.name)
+    source = nb if texts.source_text is None else _source_notebook(texts.source_text, texts.source_name)
+    plan = make_plan(source, nb)
+    if not plan.tests:
+        raise AutograderError(f"{texts.name} has no graded test cells: is it a course notebook?")
+    return plan
+
+
+@functools.lru_cache(maxsize=16)
+def _source_notebook(text: str, name: str) -> Any:
+    """An instructor's source notebook, parsed and validated once per content (the cache is keyed by the
+    text itself, never by a file's mtime): the warm server checks the same few sources again and again.
+    Only read afterwards (make_plan copies what it keeps)."""
+    return parse_notebook(text, name)
 
 
 def make_plan(source: Any, submission: Any, *, slice_setup: bool = True) -> Plan:

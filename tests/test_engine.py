@@ -201,3 +201,20 @@ def test_plan_drops_a_demo_whose_names_a_test_only_binds_for_itself_and_keeps_on
     source = new_notebook(cells=cells)
     kept = [step["source"] for step in make_plan(source, source).steps if step["kind"] == "setup"]
     assert kept == ["scale = 3"]
+
+
+def test_plan_for_parses_a_source_once_per_text_and_gives_the_plan_make_plan_gives():
+    from autograder.errors import AutograderError
+    from autograder.notebooks import CheckTexts, _source_notebook, make_plan, parse_notebook, plan_for
+    from tests import notebooks as nbs
+
+    source = nbs.source_path("01_tensors").read_text(encoding="utf-8")
+    submission = nbs.release_path("01_tensors").read_text(encoding="utf-8")
+    texts = CheckTexts("mine.ipynb", submission, "source.ipynb", source)
+    hits = _source_notebook.cache_info().hits
+    first, second = plan_for(texts), plan_for(CheckTexts.from_dict(texts.to_dict()))
+    assert _source_notebook.cache_info().hits > hits  # the second plan reused the first one's parse
+    fresh = make_plan(parse_notebook(source), parse_notebook(submission))
+    assert first.to_dict() == second.to_dict() == fresh.to_dict()
+    with pytest.raises(AutograderError, match="broken.ipynb is not valid notebook JSON"):
+        plan_for(CheckTexts("broken.ipynb", "{", "source.ipynb", source))

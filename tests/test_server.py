@@ -37,7 +37,7 @@ def warm_env(tmp_path, monkeypatch):
     server.stop()
 
 
-def test_the_warm_engine_is_started_once_reused_and_gives_the_cold_verdict(tmp_path, warm_env):
+def test_the_warm_engine_is_started_once_reused_and_gives_the_cold_verdict_and_errors(tmp_path, warm_env):
     honest = tmp_path / "01_tensors.ipynb"
     nbformat.write(nbs.honest_submission("01_tensors"), honest)
     first = _check(honest, warm_env)
@@ -47,6 +47,18 @@ def test_the_warm_engine_is_started_once_reused_and_gives_the_cold_verdict(tmp_p
     cold = _check(nbs.release_path("01_tensors"), dict(warm_env, AUTOGRADER_NO_SERVER="1"))
     assert first["score"] == first["max_score"] == nbs.max_score("01_tensors")
     assert second == cold and second["score"] == 0
+    broken = tmp_path / "broken" / "01_tensors.ipynb"  # the server parses it: the cold check's one line
+    broken.parent.mkdir()
+    broken.write_text('{"cells": "nope", "metadata": {}, "nbformat": 4, "nbformat_minor": 5}', encoding="utf-8")
+    refused = subprocess.run(
+        [sys.executable, "-m", "autograder", "check", str(broken), "--course", str(nbs.ROOT)],
+        env=warm_env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    lines = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(lines) == 1 and "not a valid notebook" in lines[0], refused.stderr
     log = (tmp_path / "run" / "engine.log").read_bytes()
     assert log.count(b"Traceback") == 0
 

@@ -2,8 +2,9 @@
 
 Starting the engine (two sandboxed processes importing torch) costs seconds; running a notebook through a
 warm one costs what its cells cost. The first ``check`` starts this server in the background; later ones
-hand it their prepared plans over a Unix socket in a private folder (mode 0700) and get the outcomes back,
-computed by the same engine as ever. It exits after ``IDLE_S`` seconds without a request, and a client whose
+hand it their notebooks (and the course's source notebooks) as text over a Unix socket in a private folder
+(mode 0700) and get the outcomes back. The server parses them and makes the plans (so a client never imports
+nbformat), and the same engine as ever runs them. It exits after ``IDLE_S`` seconds without a request, and a client whose
 code or settings differ from the server's (a new checkout, another data folder) stops it and starts a new
 one, so a notebook is never judged by an old engine. ``AUTOGRADER_NO_SERVER=1`` runs everything in-process.
 """
@@ -19,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from autograder.notebooks import Plan
+from autograder.errors import AutograderError
+from autograder.notebooks import CheckTexts, plan_for
 from autograder.parent import engine, sandbox
 from autograder.parent.pool import RunLimits
 from autograder.wire.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
@@ -61,21 +63,27 @@ def enabled() -> bool:
 # Client
 
 
-def run_jobs(jobs: list[engine.Job], *, mode: str, limits: RunLimits, hidden: list[Path], parallel: int):
-    """Outcomes for ``jobs`` from the warm server (started if needed); None if it cannot be had."""
+def run_checks(
+    checks: list[tuple[str, CheckTexts]], *, sandbox_mode: str, limits: RunLimits, hidden: list[Path], parallel: int
+) -> list[engine.Outcome] | None:
+    """Outcomes for ``checks`` ((job key, notebook texts) each) from the warm server (started if needed),
+    which parses the notebooks and makes the plans; None if it cannot be had. A notebook the server cannot
+    read, or a sandbox it cannot have, raises AutograderError (the line a cold check gives)."""
     request = {
         "op": "run",
         "fingerprint": fingerprint(),
-        "mode": mode,
+        "mode": sandbox_mode,
         "limits": vars(limits),
         "hidden": [str(h) for h in hidden],
         "parallel": parallel,
-        "jobs": [{"key": j.key, "plan": j.plan.to_dict()} for j in jobs],
+        "jobs": [{"key": key, "texts": texts.to_dict()} for key, texts in checks],
     }
     for attempt in range(2):
         reply = _ask(request)
         if reply is not None and reply.get("op") == "outcomes":
             return [engine.Outcome.from_json(o) for o in reply["outcomes"]]
+        if reply is not None and reply.get("op") == "error":
+            raise AutograderError(str(reply.get("message", "")))
         if attempt == 0 and (reply is None or reply.get("op") == "stale"):
             if reply is not None:
                 _ask({"op": "stop"})
@@ -141,6 +149,7 @@ def serve() -> None:
     path = folder / "engine.sock"
     mine = fingerprint()
     pools = engine.PoolCache()
+    modes: dict[str, str] = {}  # sandbox mode asked -> resolved: bwrap is probed once, not per check
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(path))
     os.chmod(path, 0o600)
@@ -166,21 +175,29 @@ def serve() -> None:
                 elif op == "run" and request.get("fingerprint") != mine:
                     send(conn, {"op": "stale"})
                 elif op == "run":
-                    send(conn, {"op": "outcomes", "outcomes": _run(request, pools)})
+                    send(conn, _run(request, pools, modes))
     finally:
         listener.close()
         path.unlink(missing_ok=True)
         pools.close()
 
 
-def _run(request: dict[str, Any], pools: engine.PoolCache) -> list[dict[str, Any]]:
-    pool = pools.get(request["mode"], RunLimits(**request["limits"]), request["hidden"])
-    jobs = [engine.Job(key=j["key"], plan=Plan.from_dict(j["plan"])) for j in request["jobs"]]
+def _run(request: dict[str, Any], pools: engine.PoolCache, modes: dict[str, str]) -> dict[str, Any]:
+    """Plans made from the request's notebook texts (every one before any runs, as a cold check does),
+    then run; an unreadable notebook or an unavailable sandbox is the reply ``error`` with its one line."""
+    try:
+        asked = str(request["mode"])
+        if asked not in modes:
+            modes[asked] = sandbox.resolve(asked, lambda text: None)  # a learner's own machine: no warning
+        jobs = [engine.Job(key=j["key"], plan=plan_for(CheckTexts.from_dict(j["texts"]))) for j in request["jobs"]]
+    except AutograderError as exc:
+        return {"op": "error", "message": str(exc)}
+    pool = pools.get(modes[asked], RunLimits(**request["limits"]), request["hidden"])
     outcomes: dict[str, engine.Outcome] = {}
     engine.run_jobs(
         pool, jobs, parallel=int(request["parallel"]), on_done=lambda job, o: outcomes.__setitem__(job.key, o)
     )
-    return [outcomes[j.key].to_json() for j in jobs]
+    return {"op": "outcomes", "outcomes": [outcomes[j.key].to_json() for j in jobs]}
 
 
 if __name__ == "__main__":
