@@ -656,3 +656,24 @@ CORRECT = [
         "    return torch.addmm(xx + yy, x, y.t(), alpha=-2)\n",
     ),
 ]
+
+MUTANTS += [  # rv5: constant operands made by the *_like / new_* factories (found by a read-only reviewer)
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="bmm with ones_like tiles a and b",
+        expect="bmm 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    ta = torch.bmm(a.unsqueeze(2), torch.ones_like(b).unsqueeze(1))\n"
+        "    tb = torch.bmm(torch.ones_like(a).unsqueeze(2), b.unsqueeze(1))\n"
+        "    return ta + tb\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x and y tiled by multiplying with ones_like",
+        expect="mul 把一个",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    xt = x.unsqueeze(1) * torch.ones_like(y).unsqueeze(0)\n"
+        "    yt = y.unsqueeze(0) * torch.ones_like(x).unsqueeze(1)\n"
+        "    return ((xt - yt) ** 2).sum(dim=-1)\n",
+    ),
+]
