@@ -591,3 +591,35 @@ MUTANTS += [
         expect="但这次调用里做了 backward()",
     ),
 ]
+
+MUTANTS += [
+    dict(  # rv5: reads the values through NumPy, which a tensor on a GPU cannot do (found by a read-only reviewer)
+        grade_id="test_diagnose",
+        name="values read through .numpy() (fails on a GPU tensor)",
+        code="""import numpy as np
+
+
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        lab = labels.detach().numpy()
+        if (lab < 0).any() or (lab >= num_classes).any():
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        lg = logits.detach().numpy()
+        if not np.isfinite(lg).all():
+            problems.add("nonfinite")
+        elif lg.ndim == 2 and lg.shape[1] >= 2:
+            if ((lg >= 0) & (lg <= 1)).all() and (np.abs(lg.sum(1) - 1) <= 1e-3).all():
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+        expect="can't convert cuda:1 device type tensor to numpy",
+    ),
+]
