@@ -1398,4 +1398,14 @@ class _FullBlocksShuffled(torch.utils.data.Sampler):
         expect="loss_fn 收到的 yb 在 cpu 上",
         code=_epoch_with("yb.to(device, non_blocking=True)\n", "yb\n"),
     ),
+    # rv5: .cuda() without an index moves to the current GPU, not the model's (found by a read-only reviewer)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches moved with .cuda() (the current GPU), not to the model's device",
+        expect="在 cuda:0 上",
+        code=_epoch_with(
+            "    xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n",
+            "    if device.type == 'cuda':\n        xb, yb = xb.cuda(non_blocking=True), yb.cuda(non_blocking=True)\n",
+        ),
+    ),
 ]
