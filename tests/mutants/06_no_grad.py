@@ -712,3 +712,12 @@ def freeze(model, names):
         expect="的 requires_grad 变了",
     ),
 ]
+
+MUTANTS += [
+    dict(  # rv5: grad mode forced on at the end, whatever the caller had (found by a read-only reviewer)
+        grade_id="test_evaluate",
+        name="turns grad mode on at the end (a caller inside no_grad builds graphs again)",
+        code=_eval_with(_RESTORE, _RESTORE + "    torch.set_grad_enabled(True)\n"),
+        expect="返回之后 grad mode 却开着",
+    ),
+]
