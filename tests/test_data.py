@@ -156,6 +156,42 @@ def test_images_are_normalised_with_the_mnist_mean_and_std(mini_root, mini_train
     assert abs(x.mean().item()) < 0.02 and abs(x.std().item() - 1) < 0.02
 
 
+def test_parsed_idx_files_equal_torchvisions_mnist_on_both_splits(mini_root):
+    from torchvision.datasets import MNIST
+
+    for train in (True, False):
+        pixels, labels = data.mnist_pixels(train, root=mini_root)
+        raw = MNIST(str(mini_root), train=train, download=False)
+        assert pixels.dtype == raw.data.dtype and torch.equal(pixels, raw.data)
+        assert labels.dtype == raw.targets.dtype and torch.equal(labels, raw.targets)
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda b: b[: len(b) // 2], "truncated"),
+        (lambda b: b + b"\0", "padded"),
+        (lambda b: b"\x1f\x8b" + b[2:], "magic number"),  # a gzip header where the IDX magic belongs
+        (lambda b: b[:6], "header"),
+    ],
+    ids=["truncated", "padded", "gzip", "headless"],
+)
+def test_a_damaged_idx_file_is_one_line_that_names_it(mini_root, tmp_path, damage, reason):
+    raw = tmp_path / "MNIST" / "raw"
+    raw.mkdir(parents=True)
+    for name in data.MNIST_FILES:
+        (raw / name).symlink_to(mini_root / "MNIST" / "raw" / name)
+    bad = raw / "train-labels-idx1-ubyte"  # the small file: 8 KB
+    content = bad.read_bytes()
+    bad.unlink()
+    bad.write_bytes(damage(content))
+    with pytest.raises(DataNotFoundError, match=reason) as info:
+        load_mnist(True, root=tmp_path, download=False)
+    message = str(info.value)
+    assert "\n" not in message and str(bad) in message and data.ENV_VAR in message
+    assert info.value.__cause__ is None and info.value.__context__ is None  # no traceback chained
+
+
 def test_environment_variable_is_used_to_load(monkeypatch, mini_root):
     monkeypatch.setenv(data.ENV_VAR, str(mini_root))
     x, y = load_mnist(False, download=False)
