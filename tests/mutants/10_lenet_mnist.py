@@ -1419,14 +1419,6 @@ class _FullBlocksShuffled(torch.utils.data.Sampler):
         ),
     ),
     dict(
-        grade_id="test_train_one_epoch",
-        name="model.to(device) with the notebook's global device, batches never moved",
-        expect="第 1 个 batch 模型收到的 xb 在 cpu 上",
-        code=_epoch_with("device = next(model.parameters()).device\n", "model.to(device)\n").replace(
-            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n", ""
-        ),
-    ),
-    dict(
         grade_id="test_evaluate",
         name="correct count made on the CPU (torch.zeros without device=), device sums added into it",
         expect="写入结果的 CPU 张量",
