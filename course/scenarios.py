@@ -57,6 +57,7 @@ _METADATA = {
     "size", "dim", "ndimension", "numel", "nelement", "stride", "storage_offset", "element_size", "data_ptr",
     "get_device", "__len__", "__get__", "__set__", "type", "dim_order", "has_names", "result_type", "can_cast",
     "promote_types", "__eq__", "__ne__", "__reduce_ex__", "__sizeof__", "__hash__",
+    "_has_compatible_shallow_copy_type",  # module.to(device) asks it of each parameter: metadata, no read
 }  # fmt: skip
 _FROM_DATA = {"tensor", "as_tensor", "asarray"}
 # Calls that move or index values between devices (not a device mix), and calls that join tensors.

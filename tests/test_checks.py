@@ -300,3 +300,19 @@ def test_tensors_playing_gpus_pass_that_device_on_like_a_gpu_would():
     got = on_devices(devices, logits, labels, 2, ("cuda:0", "cuda:1"))
     assert got == ["cuda:0", "cuda:0", "cuda:0", "cuda:0", "cuda:0", "cuda:0", "cpu", False, True, 1]
     assert (logits.device, labels.device) == (torch.device("cpu"), torch.device("cpu"))
+
+
+def test_played_devices_take_module_to_and_know_which_tensors_a_call_sent_somewhere():
+    # 10 train_one_epoch: model.to(its own device) passes a bool non_blocking positionally (no device index), and
+    # the global-device diagnosis needs to know whether a batch was sent anywhere at all (x.to("cpu") returns x)
+    from course.fixtures import PlayedDevices
+
+    model = torch.nn.Linear(2, 2)
+    mode = PlayedDevices({id(p): torch.device("cuda:1") for p in model.parameters()})
+    kept, sent = torch.ones(1, 2), torch.ones(1, 2)
+    with mode:
+        model.to(next(model.parameters()).device)
+        same = sent.to("cpu")
+        on_model = kept.to(model.weight.device)
+    assert mode.reports(model.weight) == torch.device("cuda:1") == mode.reports(on_model)
+    assert same is sent and id(sent) in mode.sent and id(on_model) in mode.sent and id(kept) not in mode.sent

@@ -222,7 +222,7 @@ _PER_MODULE = "for m, mode in modes:\n            m.training = mode"
 
 
 _COUNT = """
-correct = torch.zeros((), dtype=torch.long)
+correct = torch.zeros((), dtype=torch.long, device=y.device)
 with torch.inference_mode():
     for i in range(0, x.shape[0], batch_size):
         correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum()
@@ -793,7 +793,7 @@ with torch.inference_mode():
         name=".item() on every batch",
         expect="同步",
         code=_restoring_with(".sum()\n", ".sum().item()\n")
-        .replace("correct = torch.zeros((), dtype=torch.long)", "correct = 0")
+        .replace("correct = torch.zeros((), dtype=torch.long, device=y.device)", "correct = 0")
         .replace("correct.item() / y.shape[0]", "correct / y.shape[0]"),
     ),
     dict(
@@ -810,7 +810,7 @@ with torch.inference_mode():
         + _restoring(
             _COUNT.replace("correct += (", "correct += np.asarray(")
             .replace("correct.item()", "float(correct)")
-            .replace("correct = torch.zeros((), dtype=torch.long)", "correct = 0")
+            .replace("correct = torch.zeros((), dtype=torch.long, device=y.device)", "correct = 0")
         ),
     ),
     dict(
@@ -1407,5 +1407,123 @@ class _FullBlocksShuffled(torch.utils.data.Sampler):
             "    xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n",
             "    if device.type == 'cuda':\n        xb, yb = xb.cuda(non_blocking=True), yb.cuda(non_blocking=True)\n",
         ),
+    ),
+    # rvd5: the final fresh pass (relatives of the last pass's fixes)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="device chosen inside as cuda-if-available-else-cpu, not the model's",
+        expect="模型收到的 xb 在 cpu 上",
+        code=_epoch_with(
+            "device = next(model.parameters()).device\n",
+            'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n',
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="correct count made on the CPU (torch.zeros without device=), device sums added into it",
+        expect="写入结果的 CPU 张量",
+        mistake="new-tensor-without-device",
+        code=_restoring_with(
+            "correct = torch.zeros((), dtype=torch.long, device=y.device)",
+            "correct = torch.zeros((), dtype=torch.long)",
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="random batches drawn once in make_loader, only their order shuffled per epoch",
+        expect="两个 epoch 分出的 batch 完全相同",
+        code=edited(
+            _LOADER,
+            (
+                "    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)\n"
+                "    sampler = BatchSampler(order, batch_size, drop_last=False)\n",
+                "    sampler = list(BatchSampler(SequentialSampler(dataset), batch_size, drop_last=False))\n"
+                "    if shuffle:\n"
+                "        perm = torch.randperm(len(dataset), generator=generator).tolist()\n"
+                "        sampler = [perm[i:i + batch_size] for i in range(0, len(perm), batch_size)]\n"
+                "        full = [b for b in sampler if len(b) == batch_size]\n"
+                "        sampler = _FullBatchesShuffled(full, sampler[len(full):], generator)\n",
+            ),
+        )
+        + """
+
+class _FullBatchesShuffled(torch.utils.data.Sampler):
+    def __init__(self, full, rest, generator):
+        self.full, self.rest, self.generator = full, rest, generator
+
+    def __iter__(self):
+        order = torch.randperm(len(self.full), generator=self.generator).tolist()
+        return iter([self.full[i] for i in order] + self.rest)
+
+    def __len__(self):
+        return len(self.full) + len(self.rest)
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="fixed consecutive batches, samples shuffled only inside each batch",
+        expect="两个 epoch 分出的 batch 完全相同",
+        code=edited(
+            _LOADER,
+            (
+                "    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)\n"
+                "    sampler = BatchSampler(order, batch_size, drop_last=False)\n",
+                "    sampler = list(BatchSampler(SequentialSampler(dataset), batch_size, drop_last=False))\n"
+                "    if shuffle:\n"
+                "        sampler = _InsideBatches(sampler, generator)\n",
+            ),
+        )
+        + """
+
+class _InsideBatches(torch.utils.data.Sampler):
+    def __init__(self, batches, generator):
+        self.batches, self.generator = batches, generator
+
+    def __iter__(self):
+        for b in self.batches:
+            yield [b[i] for i in torch.randperm(len(b), generator=self.generator).tolist()]
+
+    def __len__(self):
+        return len(self.batches)
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="x handed to NumPy through np.from_dlpack in __getitem__, rows stacked per sample",
+        expect="np.from_dlpack",
+        code="import numpy as np\n"
+        + edited(
+            _LOADER,
+            (
+                "return self.x[indices], self.y[indices]",
+                "xn = np.from_dlpack(self.x)\n        return torch.from_numpy(np.stack([xn[i] for i in indices])), self.y[indices]",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="pixels handed to NumPy through np.from_dlpack in __init__, converted per sample in NumPy",
+        expect="np.from_dlpack",
+        code="import numpy as np\n"
+        + _dataset(
+            init="self.pixels, self.labels = np.from_dlpack(pixels), labels",
+            item="image = (self.pixels[index].astype(np.float32) / 255 - MNIST_MEAN) / MNIST_STD\n"
+            "        return torch.from_numpy(image).unsqueeze(0), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name=".item() on every batch loss instead of one .tolist() per epoch",
+        expect="fit 一共做了 12 次主机-设备同步",
+        code=edited(_FIT, (".tolist()", "\n        losses = [loss.item() for loss in losses]")),
+    ),
+]
+
+# Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
+CORRECT = [
+    dict(
+        grade_id="test_train_one_epoch",
+        name="model.to(device) with the model's own device before the loop (a no-op, no sync)",
+        code=_epoch_with("model.train()\n", "model.to(device)\nmodel.train()\n"),
     ),
 ]
