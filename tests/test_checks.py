@@ -316,3 +316,27 @@ def test_played_devices_take_module_to_and_know_which_tensors_a_call_sent_somewh
         on_model = kept.to(model.weight.device)
     assert mode.reports(model.weight) == torch.device("cuda:1") == mode.reports(on_model)
     assert same is sent and id(sent) in mode.sent and id(on_model) in mode.sent and id(kept) not in mode.sent
+
+
+def test_tensors_playing_gpus_report_their_storage_and_refuse_a_mixed_op_like_a_gpu():
+    # their storage is on the played device, numpy(force=True) and a CPU tensor type copy to the host, and an
+    # op that mixes them with a CPU tensor of elements (not a 0-d one) or with each other raises
+    from course.fixtures.debugging import on_devices
+
+    def seen(logits, labels, num_classes):
+        refused = []
+        for op in (lambda: torch.allclose(logits.sum(dim=1), torch.ones(3)), lambda: logits[:, 0] + labels):
+            try:
+                op()
+            except RuntimeError as err:
+                refused.append(str(err).split("!")[0])
+        storages = [str(t.untyped_storage().device) for t in (logits, labels, logits.cpu())]
+        host = [labels.numpy(force=True).tolist(), str(labels.type(torch.LongTensor).device)]
+        return storages, host, refused, bool((labels < torch.tensor(num_classes)).all())
+
+    storages, host, refused, in_range = on_devices(
+        seen, torch.rand(3, 2), torch.tensor([0, 1, 1]), 2, ("cuda:0", "cuda:1")
+    )
+    assert storages == ["cuda:0", "cuda:1", "cpu"] and host == [[0, 1, 1], "cpu"] and in_range
+    same = "Expected all tensors to be on the same device, but found at least two devices"
+    assert refused == [f"{same}, cuda:0 and cpu", f"{same}, cuda:0 and cuda:1"]

@@ -834,3 +834,28 @@ MUTANTS += [
         expect="stats['largest'] 应仍是 nan",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- final fresh pass (issue 17, rvc5)
+    dict(  # every element finite, yet the sum of squares overflows: the total is inf and the grads must stay
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_of_each_gradient_instead_of_the_total",
+        code=_clip_with(
+            (
+                _CLIP_WHERE,
+                "    finite = torch.stack([torch.isfinite(g).all() for g in grads]).all()\n"
+                "    coef = torch.where(finite, coef, torch.ones_like(coef))\n",
+            )
+        ),
+        expect="平方和却溢出成 inf",
+    ),
+    dict(  # situation 1 is inf / nan only: a huge but finite largest is a spike clipping handles
+        grade_id="test_advise",
+        name="huge_finite_largest_taken_for_bad_data",
+        code=edited(
+            _advise(),
+            ('if not math.isfinite(float(stats["largest"])):', 'if not float(stats["largest"]) < 1e30:'),
+        ),
+        expect="很大，但它是有限值",
+    ),
+]

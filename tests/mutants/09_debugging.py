@@ -623,3 +623,80 @@ def diagnose(logits, labels, num_classes):
         expect="can't convert cuda:1 device type tensor to numpy",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- final fresh pass (issue 17, rvc5)
+    dict(  # a tensor's storage reports its device too: a played GPU tensor's must say the GPU
+        grade_id="test_diagnose",
+        name="value_checks_only_where_the_storage_is_on_the_cpu",
+        code=_diagnose(
+            labels_meta_guard='labels.untyped_storage().device.type == "cpu" and',
+            logits_meta_guard='logits.untyped_storage().device.type == "cpu" and',
+        ),
+        expect="GPU 上的张量照样要查",
+    ),
+    dict(  # torch.ones(n) is on the CPU: beside logits on a GPU, allclose raises there
+        grade_id="test_diagnose",
+        name="row_sums_compared_with_a_cpu_tensor_of_ones",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) "
+            "and torch.allclose(logits.sum(dim=1), torch.ones(logits.shape[0]), atol=1e-3, rtol=0)"
+        ),
+        expect="Expected all tensors to be on the same device",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="labels_looked_up_in_a_cpu_arange",
+        code=_diagnose(range_check="not bool(torch.isin(labels, torch.arange(num_classes)).all())"),
+        expect="Expected all tensors to be on the same device",
+    ),
+    dict(  # the dtypes the messages named, added one by one, instead of "not torch.long"
+        grade_id="test_diagnose",
+        name="label_dtype_by_a_list_of_bad_dtypes",
+        code=_diagnose(dtype="labels.is_floating_point() or labels.dtype in (torch.int32, torch.uint8)"),
+        expect="int16 标签",
+    ),
+    dict(  # one nan / inf makes the sum non-finite, but so does a sum of finite values that overflows
+        grade_id="test_diagnose",
+        name="nonfinite_checked_on_the_sum",
+        code=_diagnose(finite_check="not bool(torch.isfinite(logits.sum()))"),
+        expect="和超出了 float32",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities_without_the_upper_bound",
+        code=_diagnose(prob_check="bool((logits >= 0).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())"),
+        expect="1.0005",
+    ),
+]
+
+# Right answers written another way: each must pass (tests/test_mutants.py).
+CORRECT = [
+    dict(  # on a GPU a tensor's storage is on its device
+        grade_id="test_diagnose",
+        name="device_of_the_storage",
+        code=_diagnose(device="logits.untyped_storage().device != labels.untyped_storage().device"),
+    ),
+    dict(  # numpy(force=True) copies a GPU tensor to the host first
+        grade_id="test_diagnose",
+        name="values_through_numpy_force",
+        code=_diagnose(
+            range_check="bool(((labels.numpy(force=True) < 0) | (labels.numpy(force=True) >= num_classes)).any())"
+        ),
+    ),
+    dict(  # a CPU tensor type copies a GPU tensor to the host
+        grade_id="test_diagnose",
+        name="values_through_a_cpu_tensor_type",
+        code=_diagnose(
+            range_check="bool(((labels.type(torch.LongTensor).numpy() < 0) "
+            "| (labels.type(torch.LongTensor).numpy() >= num_classes)).any())"
+        ),
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="labels_looked_up_in_an_arange_on_their_device",
+        code=_diagnose(
+            range_check="not bool(torch.isin(labels, torch.arange(num_classes, device=labels.device)).all())"
+        ),
+    ),
+]
