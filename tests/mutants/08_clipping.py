@@ -859,3 +859,20 @@ MUTANTS += [
         expect="很大，但它是有限值",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- final fresh pass (issue 17, rve5)
+    dict(  # each tensor's norm finite, yet the total of them overflows: the total is inf and the grads must stay
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_of_each_tensor_norm_instead_of_the_total",
+        code=_clip_with(
+            (
+                "    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n",
+                "    norms = torch.stack([torch.linalg.vector_norm(g) for g in grads])\n"
+                "    total = torch.linalg.vector_norm(norms)\n",
+            ),
+            (_CLIP_WHERE, "    coef = torch.where(torch.isfinite(norms).all(), coef, torch.ones_like(coef))\n"),
+        ),
+        expect="每个梯度张量的范数都有限",
+    ),
+]
