@@ -875,4 +875,43 @@ MUTANTS += [
         ),
         expect="每个梯度张量的范数都有限",
     ),
+    dict(  # a layer is a module that owns parameters directly, leaf or not (a root scale, ViT's cls_token)
+        grade_id="test_layer_grad_norms",
+        name="layers_are_leaf_modules_only",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    layers = {}
+    for name, m in model.named_modules():
+        if list(m.children()):
+            continue
+        grads = [p.grad for p in m.parameters() if p.grad is not None]
+        if grads:
+            norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads])
+            layers[name] = torch.linalg.vector_norm(norms, norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+        expect="不只是叶子 (leaf) 模块",
+    ),
+]
+
+# Right answers written another way: each must pass (tests/test_mutants.py).
+CORRECT = [
+    dict(  # each module's own parameters (recurse=False), leaf or not (rve5)
+        grade_id="test_layer_grad_norms",
+        name="layers_from_named_modules_with_their_own_parameters",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    layers = {}
+    for name, m in model.named_modules():
+        grads = [p.grad for p in m.parameters(recurse=False) if p.grad is not None]
+        if grads:
+            norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads])
+            layers[name] = torch.linalg.vector_norm(norms, norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+    ),
 ]
