@@ -896,11 +896,10 @@ def layer_grad_norms(model, norm_type=2.0):
     ),
 ]
 
-# Right answers written another way: each must pass (tests/test_mutants.py).
-CORRECT = [
-    dict(  # each module's own parameters (recurse=False), leaf or not (rve5)
+MUTANTS += [
+    dict(  # each module's own parameters (recurse=False): a weight two modules share is counted in both (rve5)
         grade_id="test_layer_grad_norms",
-        name="layers_from_named_modules_with_their_own_parameters",
+        name="layers_from_named_modules_count_a_tied_weight_twice",
         code="""
 def layer_grad_norms(model, norm_type=2.0):
     layers = {}
@@ -913,5 +912,6 @@ def layer_grad_norms(model, norm_type=2.0):
         return {}, torch.tensor(0.0)
     return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
 """,
+        expect="共享 (weight tying)",
     ),
 ]
