@@ -893,6 +893,7 @@ def layer_grad_norms(model, norm_type=2.0):
     return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
 """,
         expect="不只是叶子 (leaf) 模块",
+        mistake="layer-as-leaf-module",
     ),
 ]
 
