@@ -424,6 +424,13 @@ _ENTRIES = (
         "grad mode left off after the function returns",
         "torch.set_grad_enabled(False) 这样的调用改的是全局设置：用 with torch.inference_mode(): / with torch.no_grad(): 只关一个块。",
     ),
+    # 08_clipping (issue-17 final fresh pass, rve5)
+    Mistake(
+        "layer-as-leaf-module",
+        "只把叶子模块当作层",
+        "takes only leaf modules for layers",
+        "层是直接拥有参数的模块，不只是叶子模块（根模块也可以有自己的参数）：按参数名去掉最后一段（name.rpartition('.')[0]）分组。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -340,3 +340,26 @@ def test_tensors_playing_gpus_report_their_storage_and_refuse_a_mixed_op_like_a_
     assert storages == ["cuda:0", "cuda:1", "cpu"] and host == [[0, 1, 1], "cpu"] and in_range
     same = "Expected all tensors to be on the same device, but found at least two devices"
     assert refused == [f"{same}, cuda:0 and cpu", f"{same}, cuda:0 and cuda:1"]
+
+
+def test_tensors_playing_gpus_refuse_an_unsynchronised_copy_to_the_host_and_keep_a_host_buffer_on_the_host():
+    # a GPU -> CPU copy with non_blocking=True must be synchronised before reading it: strict mode raises; a
+    # blocking copy_ into a host buffer leaves the buffer on the host; a positional bool is non_blocking
+    from course.fixtures.debugging import on_devices
+
+    def seen(logits, labels, num_classes):
+        refused = []
+        for op in (lambda: labels.to("cpu", non_blocking=True), lambda: torch.empty(3).copy_(logits[:, 0], True)):
+            try:
+                op()
+            except RuntimeError as err:
+                refused.append(str(err).split("（")[0])
+        buffer = torch.empty(3, dtype=torch.long).copy_(labels)
+        moved = labels.to(torch.device("cpu"), torch.long, False, True)
+        return refused, str(buffer.device), buffer.numpy().tolist(), str(moved.device)
+
+    refused, buffer_device, values, moved_device = on_devices(
+        seen, torch.rand(3, 2), torch.tensor([0, 1, 1]), 2, ("cuda:0", "cuda:1")
+    )
+    assert refused == ["cuda:1 → CPU 的拷贝用了 non_blocking=True", "cuda:0 → CPU 的拷贝用了 non_blocking=True"]
+    assert (buffer_device, values, moved_device) == ("cpu", [0, 1, 1], "cpu")

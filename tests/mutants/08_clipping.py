@@ -859,3 +859,60 @@ MUTANTS += [
         expect="很大，但它是有限值",
     ),
 ]
+
+MUTANTS += [
+    # ---------------------------------------------------------------- final fresh pass (issue 17, rve5)
+    dict(  # each tensor's norm finite, yet the total of them overflows: the total is inf and the grads must stay
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_of_each_tensor_norm_instead_of_the_total",
+        code=_clip_with(
+            (
+                "    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n",
+                "    norms = torch.stack([torch.linalg.vector_norm(g) for g in grads])\n"
+                "    total = torch.linalg.vector_norm(norms)\n",
+            ),
+            (_CLIP_WHERE, "    coef = torch.where(torch.isfinite(norms).all(), coef, torch.ones_like(coef))\n"),
+        ),
+        expect="每个梯度张量的范数都有限",
+    ),
+    dict(  # a layer is a module that owns parameters directly, leaf or not (a root scale, ViT's cls_token)
+        grade_id="test_layer_grad_norms",
+        name="layers_are_leaf_modules_only",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    layers = {}
+    for name, m in model.named_modules():
+        if list(m.children()):
+            continue
+        grads = [p.grad for p in m.parameters() if p.grad is not None]
+        if grads:
+            norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads])
+            layers[name] = torch.linalg.vector_norm(norms, norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+        expect="不只是叶子 (leaf) 模块",
+        mistake="layer-as-leaf-module",
+    ),
+]
+
+MUTANTS += [
+    dict(  # each module's own parameters (recurse=False): a weight two modules share is counted in both (rve5)
+        grade_id="test_layer_grad_norms",
+        name="layers_from_named_modules_count_a_tied_weight_twice",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    layers = {}
+    for name, m in model.named_modules():
+        grads = [p.grad for p in m.parameters(recurse=False) if p.grad is not None]
+        if grads:
+            norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads])
+            layers[name] = torch.linalg.vector_norm(norms, norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+        expect="共享 (weight tying)",
+    ),
+]

@@ -670,6 +670,35 @@ MUTANTS += [
     ),
 ]
 
+MUTANTS += [
+    # ---------------------------------------------------------------- final fresh pass (issue 17, rve5)
+    dict(  # the rule is for 2-D logits only: a 3-D (N, C, 1) softmax output is a shape problem, nothing more
+        grade_id="test_diagnose",
+        name="probability_check_on_logits_of_any_dim_from_two",
+        code=_diagnose(prob_guard="logits.dim() >= 2 and logits.shape[1] >= 2"),
+        expect="只对 2-D 的 logits 成立",
+    ),
+    dict(  # the same along the last dim: a 3-D (N, 1, C) softmax output
+        grade_id="test_diagnose",
+        name="probability_check_along_the_last_dim_of_any_dim_from_two",
+        code=_diagnose(
+            prob_guard="logits.dim() >= 2 and logits.shape[-1] >= 2",
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) "
+            "and bool(((logits.sum(dim=-1) - 1).abs() <= 1e-3).all())",
+        ),
+        expect="只对 2-D 的 logits 成立",
+    ),
+    dict(  # a GPU -> CPU copy with non_blocking=True returns before the data arrives: read unsynchronised
+        grade_id="test_diagnose",
+        name="values_read_through_a_non_blocking_copy_to_the_host",
+        code=_diagnose(
+            range_check="bool(((labels.to('cpu', non_blocking=True).numpy() < 0) "
+            "| (labels.to('cpu', non_blocking=True).numpy() >= num_classes)).any())"
+        ),
+        expect="non_blocking=True",
+    ),
+]
+
 # Right answers written another way: each must pass (tests/test_mutants.py).
 CORRECT = [
     dict(  # on a GPU a tensor's storage is on its device
@@ -697,6 +726,22 @@ CORRECT = [
         name="labels_looked_up_in_an_arange_on_their_device",
         code=_diagnose(
             range_check="not bool(torch.isin(labels, torch.arange(num_classes, device=labels.device)).all())"
+        ),
+    ),
+    dict(  # a blocking copy into a host buffer: the buffer stays on the host (rve5)
+        grade_id="test_diagnose",
+        name="values_through_a_copy_into_a_host_buffer",
+        code=_diagnose(
+            range_check="bool(((torch.empty(labels.shape, dtype=labels.dtype).copy_(labels).numpy() < 0) "
+            "| (torch.empty(labels.shape, dtype=labels.dtype).copy_(labels).numpy() >= num_classes)).any())"
+        ),
+    ),
+    dict(  # .to(device, dtype, non_blocking, copy) with its flags given by position (rve5)
+        grade_id="test_diagnose",
+        name="values_through_to_the_cpu_with_positional_flags",
+        code=_diagnose(
+            range_check="bool(((labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() < 0) "
+            "| (labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() >= num_classes)).any())"
         ),
     ),
 ]
