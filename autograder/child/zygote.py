@@ -116,6 +116,8 @@ def _warm_up(torch: Any) -> None:
         model.eval()(torch.ones(1, 2))
     torch.testing.assert_close(torch.ones(1), torch.ones(1))
     torch.ones(2, device="meta") + torch.tensor(1.0)
+    torch.manual_seed(0)  # its first call reads 7 torch sources (its lazy CUDA, XPU and MTIA seeding records the
+    # stack: traceback.format_stack), 2-10 ms that every child would pay at its start (``_seed``)
 
 
 def _warm_up_matplotlib() -> None:
