@@ -421,10 +421,10 @@ def _run_child(role: str, state: dict[str, Any], request: dict[str, Any], rundir
 
 
 class Spare:
-    """A child forked ahead of its task, so that starting a task costs no fork (a 700 MB zygote takes
-    10-30 ms to fork). It runs nothing until its task comes, and then goes on
-    as a child forked at that moment would (the zygote runs nothing between tasks that a child could tell
-    apart); it serves that one task and exits: no learner code runs in it before its task or after it."""
+    """A child forked ahead of its task, so that starting a task costs no fork (a 700 MB zygote takes 10-30 ms
+    to fork). It runs nothing until its task comes, then goes on as a child forked at that moment would (the
+    zygote runs nothing between tasks that a child could tell apart); it serves that one task and exits: no
+    learner code runs in it before its task or after it."""
 
     def __init__(self, role: str, state: dict[str, Any], rundir: Path, control: socket.socket) -> None:
         mine, its = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
