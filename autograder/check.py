@@ -14,9 +14,8 @@ from typing import Any
 
 from autograder import course_folder as course_mod
 from autograder.notebooks import CheckTexts, notebook_text, plan_for
-from autograder.parent import engine, sandbox, server
-from autograder.parent.pool import RunLimits
-from autograder.wire.schema import Status, Verdict
+from autograder.parent import server
+from autograder.wire.schema import Outcome, RunLimits, Status, Verdict
 
 STUDENT = "self-check"
 VISIBLE_ONLY_NOTE = "visible tests only: source/ not found, so hidden tests were not run (they run at grading)"
@@ -92,14 +91,16 @@ def check_notebooks(
     keys = [f"{STUDENT}/{r.assignment or i}#{i}" for i, r in enumerate(results)]
     hidden = [Path(h) for h in sorted({r.course_root for r in results if r.course_root})]
     limits = RunLimits(cell_timeout=cell_timeout, notebook_timeout=notebook_timeout, memory=memory)
-    outcomes: dict[str, engine.Outcome] = {}
+    outcomes: dict[str, Outcome] = {}
     warmed = None
     if warm and server.enabled():  # the server parses the notebooks and makes the plans (no nbformat here)
         texts = [(key, t) for key, (_, t) in zip(keys, found)]
         warmed = server.run_checks(texts, sandbox_mode=sandbox_mode, limits=limits, hidden=hidden, parallel=parallel)
     if warmed is not None:
         outcomes = dict(zip(keys, warmed))
-    else:
+    else:  # an engine of its own: imported only here, a warm check never needs it
+        from autograder.parent import engine, sandbox
+
         jobs = [engine.Job(key=key, plan=plan_for(t)) for key, (_, t) in zip(keys, found)]
         mode = sandbox.resolve(sandbox_mode, lambda text: None)  # a learner's own machine: no warning needed
         pool = engine.open_pool(mode, limits, hidden=hidden, warm_up=len(jobs) > 1)

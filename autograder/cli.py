@@ -12,17 +12,9 @@ from autograder.errors import AutograderError
 
 
 def _course_root(path: str | None) -> Path:
-    from autograder.course_folder import find_course_root, is_course_root
+    from autograder.course_folder import course_root
 
-    if path is not None:
-        root = Path(path)
-        if not is_course_root(root):
-            raise AutograderError(f"{root} is not a course folder (it needs source/ and nbgrader_config.py)")
-        return root.resolve()
-    root = find_course_root()
-    if root is None:
-        raise AutograderError("no course folder found here or above (one with source/ and nbgrader_config.py)")
-    return root
+    return course_root(path)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

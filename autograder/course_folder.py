@@ -27,6 +27,19 @@ def find_course_root(*starts: Path) -> Path | None:
     return None
 
 
+def course_root(path: str | None) -> Path:
+    """The course folder: ``path`` (which must be one), else the one found from the cwd; AutograderError if none."""
+    if path is not None:
+        root = Path(path)
+        if not is_course_root(root):
+            raise AutograderError(f"{root} is not a course folder (it needs source/ and nbgrader_config.py)")
+        return root.resolve()
+    root = find_course_root()
+    if root is None:
+        raise AutograderError("no course folder found here or above (one with source/ and nbgrader_config.py)")
+    return root
+
+
 def assignments(course_root: Path) -> list[str]:
     """Assignment ids with a source notebook ``source/<id>/<id>.ipynb``, in course order."""
     source = course_root / "source"

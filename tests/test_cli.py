@@ -148,3 +148,29 @@ def test_check_json_with_hidden_tests_never_prints_test_code(tmp_path):
     assert {q["grade_id"] for q in report["questions"]} >= {"test_make_inputs", "test_time_grid"}
     assert set(report["questions"][0]) >= {"grade_id", "points", "max_points", "passed", "message"}
     assert "_ref_" not in result.stdout and "BEGIN HIDDEN" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "fields"),
+    [
+        (["check", "a.ipynb"], {"notebook": "a.ipynb", "as_json": False, "assignment": None, "course": None}),
+        (
+            ["check", "--json", "a.ipynb", "--assignment", "01_tensors", "--course=."],
+            {"notebook": "a.ipynb", "as_json": True, "assignment": "01_tensors", "course": "."},
+        ),
+        (["check", "a.ipynb", "--cold"], None),
+        (["check", "a.ipynb", "--hub"], None),
+        (["check", "--help"], None),
+        (["check", "a.ipynb", "b.ipynb"], None),
+        (["check", "a.ipynb", "--assignment"], None),
+        (["check", "a.ipynb", "--assignment", "--json"], None),
+        (["check", "a.ipynb", "--json", "--json"], None),
+        (["check", "."], None),
+        (["grade", "a.ipynb"], None),
+        ([], None),
+    ],
+)
+def test_check_cli_reads_only_the_plain_check_and_leaves_every_other_form_to_click(argv, fields):
+    from autograder import check_cli
+
+    assert check_cli.parse(argv) == fields

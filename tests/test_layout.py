@@ -41,3 +41,12 @@ def test_layout_the_child_side_is_where_torch_is():
     code = "import sys\nimport autograder.child.judge\nprint('torch' in sys.modules)\n"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
+def test_layout_a_warm_checks_client_imports_neither_click_nor_the_engine():
+    code = "import sys\nimport autograder.check_cli, autograder.check\n"
+    code += "print(sorted(m for m in ('click', 'autograder.parent.engine', 'autograder.parent.pool', 'nbformat') "
+    code += "if m in sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]", "a warm check's client imports more than asking the server needs"

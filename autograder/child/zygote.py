@@ -3,7 +3,9 @@
 A zygote imports torch and everything a notebook uses once, then forks one child per submission on the
 parent's request, so a child starts in milliseconds from a clean copy of that state. The zygote itself
 never runs learner code and never holds a submission: the learner child gets its cells from the judge
-over the channel, and the judge child gets the plan straight from the parent.
+over the channel, and the judge child gets the plan straight from the parent. Between tasks (no child
+running) it forks the next task's child ahead (a :class:`Spare`, waiting for its task), so a warm ``check``
+does not wait for a fork; each child, spare or not, serves one task and exits.
 
 Control channel (FD, a SOCK_SEQPACKET socket to the parent), one JSON message each:
   parent -> zygote: {"op": "start", "task": ID, "seed": int, "timeout": s, "deadline": s, "memory": bytes}
@@ -114,6 +116,8 @@ def _warm_up(torch: Any) -> None:
         model.eval()(torch.ones(1, 2))
     torch.testing.assert_close(torch.ones(1), torch.ones(1))
     torch.ones(2, device="meta") + torch.tensor(1.0)
+    torch.manual_seed(0)  # its first call reads 7 torch sources (its lazy CUDA, XPU and MTIA seeding records the
+    # stack: traceback.format_stack), 2-10 ms that every child would pay at its start (``_seed``)
 
 
 def _warm_up_matplotlib() -> None:
@@ -402,6 +406,63 @@ def _pidfd(pid: int) -> int | None:
         return None
 
 
+def _run_child(role: str, state: dict[str, Any], request: dict[str, Any], rundir: Path, fds: list[int]) -> None:
+    """Runs in a forked child once its task is known (``request``, with its sockets ``fds``); never returns."""
+    try:
+        _close_other_fds(set(fds))
+        if role == "learner":
+            _learner_child(state, request, rundir, fds, request["uid"])
+        else:
+            _judge_child(state, request, fds)
+    except BaseException:  # a grader bug, not learner code: leave the traceback for the parent
+        _report_fatal(rundir, request)
+    finally:
+        os._exit(70)
+
+
+class Spare:
+    """A child forked ahead of its task, so that starting a task costs no fork (a 700 MB zygote takes 10-30 ms
+    to fork). It runs nothing until its task comes, then goes on as a child forked at that moment would (the
+    zygote runs nothing between tasks that a child could tell apart); it serves that one task and exits: no
+    learner code runs in it before its task or after it."""
+
+    def __init__(self, role: str, state: dict[str, Any], rundir: Path, control: socket.socket) -> None:
+        mine, its = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                control.close()
+                mine.close()
+                _close_other_fds({its.fileno()})
+                data, fds, _flags, _addr = socket.recv_fds(its, CONTROL_MAX, 4)
+                its.close()
+                if data:  # nothing: the zygote is stopping
+                    _run_child(role, state, json.loads(data), rundir, fds)
+            finally:
+                os._exit(0)
+        its.close()
+        self.pid, self.sock = pid, mine
+
+    def hand_over(self, request: dict[str, Any], fds: list[int]) -> bool:
+        """Give this spare its task; False if it cannot take it (it died): the caller forks one instead."""
+        try:
+            socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
+            return True
+        except OSError:
+            self.discard()
+            return False
+        finally:
+            self.sock.close()
+
+    def discard(self) -> None:
+        self.sock.close()
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
 def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool) -> None:
     """The zygote loop: start children on request, report how each ended, enforce deadlines."""
     state = _preload(role)
@@ -417,7 +478,10 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
     counter = 0
     open_control = True
     next_count = 0.0
+    spare: Spare | None = None
     while open_control or children:
+        if spare is None and open_control and not children:  # between tasks: the next one's child, ready
+            spare = Spare(role, state, rundir, control)
         now = time.monotonic()
         for pid, info in list(children.items()):
             if not info["timed_out"] and now > info["deadline"]:
@@ -442,6 +506,9 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
                 open_control = False
                 for pid in children:
                     _kill_group(pid)
+                if spare is not None:
+                    spare.discard()
+                    spare = None
                 continue
             request = json.loads(data)
             if request.get("op") == "kill":
@@ -451,21 +518,17 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
                 continue
             counter += 1
             uid = UID_BASE + counter if drop_privileges and role == "learner" else None
+            request["uid"] = uid
             if role == "learner":
                 request["scratch"] = str(_scratch(rundir, request["task"], uid))
-            pid = os.fork()
-            if pid == 0:
-                try:
+            if spare is not None and spare.hand_over(request, fds):
+                pid = spare.pid
+            else:
+                pid = os.fork()
+                if pid == 0:
                     control.close()
-                    _close_other_fds(set(fds))
-                    if role == "learner":
-                        _learner_child(state, request, rundir, fds, uid)
-                    else:
-                        _judge_child(state, request, fds)
-                except BaseException:  # a grader bug, not learner code: leave the traceback for the parent
-                    _report_fatal(rundir, request)
-                finally:
-                    os._exit(70)
+                    _run_child(role, state, request, rundir, fds)
+            spare = None
             for fd in fds:
                 os.close(fd)
             deadline = time.monotonic() + float(request["deadline"])
@@ -486,13 +549,14 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
                 break
             info = children.pop(pid, None)
             if info is None:
+                if spare is not None and pid == spare.pid:  # killed from outside while it waited
+                    spare.sock.close()
+                    spare = None
                 continue
             by_task.pop(info["task"], None)
             if info["pidfd"] is not None:
                 os.close(info["pidfd"])
             _kill_group(pid)
-            if info["uid"] is not None:
-                _sweep(info["uid"], (Path("/tmp"), Path("/dev/shm")))
             message = {
                 "op": "exit",
                 "task": info["task"],
@@ -505,6 +569,8 @@ def serve(role: str, rundir: Path, control: socket.socket, drop_privileges: bool
                 control.send(json.dumps(message).encode())
             except OSError:
                 open_control = False
+            if info["uid"] is not None:  # after the report (a fork: 10-60 ms), before any next child starts
+                _sweep(info["uid"], (Path("/tmp"), Path("/dev/shm")))
 
 
 def main(argv: list[str]) -> None:

@@ -20,7 +20,7 @@ from autograder.notebooks import Plan
 from autograder.parent import sandbox
 from autograder.parent.pool import Pool, Run, RunLimits
 from autograder.text import neutral
-from autograder.wire.schema import Lost, SkipReason, Status, TestResult, Verdict
+from autograder.wire.schema import Lost, Outcome, SkipReason, Status, TestResult, Verdict
 
 MAX_RESTARTS = 2
 NOT_ANSWERED = "还没有作答 (NotImplementedError)：删掉 raise NotImplementedError()，写出你的答案"
@@ -44,32 +44,6 @@ NOT_RUN = "这个测试没有运行"
 def seed_for(key: str) -> int:
     """The same seed for the same student and assignment, every time."""
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
-
-
-@dataclass
-class Outcome:
-    """How one submission ended: a verdict per test cell, the learner cells' outputs, a status."""
-
-    questions: list[Verdict]
-    cells: dict[int, dict[str, Any]]
-    status: Status  # ok, timeout or crashed
-    note: str = ""
-    grader_error: str = ""  # our own traceback, for the grading log (never in a learner's feedback)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "questions": [q.to_json() for q in self.questions],
-            "cells": {str(k): v for k, v in self.cells.items()},
-            "status": self.status.value,
-            "note": self.note,
-            "grader_error": self.grader_error,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Outcome:
-        questions = [Verdict.from_json(q) for q in data["questions"]]
-        cells = {int(k): v for k, v in data["cells"].items()}
-        return cls(questions, cells, Status(data["status"]), data["note"], data.get("grader_error", ""))
 
 
 @dataclass(frozen=True)

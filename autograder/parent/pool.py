@@ -23,20 +23,9 @@ from typing import Any
 from autograder.errors import AutograderError
 from autograder.parent import sandbox
 from autograder.wire.protocol import CodecError, Framer, send
-from autograder.wire.schema import CellResult, Done, TestResult, read_result
+from autograder.wire.schema import CellResult, Done, RunLimits, TestResult, read_result
 
 START_TIMEOUT_S = 180
-
-
-@dataclass
-class RunLimits:
-    """What one submission may use: seconds per cell and per notebook, bytes of memory, and bytes it may
-    keep outside its address space (files in its scratch folder, /tmp and /dev/shm, SysV shared memory)."""
-
-    cell_timeout: float
-    notebook_timeout: float
-    memory: int
-    storage: int = 512 * 2**20
 
 
 @dataclass

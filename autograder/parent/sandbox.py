@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +15,9 @@ BWRAP_HINT = "install it (Debian: apt-get install bubblewrap) or pass --sandbox 
 
 def bwrap_problem() -> str:
     """'' when bubblewrap can start a sandbox without network here; otherwise why not."""
+    import shutil
+    import subprocess  # here, not at the top: a warm check's client imports this module for package_folders
+
     path = shutil.which("bwrap")
     if path is None:
         return "bwrap is not installed"

@@ -7,6 +7,8 @@ hand it their notebooks (and the course's source notebooks) as text over a Unix 
 nbformat), and the same engine as ever runs them. It exits after ``IDLE_S`` seconds without a request, and a client whose
 code or settings differ from the server's (a new checkout, another data folder) stops it and starts a new
 one, so a notebook is never judged by an old engine. ``AUTOGRADER_NO_SERVER=1`` runs everything in-process.
+A client imports only what asking a server needs (not the engine, its pool or nbformat): its start-up is
+part of every warm check.
 """
 
 from __future__ import annotations
@@ -14,17 +16,19 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autograder.errors import AutograderError
 from autograder.notebooks import CheckTexts, plan_for
-from autograder.parent import engine, sandbox
-from autograder.parent.pool import RunLimits
+from autograder.parent import sandbox
 from autograder.wire.protocol import ChannelClosed, ChannelTimeout, CodecError, recv, send
+from autograder.wire.schema import Outcome, RunLimits
+
+if TYPE_CHECKING:
+    from autograder.parent.engine import PoolCache
 
 IDLE_S = float(os.environ.get("AUTOGRADER_SERVER_IDLE_S", "900"))
 START_S = 120
@@ -65,7 +69,7 @@ def enabled() -> bool:
 
 def run_checks(
     checks: list[tuple[str, CheckTexts]], *, sandbox_mode: str, limits: RunLimits, hidden: list[Path], parallel: int
-) -> list[engine.Outcome] | None:
+) -> list[Outcome] | None:
     """Outcomes for ``checks`` ((job key, notebook texts) each) from the warm server (started if needed),
     which parses the notebooks and makes the plans; None if it cannot be had. A notebook the server cannot
     read, or a sandbox it cannot have, raises AutograderError (the line a cold check gives)."""
@@ -81,7 +85,7 @@ def run_checks(
     for attempt in range(2):
         reply = _ask(request)
         if reply is not None and reply.get("op") == "outcomes":
-            return [engine.Outcome.from_json(o) for o in reply["outcomes"]]
+            return [Outcome.from_json(o) for o in reply["outcomes"]]
         if reply is not None and reply.get("op") == "error":
             raise AutograderError(str(reply.get("message", "")))
         if attempt == 0 and (reply is None or reply.get("op") == "stale"):
@@ -108,6 +112,8 @@ def _ask(request: dict[str, Any]) -> dict[str, Any] | None:
 
 def _start() -> bool:
     """Start a server in the background and wait until it answers."""
+    import subprocess
+
     folder = runtime_dir()
     (folder / "engine.sock").unlink(missing_ok=True)
     log = open(folder / "engine.log", "ab")  # noqa: SIM115 - handed to the child
@@ -145,6 +151,8 @@ def stop(wait: float = 15.0) -> bool:
 
 
 def serve() -> None:
+    from autograder.parent import engine
+
     folder = runtime_dir()
     path = folder / "engine.sock"
     mine = fingerprint()
@@ -182,9 +190,11 @@ def serve() -> None:
         pools.close()
 
 
-def _run(request: dict[str, Any], pools: engine.PoolCache, modes: dict[str, str]) -> dict[str, Any]:
+def _run(request: dict[str, Any], pools: PoolCache, modes: dict[str, str]) -> dict[str, Any]:
     """Plans made from the request's notebook texts (every one before any runs, as a cold check does),
     then run; an unreadable notebook or an unavailable sandbox is the reply ``error`` with its one line."""
+    from autograder.parent import engine
+
     try:
         asked = str(request["mode"])
         if asked not in modes:
@@ -193,7 +203,7 @@ def _run(request: dict[str, Any], pools: engine.PoolCache, modes: dict[str, str]
     except AutograderError as exc:
         return {"op": "error", "message": str(exc)}
     pool = pools.get(modes[asked], RunLimits(**request["limits"]), request["hidden"])
-    outcomes: dict[str, engine.Outcome] = {}
+    outcomes: dict[str, Outcome] = {}
     engine.run_jobs(
         pool, jobs, parallel=int(request["parallel"]), on_done=lambda job, o: outcomes.__setitem__(job.key, o)
     )

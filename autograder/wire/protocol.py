@@ -131,8 +131,15 @@ class Framer:
         return message
 
 
+SMALL_MESSAGE = 1 << 16  # bytes: a message this small goes out in one write (one wake-up of the reader, not three)
+
+
 def send(sock: socket.socket, header: dict[str, Any], buffers: list[Any] | None = None) -> None:
-    for part in dumps(header, buffers or []):
+    parts = dumps(header, buffers or [])
+    if sum(memoryview(part).nbytes for part in parts) <= SMALL_MESSAGE:
+        sock.sendall(b"".join(parts))
+        return
+    for part in parts:  # a large one: no copy
         sock.sendall(part)
 
 

@@ -86,6 +86,44 @@ class Verdict:
         return verdict
 
 
+@dataclass
+class Outcome:
+    """How one submission ended: a verdict per test cell, the learner cells' outputs, a status (the engine's
+    result; the warm server and Dask workers send it back as JSON)."""
+
+    questions: list[Verdict]
+    cells: dict[int, dict[str, Any]]
+    status: Status  # ok, timeout or crashed
+    note: str = ""
+    grader_error: str = ""  # our own traceback, for the grading log (never in a learner's feedback)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "questions": [q.to_json() for q in self.questions],
+            "cells": {str(k): v for k, v in self.cells.items()},
+            "status": self.status.value,
+            "note": self.note,
+            "grader_error": self.grader_error,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        questions = [Verdict.from_json(q) for q in data["questions"]]
+        cells = {int(k): v for k, v in data["cells"].items()}
+        return cls(questions, cells, Status(data["status"]), data["note"], data.get("grader_error", ""))
+
+
+@dataclass
+class RunLimits:
+    """What one submission may use: seconds per cell and per notebook, bytes of memory, and bytes it may
+    keep outside its address space (files in its scratch folder, /tmp and /dev/shm, SysV shared memory)."""
+
+    cell_timeout: float
+    notebook_timeout: float
+    memory: int
+    storage: int = 512 * 2**20
+
+
 # ---------------------------------------------------------------------------------------------------
 # The wire: plan steps (parent -> judge) and the judge's result stream (judge -> parent), validated on read
 
