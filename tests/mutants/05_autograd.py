@@ -585,6 +585,20 @@ MUTANTS = [
     ),
 ]
 
+MUTANTS += [  # issue 17 final fresh pass (rvb5)
+    dict(
+        grade_id="test_jacobian",
+        name="a new forward for every row (no retain_graph needed, y.numel() graphs built)",
+        expect="每一行都重新做了一次前向",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    shape = f(leaf).shape\n    rows = []\n"
+            "    for i in range(shape.numel()):\n"
+            "        (row,) = torch.autograd.grad(f(leaf).reshape(-1)[i], leaf)\n        rows.append(row)\n"
+            "    return torch.stack(rows).reshape(shape + x.shape)\n"
+        ),
+    ),
+]
+
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
 CORRECT = [
     dict(
