@@ -424,6 +424,13 @@ _ENTRIES = (
         "grad mode left off after the function returns",
         "torch.set_grad_enabled(False) 这样的调用改的是全局设置：用 with torch.inference_mode(): / with torch.no_grad(): 只关一个块。",
     ),
+    # 07_item (issue-17 final review rvb5)
+    Mistake(
+        "outputs-kept-with-graph",
+        "把每一步连着计算图的模型输出留了下来",
+        "every step's model output kept with its graph",
+        "outputs.append(model(x)) 让每一步的计算图一直留在内存里：要留输出（之后算准确率等），存 out.detach()。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

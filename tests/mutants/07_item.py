@@ -763,4 +763,52 @@ CORRECT = [
         name="loss_fn with nn.MSELoss's own keyword names",
         code=_epoch_with("loss_fn(model(x), y)", "loss_fn(input=model(x), target=y)"),
     ),
+    dict(  # rvb5: the graph of a step is freed when loss is rebound; only the test's own bookkeeping holds it longer
+        grade_id="test_train_epoch",
+        name="backward(retain_graph=True) every step (wasteful, but no graph piles up)",
+        code=_epoch_with("    loss.backward()\n", "    loss.backward(retain_graph=True)\n"),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps every output detached (for metrics later)",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    outputs.append(out.detach())\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\noutputs = []\n"),
+        ),
+    ),
+]
+
+MUTANTS += [  # issue 17 final fresh pass (rvb5)
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps every model output with its graph (outputs.append(model(x)))",
+        mistake="outputs-kept-with-graph",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    outputs.append(out)\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\noutputs = []\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps a squeezed view of every output",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    outputs.append(out.squeeze(-1))\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\noutputs = []\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.save of every step's loss (a copy to the host on a GPU)",
+        code=_epoch_with(
+            "    optimizer.step()\n",
+            "    optimizer.step()\n    torch.save(loss.detach(), io.BytesIO())\n",
+            imports="import io\n\n",
+        ),
+        expect="torch.save(t)",
+    ),
 ]
