@@ -505,7 +505,8 @@ def _held_by_python(ref: weakref.ref) -> bool:
     """Whether the tensor is alive because Python code holds it, not only because a graph saved it: the counters'
     own references to grad_fn nodes keep a graph's saved tensors alive after ``backward(retain_graph=True)``."""
     t = ref()
-    return t is not None and t._use_count() == 1
+    use_count = getattr(t, "_use_count", None)  # the TensorImpl's owners: 1 when only the Python object holds it
+    return t is not None and (use_count is None or use_count() == 1)
 
 
 def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
