@@ -244,6 +244,7 @@ class SyncCounter(TorchFunctionMode):
                 while len(self.step_graphs) <= self.losses_made:
                     self.step_graphs.append([])
                 self.step_graphs[self.losses_made].append(weakref.ref(t))
+                _stamp(t.grad_fn, self.losses_made)
 
     def _before(self, func: Any, name: str, args: tuple, kwargs: dict, first: Any) -> bool | None:
         """Record the syncs ``func(*args, **kwargs)`` makes; where its result lives (None: with its inputs)."""
@@ -489,16 +490,52 @@ def holds_graph(loss_node: Any) -> bool:
 def earlier_steps_alive() -> int:
     """Called by a loss fixture right after :func:`note_loss`: how many earlier steps, the previous one left out,
     still hold a tensor with a graph that was made in their forward (a model output kept in a list, a view of it),
-    as a running counter saw them. Every loop still holds the previous step's loss here (``loss = loss_fn(...)``
-    rebinds it only after the call), and tensors are filed under the number of losses made before them, so
-    the last two files (the previous step's and this one's) are left out."""
+    or whose graph a tensor Python holds still reaches (``all_out = torch.cat([all_out, out])``,
+    ``acc = acc + out.sum()``: the newest tensor's graph links every step's), as a running counter saw them. Every
+    loop still holds the previous step's loss here (``loss = loss_fn(...)`` rebinds it only after the call), and
+    tensors are filed under the number of losses made before them, so the last two files (the previous step's and
+    this one's) are left out."""
     return max(
-        (
-            sum(any(_held_by_python(r) for r in refs) for refs in c.step_graphs[: c.losses_made - 2])
-            for c in ACTIVE_COUNTERS
-        ),
-        default=0,
+        (len(_steps_held(c) - set(range(c.losses_made - 2, c.losses_made + 1))) for c in ACTIVE_COUNTERS), default=0
     )
+
+
+def _steps_held(counter: SyncCounter) -> set[int]:
+    """The steps (files of ``counter.step_graphs``) that a tensor Python holds was made in, or whose graph nodes
+    the graph of such a tensor reaches (read from the step stamped on each node by :func:`_stamp`)."""
+    steps: set[int] = set()
+    seen: dict[int, Any] = {}  # id -> node: holding the wrappers keeps each node's id (and wrapper) unique
+    stack = []
+    for step, refs in enumerate(counter.step_graphs):
+        for ref in refs:
+            if _held_by_python(ref):
+                steps.add(step)
+                stack.append(ref().grad_fn)
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen[id(node)] = node
+        step = _stamp_of(node)
+        if step is not None:
+            steps.add(step)
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    return steps
+
+
+_STEP_KEY = "course.scenarios.step"
+
+
+def _stamp(node: Any, step: int) -> None:
+    """Write on a graph node the step it was made in (its ``metadata`` dict lives as long as the node)."""
+    metadata = getattr(node, "metadata", None)
+    if isinstance(metadata, dict):
+        metadata.setdefault(_STEP_KEY, step)
+
+
+def _stamp_of(node: Any) -> int | None:
+    metadata = getattr(node, "metadata", None)
+    return metadata.get(_STEP_KEY) if isinstance(metadata, dict) else None
 
 
 def _held_by_python(ref: weakref.ref) -> bool:

@@ -812,3 +812,41 @@ MUTANTS += [  # issue 17 final fresh pass (rvb5)
         expect="torch.save(t)",
     ),
 ]
+
+MUTANTS += [  # issue 17 final fresh pass (rvg5): one tensor held, whose graph links every step's
+    dict(
+        grade_id="test_train_epoch",
+        name="collects the outputs with torch.cat without detach (all_out = torch.cat([all_out, out]))",
+        mistake="outputs-kept-with-graph",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    all_out = out if all_out is None else torch.cat([all_out, out])\n"
+            "    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nall_out = None\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a running sum of the outputs without detach (acc = acc + out.sum())",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    acc = acc + out.sum()\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nacc = 0.0\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+]
+
+CORRECT += [
+    dict(  # rvg5
+        grade_id="test_train_epoch",
+        name="collects the outputs detached with torch.cat",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    d = out.detach()\n    all_out = d if all_out is None else torch.cat([all_out, d])\n"
+            "    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nall_out = None\n"),
+        ),
+    ),
+]
