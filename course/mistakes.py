@@ -431,6 +431,13 @@ _ENTRIES = (
         "takes only leaf modules for layers",
         "层是直接拥有参数的模块，不只是叶子模块（根模块也可以有自己的参数）：按参数名去掉最后一段（name.rpartition('.')[0]）分组。",
     ),
+    # 07_item (issue-17 final review rvb5)
+    Mistake(
+        "outputs-kept-with-graph",
+        "把每一步连着计算图的模型输出留了下来",
+        "every step's model output kept with its graph",
+        "outputs.append(model(x)) 让每一步的计算图一直留在内存里：要留输出（之后算准确率等），存 out.detach()。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -95,7 +95,8 @@ class SyncCounter(TorchFunctionMode):
       (and ``torch.tensor`` / ``torch.asarray``), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
       ``torch.tensor([t1, t2])`` (one per tensor it reads);
     - handing device memory to host code: ``np.from_dlpack(t)`` (``t.__dlpack__()``), ``t.untyped_storage()`` /
-      ``t.storage()`` (reading a storage on the host copies it), unless torch's own code asked; ``t.apply_(f)`` /
+      ``t.storage()`` (reading a storage on the host copies it), unless torch's own code asked (``torch.save(t)``
+      counts: it copies each storage to the host); ``t.apply_(f)`` /
       ``map_`` (CPU-only: they call ``f`` with each value);
     - results whose shape depends on the data: ``nonzero``, ``masked_select``, ``unique``, ``bincount``,
       ``t[mask]``, one-argument ``torch.where``;
@@ -126,6 +127,8 @@ class SyncCounter(TorchFunctionMode):
         # per-step loss node -> weak refs to tensors computed from that loss with its graph (loss * n, loss.clone())
         self.graph_holders: dict[Any, list[weakref.ref]] = {}
         self._derived: dict[Any, Any] = {}  # grad_fn of such a tensor -> the loss node it comes from
+        # per step (how many losses were made before it), weak refs to the tensors with a graph made in it
+        self.step_graphs: list[list[weakref.ref]] = []
         self.factories_on_device = factories_on_device
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
         self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
@@ -175,6 +178,7 @@ class SyncCounter(TorchFunctionMode):
             self._note_accumulated(name, result)
         if self.loss_nodes:
             self._note_derived(result)
+        self._note_step_graph(result)
         if read and first is not None and len(self.calls) == recorded:
             self._record(f"{name}()", first)  # a host read only the dispatcher saw (torch.is_nonzero, ...)
             if name == "_to_copy":
@@ -233,6 +237,16 @@ class SyncCounter(TorchFunctionMode):
                     self.graph_holders.setdefault(root, []).append(weakref.ref(t))
                     break
 
+    def _note_step_graph(self, result: Any) -> None:
+        """Remember (weakly) each tensor of ``result`` with a graph under its step: the number of losses made
+        before it (:func:`earlier_steps_alive`)."""
+        for t in _tensors(result):
+            if t.grad_fn is not None:
+                while len(self.step_graphs) <= self.losses_made:
+                    self.step_graphs.append([])
+                self.step_graphs[self.losses_made].append(weakref.ref(t))
+                _stamp(t.grad_fn, self.losses_made)
+
     def _before(self, func: Any, name: str, args: tuple, kwargs: dict, first: Any) -> bool | None:
         """Record the syncs ``func(*args, **kwargs)`` makes; where its result lives (None: with its inputs)."""
         if func is _T.type and first is not None and len(args) + len(kwargs) > 1:
@@ -243,8 +257,8 @@ class SyncCounter(TorchFunctionMode):
             return None
         if name == "backward" and args:  # what a step runs backward() on is that step's loss
             self.loss_nodes.update(t.grad_fn for t in _tensors(args[0]) if t.grad_fn is not None)
-        if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY):
-            self._record(_HANDS_OUT_MEMORY[name], first)
+        if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY + _SAVE_PY):
+            self._record(_SAVED if _called_from(_SAVE_PY) else _HANDS_OUT_MEMORY[name], first)
             return None
         if func is _T.cpu or (func is _T.to and args):
             source = self.on_device(args[0])
@@ -386,6 +400,8 @@ def uncounted() -> Iterator[None]:
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _TENSOR_PY = (torch._tensor.__file__,)  # Tensor methods written in Python (__dlpack__, storage)
+_SAVE_PY = (torch.serialization.__file__,)  # torch.save: on a GPU it copies every tensor's storage to the host
+_SAVED = "torch.save(t)（把存储拷到主机）"
 # Calls that hand a tensor's memory to code on the host: on a GPU, reading it there copies it back first.
 _HANDS_OUT_MEMORY = {
     "__dlpack__": "np.from_dlpack / __dlpack__",
@@ -407,6 +423,14 @@ def _called_by_torch(skip: tuple[str, ...] = ()) -> bool:
     while frame is not None and frame.f_code.co_filename in (__file__, torch.overrides.__file__, *skip):
         frame = frame.f_back
     return frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR)
+
+
+def _called_from(files: tuple[str, ...]) -> bool:
+    """Whether one of ``files`` is on the call stack of the torch call being handled."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename not in files:
+        frame = frame.f_back
+    return frame is not None
 
 
 def _type_name(target: Any) -> str:
@@ -462,6 +486,65 @@ def holds_graph(loss_node: Any) -> bool:
     """Whether a running counter saw a tensor computed from the loss whose ``grad_fn`` is ``loss_node`` (with
     its graph: ``loss * n``, ``loss.clone()``, ``loss.view(1)``) that is still alive."""
     return any(ref() is not None for c in ACTIVE_COUNTERS for ref in c.graph_holders.get(loss_node, ()))
+
+
+def earlier_steps_alive() -> int:
+    """Called by a loss fixture right after :func:`note_loss`: how many earlier steps, the previous one left out,
+    still hold a tensor with a graph that was made in their forward (a model output kept in a list, a view of it),
+    or whose graph a tensor Python holds still reaches (``all_out = torch.cat([all_out, out])``,
+    ``acc = acc + out.sum()``: the newest tensor's graph links every step's), as a running counter saw them. Every
+    loop still holds the previous step's loss here (``loss = loss_fn(...)`` rebinds it only after the call), and
+    tensors are filed under the number of losses made before them, so the last two files (the previous step's and
+    this one's) are left out."""
+    return max(
+        (len(_steps_held(c) - set(range(c.losses_made - 2, c.losses_made + 1))) for c in ACTIVE_COUNTERS), default=0
+    )
+
+
+def _steps_held(counter: SyncCounter) -> set[int]:
+    """The steps (files of ``counter.step_graphs``) that a tensor Python holds was made in, or whose graph nodes
+    the graph of such a tensor reaches (read from the step stamped on each node by :func:`_stamp`)."""
+    steps: set[int] = set()
+    seen: dict[int, Any] = {}  # id -> node: holding the wrappers keeps each node's id (and wrapper) unique
+    stack = []
+    for step, refs in enumerate(counter.step_graphs):
+        for ref in refs:
+            if _held_by_python(ref):
+                steps.add(step)
+                stack.append(ref().grad_fn)
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen[id(node)] = node
+        step = _stamp_of(node)
+        if step is not None:
+            steps.add(step)
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    return steps
+
+
+_STEP_KEY = "course.scenarios.step"
+
+
+def _stamp(node: Any, step: int) -> None:
+    """Write on a graph node the step it was made in (its ``metadata`` dict lives as long as the node)."""
+    metadata = getattr(node, "metadata", None)
+    if isinstance(metadata, dict):
+        metadata.setdefault(_STEP_KEY, step)
+
+
+def _stamp_of(node: Any) -> int | None:
+    metadata = getattr(node, "metadata", None)
+    return metadata.get(_STEP_KEY) if isinstance(metadata, dict) else None
+
+
+def _held_by_python(ref: weakref.ref) -> bool:
+    """Whether the tensor is alive because Python code holds it, not only because a graph saved it: the counters'
+    own references to grad_fn nodes keep a graph's saved tensors alive after ``backward(retain_graph=True)``."""
+    t = ref()
+    use_count = getattr(t, "_use_count", None)  # the TensorImpl's owners: 1 when only the Python object holds it
+    return t is not None and (use_count is None or use_count() == 1)
 
 
 def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:

@@ -585,8 +585,31 @@ MUTANTS = [
     ),
 ]
 
+MUTANTS += [  # issue 17 final fresh pass (rvb5)
+    dict(
+        grade_id="test_jacobian",
+        name="a new forward for every row (no retain_graph needed, y.numel() graphs built)",
+        expect="行是在不同的图上求的",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    shape = f(leaf).shape\n    rows = []\n"
+            "    for i in range(shape.numel()):\n"
+            "        (row,) = torch.autograd.grad(f(leaf).reshape(-1)[i], leaf)\n        rows.append(row)\n"
+            "    return torch.stack(rows).reshape(shape + x.shape)\n"
+        ),
+    ),
+]
+
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
 CORRECT = [
+    dict(  # rvb5: only graphs that gradients flow through count, not every call of f
+        grade_id="test_jacobian",
+        name="an extra f(x) for the shape, never backpropagated",
+        code=(
+            _JAC_HEAD + "    shape = f(x.detach()).shape\n    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n"
+            "    rows = [torch.autograd.grad(y.reshape(-1)[i], leaf, retain_graph=True)[0] for i in range(y.numel())]\n"
+            "    return torch.stack(rows).reshape(shape + x.shape)\n"
+        ),
+    ),
     dict(
         grade_id="test_sgd_step",
         name="torch.optim's multi-tensor style: torch._foreach_add_ under no_grad",

@@ -721,3 +721,30 @@ MUTANTS += [
         expect="返回之后 grad mode 却开着",
     ),
 ]
+
+MUTANTS += [  # issue 17 final fresh pass (rvb5)
+    dict(
+        grade_id="test_evaluate",
+        name="switches only the Dropout and BatchNorm submodules to eval, not the model",
+        code=_eval_with(
+            "model.eval()\n",
+            "for m in model.modules():\n"
+            "    if isinstance(m, (nn.Dropout, nn.modules.batchnorm._BatchNorm)):\n"
+            "        m.eval()\n",
+        ),
+        expect="只有一部分模块切到了评估模式",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="switches every submodule to eval but not the model itself (its forward reads self.training)",
+        mistake="forward-in-training-mode",
+        code=_eval_with("model.eval()\n", "for m in model.children():\n    m.eval()\n"),
+        expect="forward 时模型还在训练模式",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="clears value_net's gradients inside the loss (an accumulating caller loses its gradients)",
+        code=_td_with("with torch.no_grad():", "value_net.zero_grad()\nwith torch.no_grad():"),
+        expect="不要在里面 zero_grad()",
+    ),
+]

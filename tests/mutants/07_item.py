@@ -763,4 +763,90 @@ CORRECT = [
         name="loss_fn with nn.MSELoss's own keyword names",
         code=_epoch_with("loss_fn(model(x), y)", "loss_fn(input=model(x), target=y)"),
     ),
+    dict(  # rvb5: the graph of a step is freed when loss is rebound; only the test's own bookkeeping holds it longer
+        grade_id="test_train_epoch",
+        name="backward(retain_graph=True) every step (wasteful, but no graph piles up)",
+        code=_epoch_with("    loss.backward()\n", "    loss.backward(retain_graph=True)\n"),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps every output detached (for metrics later)",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    outputs.append(out.detach())\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\noutputs = []\n"),
+        ),
+    ),
+]
+
+MUTANTS += [  # issue 17 final fresh pass (rvb5)
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps every model output with its graph (outputs.append(model(x)))",
+        mistake="outputs-kept-with-graph",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    outputs.append(out)\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\noutputs = []\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps a squeezed view of every output",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    outputs.append(out.squeeze(-1))\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\noutputs = []\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.save of every step's loss (a copy to the host on a GPU)",
+        code=_epoch_with(
+            "    optimizer.step()\n",
+            "    optimizer.step()\n    torch.save(loss.detach(), io.BytesIO())\n",
+            imports="import io\n\n",
+        ),
+        expect="torch.save(t)",
+    ),
+]
+
+MUTANTS += [  # issue 17 final fresh pass (rvg5): one tensor held, whose graph links every step's
+    dict(
+        grade_id="test_train_epoch",
+        name="collects the outputs with torch.cat without detach (all_out = torch.cat([all_out, out]))",
+        mistake="outputs-kept-with-graph",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    all_out = out if all_out is None else torch.cat([all_out, out])\n"
+            "    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nall_out = None\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a running sum of the outputs without detach (acc = acc + out.sum())",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    acc = acc + out.sum()\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nacc = 0.0\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+]
+
+CORRECT += [
+    dict(  # rvg5
+        grade_id="test_train_epoch",
+        name="collects the outputs detached with torch.cat",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    d = out.detach()\n    all_out = d if all_out is None else torch.cat([all_out, d])\n"
+            "    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nall_out = None\n"),
+        ),
+    ),
 ]
