@@ -401,6 +401,43 @@ MUTANTS = [
         "    flat = x.reshape(n, -1)\n"
         "    return torch.take_along_dim(flat, idx.reshape(1, -1).expand(n, -1), 1).reshape(n, -1, c * p * p)\n",
     ),
+    # issue-17 fresh pass (rva5): each passed every test before
+    dict(
+        grade_id="test_patchify",
+        name="places the elements by computed positions (out[:, dest] = x.reshape(n, -1))",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    dest = torch.arange(c * h * w).reshape(h // p, w // p, c, p, p).permute(2, 0, 3, 1, 4).reshape(-1)\n"
+        "    out = torch.empty(n, c * h * w, dtype=x.dtype)\n    out[:, dest] = x.reshape(n, -1)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="scatters the elements to computed positions",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    dest = torch.arange(c * h * w).reshape(h // p, w // p, c, p, p).permute(2, 0, 3, 1, 4).reshape(1, -1)\n"
+        "    out = torch.zeros(n, c * h * w, dtype=x.dtype).scatter(1, dest.expand(n, -1), x.reshape(n, -1))\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="a permutation matrix from comparing positions, applied by multiply and sum",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    m = c * h * w\n"
+        "    dest = torch.arange(m).reshape(h // p, w // p, c, p, p).permute(2, 0, 3, 1, 4).reshape(-1)\n"
+        "    perm = dest[:, None] == torch.arange(m)[None, :]\n"
+        "    return (x.reshape(n, m, 1) * perm).sum(1).to(x.dtype).reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="the identity matrix permuted by shape ops, then a matrix product",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    m = c * h * w\n"
+        "    perm = torch.eye(m, dtype=torch.float64).reshape(c, h // p, p, w // p, p, m)"
+        ".permute(1, 3, 0, 2, 4, 5).reshape(m, m)\n"
+        "    return (x.reshape(n, m).double() @ perm.T).to(x.dtype).reshape(n, -1, c * p * p)\n",
+    ),
 ]
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
@@ -421,5 +458,20 @@ CORRECT = [
         code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
         "    rows = torch.stack(torch.split(x, p, dim=2), 1)\n"
         "    grid = torch.stack(torch.split(rows, p, dim=4), 2)\n    return grid.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="unflatten, movedim and flatten",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    grid = x.unflatten(3, (w // p, p)).unflatten(2, (h // p, p)).movedim((2, 4), (1, 2))\n"
+        "    return grid.flatten(3).flatten(1, 2)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="copies the permuted blocks into a zeros output",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype)\n"
+        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
     ),
 ]
