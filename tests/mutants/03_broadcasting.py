@@ -677,3 +677,31 @@ MUTANTS += [  # rv5: constant operands made by the *_like / new_* factories (fou
         "    return ((xt - yt) ** 2).sum(dim=-1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rva5): operands without data made any other way; each passed every test before
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a tiled against a clone of torch.ones",
+        expect="不是由输入算出来的",
+        code="def batch_outer_sum(a, b):\n"
+        "    ones = torch.ones(b.shape[1], dtype=a.dtype).clone()\n"
+        "    return a.unsqueeze(2) * ones + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a tiled by adding arange(N) * 0",
+        expect="不是由输入算出来的",
+        code="def batch_outer_sum(a, b):\n"
+        "    zeros = torch.arange(b.shape[1]).to(a.dtype) * 0\n"
+        "    return (a.unsqueeze(2) + zeros) + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x and y tiled against ones written as a list",
+        expect="不是由输入算出来的",
+        code="def pairwise_sq_dist(x, y):\n    n, m = x.shape[0], y.shape[0]\n"
+        "    xt = x.unsqueeze(1) * torch.tensor([1.0] * m, dtype=x.dtype).view(1, m, 1)\n"
+        "    yt = y.unsqueeze(0) * torch.tensor([1.0] * n, dtype=y.dtype).view(n, 1, 1)\n"
+        "    return ((xt - yt) ** 2).sum(dim=-1)\n",
+    ),
+]
