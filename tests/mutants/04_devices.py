@@ -477,3 +477,46 @@ CORRECT = [
         ),
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rva5): the harness's KeyError answered these before
+    dict(
+        grade_id="test_to_device_async",
+        name="converts to float32 after the move",
+        expect="dtype 不对：期望 torch.int64，得到 torch.float32",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=t.is_pinned() and device.type == 'cuda').float()\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="scales the values after the move",
+        expect="的数值（meta 扮演 GPU）",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=t.is_pinned() and device.type == 'cuda') * 2\n"
+        "            for k, t in batch.items()}\n",
+    ),
+]
+
+CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine without CUDA before
+    dict(
+        grade_id="test_to_device_async",
+        name="allocates on the device with empty_like, then copy_ (non_blocking from pinned memory)",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        pinned = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out[k] = torch.empty_like(t, device=device).copy_(t, non_blocking=pinned)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="names the dtype it keeps: t.to(device, t.dtype, non_blocking=...)",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, t.dtype, non_blocking=t.is_pinned() and device.type == 'cuda')\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="allocates under `with device:` and copies with copy_",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        with device:\n            buf = torch.empty(t.shape, dtype=t.dtype)\n"
+        "        out[k] = buf.copy_(t, non_blocking=t.is_pinned() and device.type == 'cuda')\n    return out\n",
+    ),
+]
