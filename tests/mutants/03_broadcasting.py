@@ -704,4 +704,18 @@ MUTANTS += [  # issue-17 fresh pass (rva5): operands without data made any other
         "    yt = y.unsqueeze(0) * torch.tensor([1.0] * n, dtype=y.dtype).view(n, 1, 1)\n"
         "    return ((xt - yt) ** 2).sum(dim=-1)\n",
     ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a tiled against ones computed from b (b * 0 + 1)",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def batch_outer_sum(a, b):\n    ones = b * 0 + 1\n"
+        "    return a.unsqueeze(2) * ones.unsqueeze(1) + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x tiled against y.pow(0)",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def pairwise_sq_dist(x, y):\n    xt = x.unsqueeze(1) * y.pow(0).unsqueeze(0)\n"
+        "    return ((xt - y.unsqueeze(0)) ** 2).sum(dim=-1)\n",
+    ),
 ]
