@@ -495,6 +495,16 @@ MUTANTS += [  # issue-17 fresh pass (rva5): the harness's KeyError answered thes
         "    return {k: t.to(device, non_blocking=t.is_pinned() and device.type == 'cuda') * 2\n"
         "            for k, t in batch.items()}\n",
     ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pins in the main thread through a factory's pin_memory=True, then copies non_blocking",
+        expect="pin_memory=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device.type == 'cpu' and device.type == 'cuda':\n"
+        "            t = torch.empty(t.shape, dtype=t.dtype, pin_memory=True).copy_(t)\n"
+        "        out[k] = t.to(device, non_blocking=t.device.type == 'cpu' and device.type == 'cuda')\n"
+        "    return out\n",
+    ),
 ]
 
 CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine without CUDA before
