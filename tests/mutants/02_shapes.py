@@ -430,6 +430,20 @@ MUTANTS = [
         "    return (x.reshape(n, m, 1) * perm).sum(1).to(x.dtype).reshape(n, -1, c * p * p)\n",
     ),
     dict(
+        grade_id="test_forward_one",
+        name="freezes the caller's model for the call (requires_grad = False on its parameters)",
+        mistake="modifies-input",
+        expect="requires_grad（True -> False） 变了",
+        code="def forward_one(model, sample):\n    for p in model.parameters():\n        p.requires_grad = False\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="clears the caller's gradients with zero_grad()",
+        expect="的 .grad 变了",
+        code="def forward_one(model, sample):\n    model.zero_grad()\n    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
         grade_id="test_patchify",
         name="the identity matrix permuted by shape ops, then a matrix product",
         expect="不是形状操作",
@@ -442,6 +456,12 @@ MUTANTS = [
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
 CORRECT = [
+    dict(
+        grade_id="test_forward_one",
+        name="runs the model under torch.no_grad()",
+        code="def forward_one(model, sample):\n    with torch.no_grad():\n"
+        "        return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
     dict(
         grade_id="test_patchify",
         name="the solution written out step by step (straight-line code of 20 and more steps)",
