@@ -719,3 +719,20 @@ MUTANTS += [  # issue-17 fresh pass (rva5): operands without data made any other
         "    return ((xt - y.unsqueeze(0)) ** 2).sum(dim=-1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 final pass (rvf5): tiled against a one-value operand computed from an input, but not an identity
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a - (b * 0 + 1) tiles a, then + 1 + b",
+        expect="另一个操作数处处是同一个值",
+        code="def batch_outer_sum(a, b):\n    ones = b.unsqueeze(1) * 0 + 1\n"
+        "    return (a.unsqueeze(2) - ones) + 1 + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x * (y * 0 + 2) / 2 tiles x",
+        expect="另一个操作数处处是同一个值",
+        code="def pairwise_sq_dist(x, y):\n    xt = x.unsqueeze(1) * (y.unsqueeze(0) * 0 + 2) / 2\n"
+        "    return ((xt - y.unsqueeze(0)) ** 2).sum(dim=-1)\n",
+    ),
+]
