@@ -530,3 +530,42 @@ CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine withou
         "        out[k] = buf.copy_(t, non_blocking=t.is_pinned() and device.type == 'cuda')\n    return out\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 final pass (rvf5): uploads that no recorded copy saw passed every test
+    dict(
+        grade_id="test_to_device_async",
+        name="uploads CPU tensors with torch.as_tensor(t, device=device) (a blocking copy, pinned or not)",
+        expect="pinned 内存里的张量拷到 GPU 时没有用 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device.type == 'cpu' and device.type == 'cuda':\n"
+        "            out[k] = torch.as_tensor(t, device=device)\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="rebuilds CPU tensors on the device from t.tolist()",
+        expect="却没有一次从它到 GPU、带 non_blocking=True 的拷贝",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device.type == 'cpu' and device.type == 'cuda':\n"
+        "            out[k] = torch.tensor(t.tolist(), dtype=t.dtype, device=device)\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+]
+
+CORRECT += [  # issue-17 final pass (rvf5): a view of pinned memory is pinned too; t.to(other)
+    dict(
+        grade_id="test_to_device_async",
+        name="moves t.detach() (a view of the pinned memory) with non_blocking from t.is_pinned()",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.detach().to(device, non_blocking=t.is_pinned() and device.type == 'cuda')\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="moves with t.to(other) where other is an empty tensor made on the device",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        like = torch.empty(0, dtype=t.dtype, device=device)\n"
+        "        out[k] = t.to(like, non_blocking=t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned())\n"
+        "    return out\n",
+    ),
+]
