@@ -1,5 +1,7 @@
 """Wrong answers learners write for 02_shapes; each must fail its test cell with the message named."""
 
+from tests.notebooks import edited
+
 MUTANTS = [
     # forward_one
     dict(
@@ -493,5 +495,33 @@ CORRECT = [
         "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype)\n"
         "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
         "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+]
+
+# The solution of forward_one as the notebook writes it; a mutant below is this text with one edit.
+_FORWARD_ONE = "def forward_one(model, sample):\n    return model(sample.unsqueeze(0)).squeeze(0)\n"
+
+MUTANTS += [  # issue-17 final pass (rvf5): right only on float32 samples (every tested model was float32)
+    dict(
+        grade_id="test_forward_one",
+        name="casts the sample to float32 (an int64 sample of token ids for an Embedding breaks)",
+        expect="Embedding(10, 3)",
+        code=edited(_FORWARD_ONE, ("sample.unsqueeze(0)", "sample.unsqueeze(0).float()")),
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="casts the model to float32 (the caller's float64 model is converted in place)",
+        expect="Linear(4, 2)，float64",
+        code=edited(_FORWARD_ONE, ("model(sample", "model.float()(sample")),
+    ),
+]
+
+CORRECT += [  # issue-17 final pass (rvf5): in-place view operations are shape operations too
+    dict(
+        grade_id="test_patchify",
+        name="reorders the block dims with in-place transpose_ on its own view",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    b = x.reshape(n, c, h // p, p, w // p, p)\n"
+        "    b.transpose_(1, 2)\n    b.transpose_(2, 4)\n    b.transpose_(3, 4)\n"
+        "    return b.reshape(n, (h // p) * (w // p), c * p * p)\n",
     ),
 ]
