@@ -569,3 +569,17 @@ CORRECT += [  # issue-17 final pass (rvf5): a view of pinned memory is pinned to
         "    return out\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 final pass (rvf5): no tested batch held a tensor that requires grad
+    dict(
+        grade_id="test_move_to",
+        name="detaches each tensor before moving it",
+        expect="requires_grad 应为 True",
+        code="def move_to(batch, device):\n"
+        "    if isinstance(batch, torch.Tensor):\n        return batch.detach().to(device)\n"
+        "    if isinstance(batch, dict):\n        return {key: move_to(value, device) for key, value in batch.items()}\n"
+        "    if isinstance(batch, list):\n        return [move_to(item, device) for item in batch]\n"
+        "    if isinstance(batch, tuple):\n        return tuple(move_to(item, device) for item in batch)\n"
+        "    return batch\n",
+    ),
+]
