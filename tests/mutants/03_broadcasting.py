@@ -736,3 +736,20 @@ MUTANTS += [  # issue-17 final pass (rvf5): tiled against a one-value operand co
         "    return ((xt - y.unsqueeze(0)) ** 2).sum(dim=-1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 final pass (rvf5): an operation that ignores a varying argument (alpha=0, an all-true where)
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.add(a, b, alpha=0) spreads a over b's shape, then + b",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.add(a.unsqueeze(2), b.unsqueeze(1), alpha=0) + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.where(y == y, x, y) spreads x over y's shape",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def pairwise_sq_dist(x, y):\n    xu, yu = x.unsqueeze(1), y.unsqueeze(0)\n"
+        "    return ((torch.where(yu == yu, xu, yu) - yu) ** 2).sum(dim=-1)\n",
+    ),
+]
