@@ -1,5 +1,7 @@
 """Wrong answers learners write for 02_shapes; each must fail its test cell with the message named."""
 
+from tests.notebooks import edited
+
 MUTANTS = [
     # forward_one
     dict(
@@ -401,10 +403,67 @@ MUTANTS = [
         "    flat = x.reshape(n, -1)\n"
         "    return torch.take_along_dim(flat, idx.reshape(1, -1).expand(n, -1), 1).reshape(n, -1, c * p * p)\n",
     ),
+    # issue-17 fresh pass (rva5): each passed every test before
+    dict(
+        grade_id="test_patchify",
+        name="places the elements by computed positions (out[:, dest] = x.reshape(n, -1))",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    dest = torch.arange(c * h * w).reshape(h // p, w // p, c, p, p).permute(2, 0, 3, 1, 4).reshape(-1)\n"
+        "    out = torch.empty(n, c * h * w, dtype=x.dtype)\n    out[:, dest] = x.reshape(n, -1)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="scatters the elements to computed positions",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    dest = torch.arange(c * h * w).reshape(h // p, w // p, c, p, p).permute(2, 0, 3, 1, 4).reshape(1, -1)\n"
+        "    out = torch.zeros(n, c * h * w, dtype=x.dtype).scatter(1, dest.expand(n, -1), x.reshape(n, -1))\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="a permutation matrix from comparing positions, applied by multiply and sum",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    m = c * h * w\n"
+        "    dest = torch.arange(m).reshape(h // p, w // p, c, p, p).permute(2, 0, 3, 1, 4).reshape(-1)\n"
+        "    perm = dest[:, None] == torch.arange(m)[None, :]\n"
+        "    return (x.reshape(n, m, 1) * perm).sum(1).to(x.dtype).reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="freezes the caller's model for the call (requires_grad = False on its parameters)",
+        mistake="modifies-input",
+        expect="requires_grad（True -> False） 变了",
+        code="def forward_one(model, sample):\n    for p in model.parameters():\n        p.requires_grad = False\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="clears the caller's gradients with zero_grad()",
+        expect="的 .grad 变了",
+        code="def forward_one(model, sample):\n    model.zero_grad()\n    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="the identity matrix permuted by shape ops, then a matrix product",
+        expect="不是形状操作",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    m = c * h * w\n"
+        "    perm = torch.eye(m, dtype=torch.float64).reshape(c, h // p, p, w // p, p, m)"
+        ".permute(1, 3, 0, 2, 4, 5).reshape(m, m)\n"
+        "    return (x.reshape(n, m).double() @ perm.T).to(x.dtype).reshape(n, -1, c * p * p)\n",
+    ),
 ]
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
 CORRECT = [
+    dict(
+        grade_id="test_forward_one",
+        name="runs the model under torch.no_grad()",
+        code="def forward_one(model, sample):\n    with torch.no_grad():\n"
+        "        return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
     dict(
         grade_id="test_patchify",
         name="the solution written out step by step (straight-line code of 20 and more steps)",
@@ -421,5 +480,48 @@ CORRECT = [
         code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
         "    rows = torch.stack(torch.split(x, p, dim=2), 1)\n"
         "    grid = torch.stack(torch.split(rows, p, dim=4), 2)\n    return grid.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="unflatten, movedim and flatten",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    grid = x.unflatten(3, (w // p, p)).unflatten(2, (h // p, p)).movedim((2, 4), (1, 2))\n"
+        "    return grid.flatten(3).flatten(1, 2)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="copies the permuted blocks into a zeros output",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype)\n"
+        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+]
+
+# The solution of forward_one as the notebook writes it; a mutant below is this text with one edit.
+_FORWARD_ONE = "def forward_one(model, sample):\n    return model(sample.unsqueeze(0)).squeeze(0)\n"
+
+MUTANTS += [  # issue-17 final pass (rvf5): right only on float32 samples (every tested model was float32)
+    dict(
+        grade_id="test_forward_one",
+        name="casts the sample to float32 (an int64 sample of token ids for an Embedding breaks)",
+        expect="Embedding(10, 3)",
+        code=edited(_FORWARD_ONE, ("sample.unsqueeze(0)", "sample.unsqueeze(0).float()")),
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="casts the model to float32 (the caller's float64 model is converted in place)",
+        expect="Linear(4, 2)，float64",
+        code=edited(_FORWARD_ONE, ("model(sample", "model.float()(sample")),
+    ),
+]
+
+CORRECT += [  # issue-17 final pass (rvf5): in-place view operations are shape operations too
+    dict(
+        grade_id="test_patchify",
+        name="reorders the block dims with in-place transpose_ on its own view",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    b = x.reshape(n, c, h // p, p, w // p, p)\n"
+        "    b.transpose_(1, 2)\n    b.transpose_(2, 4)\n    b.transpose_(3, 4)\n"
+        "    return b.reshape(n, (h // p) * (w // p), c * p * p)\n",
     ),
 ]

@@ -677,3 +677,79 @@ MUTANTS += [  # rv5: constant operands made by the *_like / new_* factories (fou
         "    return ((xt - yt) ** 2).sum(dim=-1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rva5): operands without data made any other way; each passed every test before
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a tiled against a clone of torch.ones",
+        expect="不是由输入算出来的",
+        code="def batch_outer_sum(a, b):\n"
+        "    ones = torch.ones(b.shape[1], dtype=a.dtype).clone()\n"
+        "    return a.unsqueeze(2) * ones + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a tiled by adding arange(N) * 0",
+        expect="不是由输入算出来的",
+        code="def batch_outer_sum(a, b):\n"
+        "    zeros = torch.arange(b.shape[1]).to(a.dtype) * 0\n"
+        "    return (a.unsqueeze(2) + zeros) + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x and y tiled against ones written as a list",
+        expect="不是由输入算出来的",
+        code="def pairwise_sq_dist(x, y):\n    n, m = x.shape[0], y.shape[0]\n"
+        "    xt = x.unsqueeze(1) * torch.tensor([1.0] * m, dtype=x.dtype).view(1, m, 1)\n"
+        "    yt = y.unsqueeze(0) * torch.tensor([1.0] * n, dtype=y.dtype).view(n, 1, 1)\n"
+        "    return ((xt - yt) ** 2).sum(dim=-1)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a tiled against ones computed from b (b * 0 + 1)",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def batch_outer_sum(a, b):\n    ones = b * 0 + 1\n"
+        "    return a.unsqueeze(2) * ones.unsqueeze(1) + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x tiled against y.pow(0)",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def pairwise_sq_dist(x, y):\n    xt = x.unsqueeze(1) * y.pow(0).unsqueeze(0)\n"
+        "    return ((xt - y.unsqueeze(0)) ** 2).sum(dim=-1)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 final pass (rvf5): tiled against a one-value operand computed from an input, but not an identity
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a - (b * 0 + 1) tiles a, then + 1 + b",
+        expect="另一个操作数处处是同一个值",
+        code="def batch_outer_sum(a, b):\n    ones = b.unsqueeze(1) * 0 + 1\n"
+        "    return (a.unsqueeze(2) - ones) + 1 + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x * (y * 0 + 2) / 2 tiles x",
+        expect="另一个操作数处处是同一个值",
+        code="def pairwise_sq_dist(x, y):\n    xt = x.unsqueeze(1) * (y.unsqueeze(0) * 0 + 2) / 2\n"
+        "    return ((xt - y.unsqueeze(0)) ** 2).sum(dim=-1)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 final pass (rvf5): an operation that ignores a varying argument (alpha=0, an all-true where)
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.add(a, b, alpha=0) spreads a over b's shape, then + b",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.add(a.unsqueeze(2), b.unsqueeze(1), alpha=0) + b.unsqueeze(1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.where(y == y, x, y) spreads x over y's shape",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def pairwise_sq_dist(x, y):\n    xu, yu = x.unsqueeze(1), y.unsqueeze(0)\n"
+        "    return ((torch.where(yu == yu, xu, yu) - yu) ** 2).sum(dim=-1)\n",
+    ),
+]

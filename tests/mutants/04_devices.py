@@ -477,3 +477,109 @@ CORRECT = [
         ),
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rva5): the harness's KeyError answered these before
+    dict(
+        grade_id="test_to_device_async",
+        name="converts to float32 after the move",
+        expect="dtype 不对：期望 torch.int64，得到 torch.float32",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=t.is_pinned() and device.type == 'cuda').float()\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="scales the values after the move",
+        expect="的数值（meta 扮演 GPU）",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, non_blocking=t.is_pinned() and device.type == 'cuda') * 2\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pins in the main thread through a factory's pin_memory=True, then copies non_blocking",
+        expect="pin_memory=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device.type == 'cpu' and device.type == 'cuda':\n"
+        "            t = torch.empty(t.shape, dtype=t.dtype, pin_memory=True).copy_(t)\n"
+        "        out[k] = t.to(device, non_blocking=t.device.type == 'cpu' and device.type == 'cuda')\n"
+        "    return out\n",
+    ),
+]
+
+CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine without CUDA before
+    dict(
+        grade_id="test_to_device_async",
+        name="allocates on the device with empty_like, then copy_ (non_blocking from pinned memory)",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        pinned = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out[k] = torch.empty_like(t, device=device).copy_(t, non_blocking=pinned)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="names the dtype it keeps: t.to(device, t.dtype, non_blocking=...)",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.to(device, t.dtype, non_blocking=t.is_pinned() and device.type == 'cuda')\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="allocates under `with device:` and copies with copy_",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        with device:\n            buf = torch.empty(t.shape, dtype=t.dtype)\n"
+        "        out[k] = buf.copy_(t, non_blocking=t.is_pinned() and device.type == 'cuda')\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 final pass (rvf5): uploads that no recorded copy saw passed every test
+    dict(
+        grade_id="test_to_device_async",
+        name="uploads CPU tensors with torch.as_tensor(t, device=device) (a blocking copy, pinned or not)",
+        expect="pinned 内存里的张量拷到 GPU 时没有用 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device.type == 'cpu' and device.type == 'cuda':\n"
+        "            out[k] = torch.as_tensor(t, device=device)\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="rebuilds CPU tensors on the device from t.tolist()",
+        expect="却没有一次从它到 GPU、带 non_blocking=True 的拷贝",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device.type == 'cpu' and device.type == 'cuda':\n"
+        "            out[k] = torch.tensor(t.tolist(), dtype=t.dtype, device=device)\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+]
+
+CORRECT += [  # issue-17 final pass (rvf5): a view of pinned memory is pinned too; t.to(other)
+    dict(
+        grade_id="test_to_device_async",
+        name="moves t.detach() (a view of the pinned memory) with non_blocking from t.is_pinned()",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    return {k: t.detach().to(device, non_blocking=t.is_pinned() and device.type == 'cuda')\n"
+        "            for k, t in batch.items()}\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="moves with t.to(other) where other is an empty tensor made on the device",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        like = torch.empty(0, dtype=t.dtype, device=device)\n"
+        "        out[k] = t.to(like, non_blocking=t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned())\n"
+        "    return out\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 final pass (rvf5): no tested batch held a tensor that requires grad
+    dict(
+        grade_id="test_move_to",
+        name="detaches each tensor before moving it",
+        expect="requires_grad 应为 True",
+        code="def move_to(batch, device):\n"
+        "    if isinstance(batch, torch.Tensor):\n        return batch.detach().to(device)\n"
+        "    if isinstance(batch, dict):\n        return {key: move_to(value, device) for key, value in batch.items()}\n"
+        "    if isinstance(batch, list):\n        return [move_to(item, device) for item in batch]\n"
+        "    if isinstance(batch, tuple):\n        return tuple(move_to(item, device) for item in batch)\n"
+        "    return batch\n",
+    ),
+]
