@@ -424,6 +424,13 @@ _ENTRIES = (
         "grad mode left off after the function returns",
         "torch.set_grad_enabled(False) 这样的调用改的是全局设置：用 with torch.inference_mode(): / with torch.no_grad(): 只关一个块。",
     ),
+    # 10_lenet_mnist (issue-17 final pass, rvh5)
+    Mistake(
+        "unsynced-host-copy-read",
+        "读了没有同步的 non_blocking 设备→主机拷贝",
+        "reads a non_blocking device-to-host copy before any sync",
+        "x.to(\"cpu\", non_blocking=True) 立即返回，数据还在路上：读回主机用阻塞的 .tolist() / .item() / .cpu()。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}
