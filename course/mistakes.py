@@ -429,7 +429,7 @@ _ENTRIES = (
         "unsynced-host-copy-read",
         "读了没有同步的 non_blocking 设备→主机拷贝",
         "reads a non_blocking device-to-host copy before any sync",
-        "x.to(\"cpu\", non_blocking=True) 立即返回，数据还在路上：读回主机用阻塞的 .tolist() / .item() / .cpu()。",
+        'x.to("cpu", non_blocking=True) 立即返回，数据还在路上：读回主机用阻塞的 .tolist() / .item() / .cpu()。',
     ),
 )
 
