@@ -1614,6 +1614,11 @@ CORRECT = [
         ),
     ),
     dict(
+        grade_id="test_mnist_dataset",
+        name="the label rebuilt from .tolist() (a 0-d number, no pixels handed out)",
+        code=_dataset(item=f"return ({_NORMALISED}).unsqueeze(0), torch.tensor(self.labels[index].tolist())"),
+    ),
+    dict(
         grade_id="test_evaluate",
         name="the count kept on the model's device (device=next(model.parameters()).device)",
         code=_restoring_with("device=y.device", "device=next(model.parameters()).device"),
