@@ -1550,6 +1550,20 @@ class _InsideBatches(torch.utils.data.Sampler):
         code=edited(_FIT, (".tolist()", '.to("cpu", non_blocking=True).tolist()')),
     ),
     dict(
+        grade_id="test_fit",
+        name="epoch_seconds measured before the validation (training time only)",
+        expect="记录的时间没有包括这个 epoch 的验证",
+        code=edited(
+            _FIT,
+            ('        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))\n', ""),
+            (
+                '        history["epoch_seconds"].append(time.perf_counter() - start)\n',
+                '        history["epoch_seconds"].append(time.perf_counter() - start)\n'
+                '        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))\n',
+            ),
+        ),
+    ),
+    dict(
         grade_id="test_make_loader",
         name="TensorBatches keeps y.tolist() and builds each batch's y with torch.tensor([...])",
         expect="make_loader 把传入的 x 或 y（一个 50 个元素的张量）交给了 NumPy / Python",
