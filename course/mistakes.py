@@ -438,6 +438,13 @@ _ENTRIES = (
         "every step's model output kept with its graph",
         "outputs.append(model(x)) 让每一步的计算图一直留在内存里：要留输出（之后算准确率等），存 out.detach()。",
     ),
+    # 10_lenet_mnist (issue-17 final pass, rvh5)
+    Mistake(
+        "unsynced-host-copy-read",
+        "读了没有同步的 non_blocking 设备→主机拷贝",
+        "reads a non_blocking device-to-host copy before any sync",
+        'x.to("cpu", non_blocking=True) 立即返回，数据还在路上：读回主机用阻塞的 .tolist() / .item() / .cpu()。',
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -134,6 +134,11 @@ class SyncCounter(TorchFunctionMode):
         self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
         self._frames: list[list[bool]] = []  # per Python-level call in progress: did the dispatcher read values?
         self._dispatch = _AtenReads(self)
+        # host tensors a non_blocking=True device-to-host copy made, and what is computed from them, until a
+        # blocking sync: on a GPU their values may not have arrived yet; ``unsynced`` names the first read of one
+        self._in_flight: dict[int, weakref.ref] = {}
+        self._copying = False
+        self.unsynced = ""
 
     def __enter__(self) -> SyncCounter:
         super().__enter__()
@@ -156,6 +161,7 @@ class SyncCounter(TorchFunctionMode):
             "accumulated": self.accumulated,
             "mixed": self.mixed,
             "losses_made": self.losses_made,
+            "unsynced": self.unsynced,
         }
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
@@ -166,14 +172,21 @@ class SyncCounter(TorchFunctionMode):
         tensors = _tensors((args, kwargs))
         first = next((t for t in tensors if self.on_device(t)), None)
         recorded = len(self.calls)
+        pending = [t for t in tensors if self._is_in_flight(t)]
+        if pending and not self.unsynced and (func in SYNC_CALLS or name in _HANDS_OUT_MEMORY):
+            self.unsynced = SYNC_CALLS.get(func) or _HANDS_OUT_MEMORY[name]
         if first is not None and not self.mixed:
-            self._note_mixed(name, args, tensors)
+            self._note_mixed(name, args, kwargs, tensors)
         placed = self._before(func, name, args, kwargs, first)
         self._frames.append([False])
         try:
             result = func(*args, **kwargs)
         finally:
             read = self._frames.pop()[0]
+        if self._copying or pending:  # a non_blocking copy to the host, or computed from one
+            self._copying = False
+            for t in _tensors(result):
+                self._in_flight[id(t)] = weakref.ref(t)
         if self.loss_nodes and not self.accumulated:
             self._note_accumulated(name, result)
         if self.loss_nodes:
@@ -198,7 +211,7 @@ class SyncCounter(TorchFunctionMode):
             self._place(t, on_device=on_device)
         return result
 
-    def _note_mixed(self, name: str, args: tuple, tensors: list[torch.Tensor]) -> None:
+    def _note_mixed(self, name: str, args: tuple, kwargs: dict, tensors: list[torch.Tensor]) -> None:
         """Note a call that mixes device tensors with host tensors a GPU would refuse (``mixed``).
 
         On a GPU an op may take a 0-d CPU tensor as an input beside CUDA tensors (like a Python number), but
@@ -210,6 +223,8 @@ class SyncCounter(TorchFunctionMode):
             return
         in_place = name.endswith("_") and not name.startswith("__") or name in _IN_PLACE_DUNDERS
         target = args[0] if in_place and args and isinstance(args[0], torch.Tensor) else None
+        if target is None and isinstance(kwargs.get("out"), torch.Tensor):  # torch.add(a, b, out=total) writes total
+            target = kwargs["out"]
         host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or t is target)]
         if not host or _called_by_torch():
             return
@@ -268,6 +283,7 @@ class SyncCounter(TorchFunctionMode):
             if source and not target and func is _T.to and _called_by_torch():
                 target = True  # torch's own code moving results to the device its inputs came from
             if source and not target:
+                self._copying = func is _T.to and _non_blocking(args, kwargs)
                 self._record(_to_label(func, args, kwargs), args[0])
             return target
         if func is _T.copy_ and len(args) > 1:
@@ -332,7 +348,13 @@ class SyncCounter(TorchFunctionMode):
         else:
             self._host[key] = weakref.ref(t, lambda _, key=key: self._host.pop(key, None))
 
+    def _is_in_flight(self, t: torch.Tensor) -> bool:
+        ref = self._in_flight.get(id(t))
+        return ref is not None and ref() is t
+
     def _record(self, label: str, t: Any, times: int = 1) -> None:
+        if not self._copying:
+            self._in_flight.clear()  # a blocking sync: every copy queued before it has arrived
         self.calls.extend([label] * times)
         if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
             self.on_accumulated_graph += 1
@@ -452,6 +474,11 @@ def _to_label(func: Any, args: tuple, kwargs: dict) -> str:
         return ".cpu()"
     shown = [_show(a) for a in args[1:]] + [f"{k}={_show(v)}" for k, v in kwargs.items()]
     return f".to({', '.join(shown)})"
+
+
+def _non_blocking(args: tuple, kwargs: dict) -> bool:
+    """Whether a ``Tensor.to`` call asked for ``non_blocking=True`` (keyword, or the bool after a device/dtype)."""
+    return bool(kwargs.get("non_blocking")) or any(a is True for a in args[2:])
 
 
 def _show(value: Any) -> str:

@@ -1517,6 +1517,92 @@ class _InsideBatches(torch.utils.data.Sampler):
         expect="fit 一共做了 12 次主机-设备同步",
         code=edited(_FIT, (".tolist()", "\n        losses = [loss.item() for loss in losses]")),
     ),
+    # rvh5: the fresh pass after rvd5 (relatives of its fixes)
+    dict(
+        grade_id="test_evaluate",
+        name="correct count made on the CPU, device sums added into it with torch.add(..., out=correct)",
+        expect="写入结果的 CPU 张量",
+        mistake="new-tensor-without-device",
+        code=edited(
+            _restoring(_COUNT),
+            (
+                "correct = torch.zeros((), dtype=torch.long, device=y.device)",
+                "correct = torch.zeros((), dtype=torch.long)",
+            ),
+            (
+                "correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum()",
+                "torch.add(correct, (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum(), out=correct)",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="count read through a non_blocking=True copy to the host, with no sync before the read",
+        expect='读了一个 .to("cpu", non_blocking=True) 拷到主机的张量',
+        mistake="unsynced-host-copy-read",
+        code=_restoring_with("return correct.item()", 'return correct.to("cpu", non_blocking=True).item()'),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch losses read through a non_blocking=True copy to the host, with no sync before .tolist()",
+        expect='fit 用 .tolist() 读了一个 .to("cpu", non_blocking=True) 拷到主机的张量',
+        mistake="unsynced-host-copy-read",
+        code=edited(_FIT, (".tolist()", '.to("cpu", non_blocking=True).tolist()')),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch_seconds measured before the validation (training time only)",
+        expect="记录的时间没有包括这个 epoch 的验证",
+        code=edited(
+            _FIT,
+            ('        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))\n', ""),
+            (
+                '        history["epoch_seconds"].append(time.perf_counter() - start)\n',
+                '        history["epoch_seconds"].append(time.perf_counter() - start)\n'
+                '        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))\n',
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="TensorBatches keeps y.tolist() and builds each batch's y with torch.tensor([...])",
+        expect="make_loader 把传入的 x 或 y（一个 50 个元素的张量）交给了 NumPy / Python",
+        code=edited(
+            _LOADER,
+            ("self.x, self.y = x, y", "self.x, self.y = x, y.tolist()"),
+            ("self.y[indices]", "torch.tensor([self.y[i] for i in indices])"),
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="each image read through bytes(untyped_storage()) into NumPy, converted there",
+        expect=".untyped_storage()",
+        code="import numpy as np\n"
+        + _dataset(
+            item="t = self.pixels[index]\n"
+            "        raw = bytes(t.untyped_storage())[t.storage_offset():][:784]\n"
+            "        image = (np.frombuffer(raw, dtype=np.uint8).reshape(28, 28).astype(np.float32) / 255 - MNIST_MEAN)"
+            " / MNIST_STD\n"
+            "        return torch.from_numpy(image.astype(np.float32)).unsqueeze(0), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="model.to(the global device) inside, batches sent to where the model then is",
+        expect="train_one_epoch 把模型搬到了 cpu 上",
+        mistake="global-device",
+        code=edited(
+            _body(_EPOCH_SIGNATURE, _EPOCH_OK),
+            (
+                "device = next(model.parameters()).device\n",
+                "model.to(device)\n    dev = next(model.parameters()).device\n",
+            ),
+            (
+                "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+                "xb.to(dev, non_blocking=True), yb.to(dev, non_blocking=True)",
+            ),
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
@@ -1525,5 +1611,30 @@ CORRECT = [
         grade_id="test_train_one_epoch",
         name="model.to(device) with the model's own device before the loop (a no-op, no sync)",
         code=_epoch_with("model.train()\n", "model.to(device)\nmodel.train()\n"),
+    ),
+    # rvh5
+    dict(
+        grade_id="test_fit",
+        name="losses copied to the host with non_blocking=True, read only after evaluate's .item() (a sync)",
+        code=edited(
+            _FIT,
+            (".tolist()", '.to("cpu", non_blocking=True)'),
+            (
+                '        history["batch_loss"] += losses\n',
+                "        accuracy = evaluate(model, x_val, y_val, 1000)\n        losses = losses.tolist()\n"
+                '        history["batch_loss"] += losses\n',
+            ),
+            ("evaluate(model, x_val, y_val, 1000))", "accuracy)"),
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="the label rebuilt from .tolist() (a 0-d number, no pixels handed out)",
+        code=_dataset(item=f"return ({_NORMALISED}).unsqueeze(0), torch.tensor(self.labels[index].tolist())"),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="the count kept on the model's device (device=next(model.parameters()).device)",
+        code=_restoring_with("device=y.device", "device=next(model.parameters()).device"),
     ),
 ]
