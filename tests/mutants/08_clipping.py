@@ -875,6 +875,30 @@ MUTANTS += [
         ),
         expect="每个梯度张量的范数都有限",
     ),
+    dict(  # each tensor's sum of squares finite (2.25e38), the total overflows: the grads must stay
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_of_each_tensor_sum_of_squares_instead_of_the_total",
+        code=_clip_with(
+            (
+                "    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n",
+                "    squares = torch.stack([g.pow(2).sum() for g in grads])\n    total = torch.sqrt(squares.sum())\n",
+            ),
+            (_CLIP_WHERE, "    coef = torch.where(torch.isfinite(squares).all(), coef, torch.ones_like(coef))\n"),
+        ),
+        expect="每个梯度张量的平方和都有限",
+    ),
+    dict(  # the same with each tensor's norm written by hand (sqrt of its sum of squares: inf for [3e19])
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_of_each_hand_written_tensor_norm_instead_of_the_total",
+        code=_clip_with(
+            (
+                "    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n",
+                "    norms = torch.stack([g.pow(2).sum().sqrt() for g in grads])\n    total = norms.pow(2).sum().sqrt()\n",
+            ),
+            (_CLIP_WHERE, "    coef = torch.where(torch.isfinite(norms).all(), coef, torch.ones_like(coef))\n"),
+        ),
+        expect="每个梯度张量的平方和都有限",
+    ),
     dict(  # a layer is a module that owns parameters directly, leaf or not (a root scale, ViT's cls_token)
         grade_id="test_layer_grad_norms",
         name="layers_are_leaf_modules_only",
