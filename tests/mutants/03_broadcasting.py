@@ -764,3 +764,13 @@ MUTANTS += [  # issue-17 third pass (rvk): the argument skip held for a one-valu
         "    return torch.add(a.unsqueeze(2), one, alpha=0) + b.unsqueeze(1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 third pass (rvk): stack / cat copied out broadcast views of two operands
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="stacks the broadcast views of a and b (both copied out in full), then sums them",
+        expect="stack 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.stack(torch.broadcast_tensors(a.unsqueeze(2), b.unsqueeze(1))).sum(0)\n",
+    ),
+]
