@@ -753,3 +753,24 @@ MUTANTS += [  # issue-17 final pass (rvf5): an operation that ignores a varying 
         "    return ((torch.where(yu == yu, xu, yu) - yu) ** 2).sum(dim=-1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 third pass (rvk): the argument skip held for a one-valued view of an input that varies
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.add(a, <one element of b expanded>, alpha=0) spreads a, then + b",
+        expect="结果恰好就是这个张量铺开后的样子",
+        code="def batch_outer_sum(a, b):\n"
+        "    one = b[:1, None, :1].expand(a.shape[0], 1, b.shape[1])\n"
+        "    return torch.add(a.unsqueeze(2), one, alpha=0) + b.unsqueeze(1)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 third pass (rvk): stack / cat copied out broadcast views of two operands
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="stacks the broadcast views of a and b (both copied out in full), then sums them",
+        expect="stack 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.stack(torch.broadcast_tensors(a.unsqueeze(2), b.unsqueeze(1))).sum(0)\n",
+    ),
+]

@@ -583,3 +583,30 @@ MUTANTS += [  # issue-17 final pass (rvf5): no tested batch held a tensor that r
         "    return batch\n",
     ),
 ]
+
+_MOVE_REST = (
+    "    if isinstance(batch, dict):\n        return {key: move_to(value, device) for key, value in batch.items()}\n"
+    "    if isinstance(batch, list):\n        return [move_to(item, device) for item in batch]\n"
+    "    if isinstance(batch, tuple):\n        return tuple(move_to(item, device) for item in batch)\n"
+    "    return batch\n"
+)
+
+MUTANTS += [  # issue-17 third pass (rvk): a new leaf that requires grad read the same as the moved tensor
+    dict(
+        grade_id="test_move_to",
+        name="detaches each tensor, moves it, then asks for grad again (a new leaf, cut from the graph)",
+        expect="脱离了计算图",
+        code="def move_to(batch, device):\n"
+        "    if isinstance(batch, torch.Tensor):\n"
+        "        return batch.detach().to(device).requires_grad_(batch.requires_grad)\n" + _MOVE_REST,
+    ),
+]
+
+CORRECT += [  # issue-17 third pass (rvk): a copy on the same device stays in the graph
+    dict(
+        grade_id="test_move_to",
+        name="always copies: batch.to(device, copy=True)",
+        code="def move_to(batch, device):\n"
+        "    if isinstance(batch, torch.Tensor):\n        return batch.to(device, copy=True)\n" + _MOVE_REST,
+    ),
+]
