@@ -192,6 +192,7 @@ class SyncCounter(TorchFunctionMode):
         if self.loss_nodes:
             self._note_derived(result)
         self._note_step_graph(result)
+        self._note_step_graph(_written(name, args, kwargs))
         if read and first is not None and len(self.calls) == recorded:
             self._record(f"{name}()", first)  # a host read only the dispatcher saw (torch.is_nonzero, ...)
             if name == "_to_copy":
@@ -403,6 +404,18 @@ class _AtenReads(TorchDispatchMode):
         if to_host and isinstance(result, torch.Tensor):
             counter._place(result, on_device=False)
         return result
+
+
+def _written(name: str, args: tuple, kwargs: dict) -> list[torch.Tensor]:
+    """The tensors an in-place call wrote into (``buf[i:j] = out``, ``buf.narrow(0, i, n).copy_(out)``,
+    ``torch.cat(xs, out=buf)``), with the base each is a view of: the graph they carry afterwards is made in
+    this step, though no result of the call holds it."""
+    targets = _tensors(kwargs.get("out"))
+    in_place = name == "__setitem__" or (name.endswith("_") and not name.startswith("__"))
+    if in_place and args and isinstance(args[0], torch.Tensor):
+        targets.append(args[0])
+    with torch._C.DisableTorchFunction():
+        return targets + [t._base for t in targets if t._base is not None]
 
 
 def _names_host(device: Any) -> bool:

@@ -850,3 +850,29 @@ CORRECT += [
         ),
     ),
 ]
+
+MUTANTS += [  # issue 17 third look (rvj): outputs written in place into a preallocated buffer (no result holds them)
+    dict(
+        grade_id="test_train_epoch",
+        name="writes every output into a preallocated buffer without detach (buf[pos:pos + n] = out)",
+        mistake="outputs-kept-with-graph",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    if buf is None:\n        buf = torch.zeros(1000, *out.shape[1:], device=out.device)\n"
+            "    buf[pos : pos + out.shape[0]] = out\n    pos += out.shape[0]\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nbuf, pos = None, 0\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="copies every output into a view of a preallocated buffer without detach (narrow(...).copy_(out))",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    if buf is None:\n        buf = torch.zeros(1000, *out.shape[1:], device=out.device)\n"
+            "    buf.narrow(0, pos, out.shape[0]).copy_(out)\n    pos += out.shape[0]\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nbuf, pos = None, 0\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+]
