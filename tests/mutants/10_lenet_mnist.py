@@ -250,6 +250,20 @@ def _checkpoints(make: str = _MAKE_OK, restore: str = _RESTORE_OK) -> str:
     return _CHECKPOINTS.format(make=make, restore=restore)
 
 
+# a sampler that shuffles whole fixed batches (their membership never changes): two make_loader mutants use it
+_BLOCKS_SHUFFLED = """
+class _FullBlocksShuffled(torch.utils.data.Sampler):
+    def __init__(self, full, rest, generator):
+        self.full, self.rest, self.generator = full, rest, generator
+
+    def __iter__(self):
+        order = torch.randperm(len(self.full), generator=self.generator).tolist()
+        return iter([self.full[i] for i in order] + self.rest)
+
+    def __len__(self):
+        return len(self.full) + len(self.rest)
+"""
+
 MUTANTS = [
     # predict first
     dict(
@@ -1345,19 +1359,7 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
                 "        sampler = _FullBlocksShuffled(full, rest, generator)\n",
             ),
         )
-        + """
-
-class _FullBlocksShuffled(torch.utils.data.Sampler):
-    def __init__(self, full, rest, generator):
-        self.full, self.rest, self.generator = full, rest, generator
-
-    def __iter__(self):
-        order = torch.randperm(len(self.full), generator=self.generator).tolist()
-        return iter([self.full[i] for i in order] + self.rest)
-
-    def __len__(self):
-        return len(self.full) + len(self.rest)
-""",
+        + _BLOCKS_SHUFFLED,
     ),
     dict(
         grade_id="test_fit",
@@ -1442,22 +1444,10 @@ class _FullBlocksShuffled(torch.utils.data.Sampler):
                 "        perm = torch.randperm(len(dataset), generator=generator).tolist()\n"
                 "        sampler = [perm[i:i + batch_size] for i in range(0, len(perm), batch_size)]\n"
                 "        full = [b for b in sampler if len(b) == batch_size]\n"
-                "        sampler = _FullBatchesShuffled(full, sampler[len(full):], generator)\n",
+                "        sampler = _FullBlocksShuffled(full, sampler[len(full):], generator)\n",
             ),
         )
-        + """
-
-class _FullBatchesShuffled(torch.utils.data.Sampler):
-    def __init__(self, full, rest, generator):
-        self.full, self.rest, self.generator = full, rest, generator
-
-    def __iter__(self):
-        order = torch.randperm(len(self.full), generator=self.generator).tolist()
-        return iter([self.full[i] for i in order] + self.rest)
-
-    def __len__(self):
-        return len(self.full) + len(self.rest)
-""",
+        + _BLOCKS_SHUFFLED,
     ),
     dict(
         grade_id="test_make_loader",
