@@ -183,9 +183,9 @@ class SyncCounter(TorchFunctionMode):
             result = func(*args, **kwargs)
         finally:
             read = self._frames.pop()[0]
-        if self._copying or pending:  # a non_blocking copy to the host, or computed from one
+        if self._copying or pending:  # a non_blocking copy to the host, or computed from / written with one
             self._copying = False
-            for t in _tensors(result):
+            for t in _tensors(result) + (_written(name, args, kwargs) if pending else []):  # buf[:] = copy
                 self._in_flight[id(t)] = weakref.ref(t)
         if self.loss_nodes and not self.accumulated:
             self._note_accumulated(name, result)

@@ -1593,6 +1593,42 @@ class _InsideBatches(torch.utils.data.Sampler):
             ),
         ),
     ),
+    # rvl: relatives of rvh5's fixes (a write into a buffer, one number at a time)
+    dict(
+        grade_id="test_evaluate",
+        name="a non_blocking=True copy of the count written into a host buffer (buf[...] = ...), buf read with no sync",
+        expect='读了一个 .to("cpu", non_blocking=True) 拷到主机的张量',
+        mistake="unsynced-host-copy-read",
+        code=_restoring_with(
+            "return correct.item()",
+            'buf = torch.zeros((), dtype=torch.long)\n        buf[...] = correct.to("cpu", non_blocking=True)\n'
+            "        return buf.item()",
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="y written into a fresh buffer (buf[:] = y), the buffer kept as .tolist()",
+        expect="make_loader 把传入的 x 或 y（一个 50 个元素的张量）交给了 NumPy / Python",
+        code=edited(
+            _LOADER,
+            (
+                "self.x, self.y = x, y",
+                "buf = torch.empty(y.shape[0], dtype=torch.long)\n        buf[:] = y\n        self.x, self.y = x, buf.tolist()",
+            ),
+            ("self.y[indices]", "torch.tensor([self.y[i] for i in indices])"),
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="each image read one pixel at a time with int() into a list, then torch.tensor(...)",
+        expect="逐个像素的 int() / .item()",
+        code=_dataset(
+            item="t = self.pixels[index]\n"
+            "        rows = [[int(t[r, c]) for c in range(t.shape[1])] for r in range(t.shape[0])]\n"
+            "        image = (torch.tensor(rows, dtype=torch.float32) / 255 - MNIST_MEAN) / MNIST_STD\n"
+            "        return image.unsqueeze(0), self.labels[index]",
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
