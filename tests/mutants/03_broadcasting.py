@@ -774,3 +774,23 @@ MUTANTS += [  # issue-17 third pass (rvk): stack / cat copied out broadcast view
         "    return torch.stack(torch.broadcast_tensors(a.unsqueeze(2), b.unsqueeze(1))).sum(0)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 fourth look (rvm): where with a constant selector stacks both broadcast views, like stack
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.where(<(2, 1, 1, 1) selector>, a, b) stacks both spread operands, then sums them",
+        expect="where 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    sel = torch.tensor([True, False]).view(2, 1, 1, 1)\n"
+        "    return torch.where(sel, a[:, :, None], b[:, None, :]).sum(0)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.where(<(2, 1, 1, 1) selector>, x, y) stacks both spread operands, then subtracts the halves",
+        expect="where 把一个",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    sel = torch.tensor([True, False]).view(2, 1, 1, 1)\n"
+        "    both = torch.where(sel, x[:, None, :], y[None, :, :])\n"
+        "    return ((both[0] - both[1]) ** 2).sum(dim=-1)\n",
+    ),
+]

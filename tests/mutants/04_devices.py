@@ -610,3 +610,17 @@ CORRECT += [  # issue-17 third pass (rvk): a copy on the same device stays in th
         "    if isinstance(batch, torch.Tensor):\n        return batch.to(device, copy=True)\n" + _MOVE_REST,
     ),
 ]
+
+MUTANTS += [  # issue-17 fourth look (rvm): the graph check moved only to the tensor's own device, a no-op move
+    dict(
+        grade_id="test_move_to",
+        name="returns a tensor already on the device as is, detaches it before a real move (a new leaf)",
+        mistake="detached-from-graph",
+        expect="-> 'meta') 返回的 ['h'][0] 脱离了计算图",
+        code="def move_to(batch, device):\n"
+        "    if isinstance(batch, torch.Tensor):\n"
+        "        if batch.device == torch.device(device):\n"
+        "            return batch\n"
+        "        return batch.detach().to(device).requires_grad_(batch.requires_grad)\n" + _MOVE_REST,
+    ),
+]
