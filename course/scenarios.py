@@ -70,6 +70,13 @@ _IN_PLACE_DUNDERS = {
     "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__", "__iand__",
     "__ior__", "__ixor__", "__ilshift__", "__irshift__", "__imatmul__",
 }  # fmt: skip
+
+
+def writes_in_place(name: str) -> bool:
+    """Whether a torch call of this name writes into its first argument (``add_``, ``x += y``): not ``__setitem__``."""
+    return name.endswith("_") and not name.startswith("__") or name in _IN_PLACE_DUNDERS
+
+
 # aten ops (packet names) that make the host read a tensor's values, or learn a data-dependent size.
 ATEN_READS = {
     "_local_scalar_dense", "item", "is_nonzero", "equal", "allclose", "nonzero", "argwhere", "masked_select",
@@ -222,8 +229,7 @@ class SyncCounter(TorchFunctionMode):
         """
         if name in _MOVES:
             return
-        in_place = name.endswith("_") and not name.startswith("__") or name in _IN_PLACE_DUNDERS
-        target = args[0] if in_place and args and isinstance(args[0], torch.Tensor) else None
+        target = args[0] if writes_in_place(name) and args and isinstance(args[0], torch.Tensor) else None
         if target is None and isinstance(kwargs.get("out"), torch.Tensor):  # torch.add(a, b, out=total) writes total
             target = kwargs["out"]
         host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or t is target)]
@@ -411,8 +417,7 @@ def _written(name: str, args: tuple, kwargs: dict) -> list[torch.Tensor]:
     ``torch.cat(xs, out=buf)``), with the base each is a view of: the graph they carry afterwards is made in
     this step, though no result of the call holds it."""
     targets = _tensors(kwargs.get("out"))
-    in_place = name == "__setitem__" or (name.endswith("_") and not name.startswith("__"))
-    if in_place and args and isinstance(args[0], torch.Tensor):
+    if (name == "__setitem__" or writes_in_place(name)) and args and isinstance(args[0], torch.Tensor):
         targets.append(args[0])
     with torch._C.DisableTorchFunction():
         return targets + [t._base for t in targets if t._base is not None]
