@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from autograder import course_folder as course_mod
 from autograder.errors import AutograderError
 from autograder.notebooks import make_plan, parse_notebook, points
 from autograder.parent import engine, sandbox, submission
+from autograder.parent.order import LongestFirst
 from autograder.parent.pool import RunLimits
 from autograder.results import feedback, journal
 from autograder.results.gradebook import Gradebook
@@ -204,15 +205,22 @@ def grade(
     pool = engine.open_pool(mode, limits, hidden) if runs and not cluster else None  # starts while we prepare
     # prepared one by one as the engine asks for the next (a submission that cannot run gets its record
     # here), so nbgrader's sanitising overlaps the submissions already running
-    runnable = (job for job in (_prepare(book, task, writer) for task in left) if job is not None)
+    # the assignments that take longest start first, so that a class does not end with them running alone
+    order = LongestFirst(left, kind=lambda task: task.assignment)
+    runnable = _runnable(order, book, writer)
+
+    def graded(job: _GradingJob, outcome: engine.Outcome) -> None:
+        order.finished(job.task)
+        writer.graded(job, outcome)
+
     try:
         if cluster:
             from autograder.parent import cluster as dask_cluster
 
-            dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=writer.graded)
+            dask_cluster.run_jobs(cluster, runnable, mode=mode, limits=limits, hidden=hidden, on_done=graded)
         elif pool is not None:
             parallel = max(1, jobs or os.cpu_count() or 1)
-            engine.run_jobs(pool, runnable, parallel=parallel, on_done=writer.graded)
+            engine.run_jobs(pool, runnable, parallel=parallel, on_done=graded)
         else:  # every task left is refused or missing: each gets its record as it is prepared, no engine
             for _job in runnable:
                 raise AssertionError(f"{_job.key} can run, but no engine was started")
@@ -269,6 +277,17 @@ class _GradingJob(engine.Job):
     task: Task | None = None
     nb: Any = None
     data: bytes = b""  # the submission as read, once (a file swapped afterwards changes nothing)
+
+
+def _runnable(order: LongestFirst[Task], book: Gradebook, writer: ResultWriter) -> Iterator[_GradingJob]:
+    """The jobs to run, prepared one at a time as the engine asks; a task that cannot run gets its record
+    here and is not handed on."""
+    for task in order:
+        job = _prepare(book, task, writer)
+        if job is None:
+            order.skipped(task)
+        else:
+            yield job
 
 
 def _prepare(book: Gradebook, task: Task, writer: ResultWriter) -> _GradingJob | None:
