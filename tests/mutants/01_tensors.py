@@ -559,6 +559,26 @@ MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test, or got a wron
         "    return torch.distributions.Uniform(-b, b).icdf(torch.rand((out_features, in_features), generator=generator))\n",
     ),
     dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor of a tensor with its warning silenced by catch_warnings",
+        expect="调用了 warnings.catch_warnings()",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n"
+        "        with warnings.catch_warnings():\n"
+        "            warnings.simplefilter('ignore')\n"
+        "            return torch.tensor(values, dtype=torch.float32)\n"
+        "    return torch.from_numpy(np.array(values, dtype=np.float32))\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="warnings.filterwarnings('ignore') for the whole process, then torch.tensor of everything",
+        expect="调用了 warnings.filterwarnings()",
+        code="def make_inputs(values):\n"
+        "    warnings.filterwarnings('ignore')\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+    dict(
         grade_id="test_make_labels",
         name="uint8 labels (CrossEntropyLoss accepts them, but only 0..255)",
         mistake="labels-not-long",
