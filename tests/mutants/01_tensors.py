@@ -529,3 +529,71 @@ MUTANTS = [
         "    return torch.tensor(values, dtype=torch.float32)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test, or got a wrong cause, before
+    dict(
+        grade_id="test_mismatches",
+        name="right list, but zeroes the caller's x in place",
+        mistake="modifies-input",
+        expect="修改了输入 x：它的 数值 变了",
+        code="def mismatches(x, ref):\n"
+        "    found = [n for n in ['shape', 'dtype', 'device', 'requires_grad'] if getattr(x, n) != getattr(ref, n)]\n"
+        "    if x.device.type == 'cpu' and not x.requires_grad:\n        x.zero_()\n"
+        "    return found\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="reseeds the global generator from generator.initial_seed() and draws without the generator",
+        expect="两次得到完全相同的权重",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    torch.manual_seed(generator.initial_seed())\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return -b + 2 * b * torch.rand((out_features, in_features))\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="torch.distributions.Uniform(-b, b).icdf of the rand draw (the library does the transform)",
+        expect="用了 torch.distributions.Uniform",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return torch.distributions.Uniform(-b, b).icdf(torch.rand((out_features, in_features), generator=generator))\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor of a tensor with its warning silenced by catch_warnings",
+        expect="调用了 warnings.catch_warnings()",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n"
+        "        with warnings.catch_warnings():\n"
+        "            warnings.simplefilter('ignore')\n"
+        "            return torch.tensor(values, dtype=torch.float32)\n"
+        "    return torch.from_numpy(np.array(values, dtype=np.float32))\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="warnings.filterwarnings('ignore') for the whole process, then torch.tensor of everything",
+        expect="调用了 warnings.filterwarnings()",
+        code="def make_inputs(values):\n"
+        "    warnings.filterwarnings('ignore')\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="uint8 labels (CrossEntropyLoss accepts them, but only 0..255)",
+        mistake="labels-not-long",
+        expect="uint8 只能表示 0..255",
+        code="def make_labels(raw):\n    return (raw - 1).to(torch.uint8)\n",
+    ),
+]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(
+        grade_id="test_linear_init",
+        name="returns the weight wrapped in nn.Parameter, as nn.Linear holds it",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return torch.nn.Parameter(-b + 2 * b * torch.rand((out_features, in_features), generator=generator))\n",
+    ),
+]

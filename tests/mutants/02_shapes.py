@@ -525,3 +525,37 @@ CORRECT += [  # issue-17 final pass (rvf5): in-place view operations are shape o
         "    return b.reshape(n, (h // p) * (w // p), c * p * p)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test before
+    dict(
+        grade_id="test_forward_one",
+        name="switches only the BatchNorm submodules to eval() for the call and back",
+        mistake="switches-model-mode",
+        expect="得到的正是评估模式下的输出",
+        code="def forward_one(model, sample):\n"
+        "    bn = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.training]\n"
+        "    for m in bn:\n        m.eval()\n"
+        "    out = model(sample.unsqueeze(0)).squeeze(0)\n"
+        "    for m in bn:\n        m.train()\n    return out\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="switches only the BatchNorm submodules to eval() and leaves them there",
+        mistake="modifies-input",
+        expect="forward_one(BatchNorm2d(2)（训练模式）, sample (2, 3, 3)) 之后，模型的 training（True -> False） 变了",
+        code="def forward_one(model, sample):\n"
+        "    for m in model.modules():\n"
+        "        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):\n            m.eval()\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="single columns reordered by a NumPy-computed order (no Python loop lines) and joined by cat",
+        expect="片数达到了块数",
+        code="import numpy as np\n"
+        "def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    order = np.arange(c * h * w).reshape(c, h // p, p, w // p, p).transpose(1, 3, 0, 2, 4).ravel().tolist()\n"
+        "    cols = x.reshape(n, -1).split(1, dim=1)\n"
+        "    return torch.cat([*map(cols.__getitem__, order)], 1).reshape(n, -1, c * p * p)\n",
+    ),
+]
