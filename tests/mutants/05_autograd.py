@@ -689,6 +689,18 @@ MUTANTS += [  # issue 17 fresh pass (rwc)
             ("loss_fn(model(xb), yb) * (xb.shape[0] / n)", "loss_fn(model(xb), yb) / n"),
         ),
     ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="loss_fn switched to reduction='sum' (restored at the end), each chunk / N: twice the gradient for 2 outputs",
+        expect="weight.grad 的数值 (values) 不对",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            ("    total = 0.0\n", "    total = 0.0\n    loss_fn.reduction = 'sum'\n"),
+            ("loss_fn(model(xb), yb) * (xb.shape[0] / n)", "loss_fn(model(xb), yb) / n"),
+            ("    return total\n", "    loss_fn.reduction = 'mean'\n    return total\n"),
+        ),
+    ),
 ]
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
