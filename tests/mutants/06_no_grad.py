@@ -759,4 +759,13 @@ MUTANTS += [  # issue 17 fresh pass (rwc)
         ),
         expect="调用了 2 次 model(x)",
     ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="parameters gathered per module with recurse=False: a tied weight (embed = out) is listed twice",
+        code=_optimizer_with(
+            "for p in model.parameters():\n",
+            "for p in (q for m in model.modules() for q in m.parameters(recurse=False)):\n",
+        ),
+        expect="出现了不止一次",
+    ),
 ]
