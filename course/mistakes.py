@@ -445,6 +445,13 @@ _ENTRIES = (
         "reads a non_blocking device-to-host copy before any sync",
         'x.to("cpu", non_blocking=True) 立即返回，数据还在路上：读回主机用阻塞的 .tolist() / .item() / .cpu()。',
     ),
+    # 05_autograd (issue-17 fresh pass, rwc)
+    Mistake(
+        "momentum-buffer-with-graph",
+        "动量缓冲区连着计算图",
+        "momentum buffer built with grad mode on",
+        "d = p.grad + weight_decay * p 写在 torch.no_grad() 外面时，缓冲区 requires_grad=True，每一步的图连成一串：整步更新都放进 no_grad()。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -1,5 +1,7 @@
 """Wrong answers learners write for 05_autograd; each must fail its test cell with the message named."""
 
+from tests.notebooks import edited
+
 _SGD_HEAD = "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
 _ACC_HEAD = "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
 _JAC_HEAD = "def jacobian(f, x):\n"
@@ -595,6 +597,108 @@ MUTANTS += [  # issue 17 final fresh pass (rvb5)
             "    for i in range(shape.numel()):\n"
             "        (row,) = torch.autograd.grad(f(leaf).reshape(-1)[i], leaf)\n        rows.append(row)\n"
             "    return torch.stack(rows).reshape(shape + x.shape)\n"
+        ),
+    ),
+]
+
+
+_SGD_OK = """    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+"""
+_ACC_OK = """    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb, yb = x[start:start + micro_batch_size], y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total += loss.item()
+    return total
+"""
+
+MUTANTS += [  # issue 17 fresh pass (rwc)
+    dict(
+        grade_id="test_jacobian",
+        name="columns by the double-backward trick: one VJP through y, then the gradient of that VJP per column",
+        expect="反向传播却只有 1 次经过 y",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n"
+            "    u = torch.zeros_like(y, requires_grad=True)\n"
+            "    (g,) = torch.autograd.grad(y, leaf, grad_outputs=u, create_graph=True)\n    cols = []\n"
+            "    for j in range(leaf.numel()):\n"
+            "        e = torch.zeros(leaf.numel(), dtype=leaf.dtype)\n        e[j] = 1\n"
+            "        (c,) = torch.autograd.grad(g, u, grad_outputs=e.reshape(leaf.shape), retain_graph=True)\n"
+            "        cols.append(c.reshape(-1))\n"
+            "    return torch.stack(cols, 1).reshape(y.shape + x.shape).detach()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="d computed outside no_grad: every momentum buffer hangs on the previous step's graph",
+        expect="momentum_buffers[0] 连着计算图",
+        mistake="momentum-buffer-with-graph",
+        code=(
+            _SGD_HEAD + "    for i, p in enumerate(params):\n        if p.grad is None:\n            continue\n"
+            "        d = p.grad + weight_decay * p\n        if momentum != 0:\n"
+            "            if i in momentum_buffers:\n"
+            "                momentum_buffers[i] = momentum * momentum_buffers[i] + d\n"
+            "            else:\n                momentum_buffers[i] = d.clone()\n"
+            "            d = momentum_buffers[i]\n"
+            "        with torch.no_grad():\n            p.sub_(lr * d)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="returns the parameter list instead of None",
+        expect="sgd_step 应返回 None",
+        code=_SGD_HEAD + _SGD_OK + "    return params\n",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="keeps every micro-batch's output in a list (their graphs stay alive)",
+        expect="模型输出 model(xb) 还被留着",
+        mistake="outputs-kept-with-graph",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            ("    total = 0.0\n", "    total, outputs = 0.0, []\n"),
+            (
+                "        loss = loss_fn(model(xb), yb)",
+                "        outputs.append(model(xb))\n        loss = loss_fn(outputs[-1], yb)",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="switches the caller's loss_fn to reduction='sum' and divides by N",
+        expect="reduction 从 'mean' 变成了 'sum'",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            ("    total = 0.0\n", "    total = 0.0\n    loss_fn.reduction = 'sum'\n"),
+            ("loss_fn(model(xb), yb) * (xb.shape[0] / n)", "loss_fn(model(xb), yb) / n"),
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="loss_fn switched to reduction='sum' (restored at the end), each chunk / N: twice the gradient for 2 outputs",
+        expect="weight.grad 的数值 (values) 不对",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            ("    total = 0.0\n", "    total = 0.0\n    loss_fn.reduction = 'sum'\n"),
+            ("loss_fn(model(xb), yb) * (xb.shape[0] / n)", "loss_fn(model(xb), yb) / n"),
+            ("    return total\n", "    loss_fn.reduction = 'mean'\n    return total\n"),
         ),
     ),
 ]

@@ -748,3 +748,24 @@ MUTANTS += [  # issue 17 final fresh pass (rvb5)
         expect="不要在里面 zero_grad()",
     ),
 ]
+
+MUTANTS += [  # issue 17 fresh pass (rwc)
+    dict(
+        grade_id="test_evaluate",
+        name="a second model(x) after the modes are restored (training mode), the first result returned",
+        code=_eval_with(
+            "        return model(x)\n" + _RESTORE,
+            "        out = model(x)\n" + _RESTORE + "with torch.inference_mode():\n    model(x)\nreturn out\n",
+        ),
+        expect="调用了 2 次 model(x)",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="parameters gathered per module with recurse=False: a tied weight (embed = out) is listed twice",
+        code=_optimizer_with(
+            "for p in model.parameters():\n",
+            "for p in (q for m in model.modules() for q in m.parameters(recurse=False)):\n",
+        ),
+        expect="出现了不止一次",
+    ),
+]
