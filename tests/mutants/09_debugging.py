@@ -749,6 +749,15 @@ MUTANTS += [
         ),
         expect="logits 是 0-d",
     ),
+    dict(  # torch.ones(n, device=...) is float32: beside float64 row sums allclose raises
+        grade_id="test_diagnose",
+        name="row_sums_compared_with_float32_ones",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and torch.allclose(logits.sum(dim=1), "
+            "torch.ones(logits.shape[0], device=logits.device), atol=1e-3, rtol=0)"
+        ),
+        expect="torch.float64（不是 float32）",
+    ),
     dict(  # the model comes in with the previous step's .grad: zero_grad() at the end accumulates it once
         grade_id="test_train_step",
         name="zero_grad_after_step_instead_of_before_backward",
