@@ -445,6 +445,13 @@ _ENTRIES = (
         "reads a non_blocking device-to-host copy before any sync",
         'x.to("cpu", non_blocking=True) 立即返回，数据还在路上：读回主机用阻塞的 .tolist() / .item() / .cpu()。',
     ),
+    # 09_debugging (issue-17 fresh pass, rwe)
+    Mistake(
+        "grads-cleared-after-step",
+        "step() 之后又清了梯度",
+        "gradients cleared after step()",
+        "zero_grad() 放在训练步开头、backward() 之前：放在 step() 之后时，调用前留在 .grad 里的旧梯度会被累加进这一步，这一步的梯度之后也看不到了。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -766,6 +766,7 @@ MUTANTS += [
             ("    optimizer.step()\n", "    optimizer.step()\n    optimizer.zero_grad()\n"),
         ),
         expect="step() 之后梯度又被清掉了",
+        mistake="grads-cleared-after-step",
     ),
     dict(  # keeps the softmax and takes its log: equal until a probability underflows to 0
         grade_id="test_train_step",
