@@ -776,6 +776,15 @@ MUTANTS += [
         ),
         expect="返回的 loss 是 inf",
     ),
+    dict(  # the caller's eval mode restored after a step run in training mode: the spec keeps training mode
+        grade_id="test_train_step",
+        name="restores_the_callers_eval_mode",
+        code=edited(
+            _train_step(train="was = model.training\n    model.train()"),
+            ("    return loss.item()", "    model.train(was)\n    return loss.item()"),
+        ),
+        expect="又切回了评估模式",
+    ),
     dict(
         grade_id="test_train_step",
         name="train_on_the_children_only",
@@ -827,14 +836,6 @@ CORRECT = [
         code=_diagnose(
             range_check="bool(((labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() < 0) "
             "| (labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() >= num_classes)).any())"
-        ),
-    ),
-    dict(  # the caller's mode restored after a step run in training mode (rwe)
-        grade_id="test_train_step",
-        name="restores_the_callers_mode",
-        code=edited(
-            _train_step(train="was = model.training\n    model.train()"),
-            ("    return loss.item()", "    model.train(was)\n    return loss.item()"),
         ),
     ),
 ]
