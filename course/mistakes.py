@@ -452,6 +452,13 @@ _ENTRIES = (
         "momentum buffer built with grad mode on",
         "d = p.grad + weight_decay * p 写在 torch.no_grad() 外面时，缓冲区 requires_grad=True，每一步的图连成一串：整步更新都放进 no_grad()。",
     ),
+    # 09_debugging (issue-17 fresh pass, rwe)
+    Mistake(
+        "grads-cleared-after-step",
+        "step() 之后又清了梯度",
+        "gradients cleared after step()",
+        "zero_grad() 放在训练步开头、backward() 之前：放在 step() 之后时，调用前留在 .grad 里的旧梯度会被累加进这一步，这一步的梯度之后也看不到了。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -699,6 +699,100 @@ MUTANTS += [
     ),
 ]
 
+MUTANTS += [
+    # ---------------------------------------------------------------- fresh pass (issue 17, rwe)
+    dict(  # the rules are independent: a nan in 1-D logits is still a nan
+        grade_id="test_diagnose",
+        name="nonfinite_checked_on_2d_logits_only",
+        code=_diagnose(logits_meta_guard="not logits.is_meta and logits.dim() == 2 and"),
+        expect="形状不对也要报数值上的问题",
+    ),
+    dict(  # a softmax output with the wrong column count is both a shape problem and probabilities
+        grade_id="test_diagnose",
+        name="probability_check_only_when_the_columns_match_num_classes",
+        code=_diagnose(prob_guard="logits.dim() == 2 and logits.shape[1] == num_classes and num_classes >= 2"),
+        expect="logits (6, 5)",
+    ),
+    dict(  # labels.min() / labels.max() as the checklist table says, without a numel() guard
+        grade_id="test_diagnose",
+        name="label_range_by_min_max_crashes_on_empty_labels",
+        code=edited(
+            _diagnose(range_check="labels.min().item() < 0 or labels.max().item() >= num_classes"),
+            ("not labels.is_meta and labels.numel() > 0", "not labels.is_meta"),
+        ),
+        expect="labels (0,) 是空张量",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities_by_min_max_crash_on_an_empty_batch",
+        code=edited(
+            _diagnose(
+                prob_check="logits.min() >= 0 and logits.max() <= 1 "
+                "and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())"
+            ),
+            ("not logits.is_meta and logits.numel() > 0", "not logits.is_meta"),
+        ),
+        expect="logits (0, 4)",
+    ),
+    dict(  # the dtypes the messages name, int16 added after the last pass's message: int8 is missing still
+        grade_id="test_diagnose",
+        name="label_dtype_by_a_longer_list_of_bad_dtypes",
+        code=_diagnose(dtype="labels.is_floating_point() or labels.dtype in (torch.int32, torch.int16, torch.uint8)"),
+        expect="torch.int8 标签",
+    ),
+    dict(  # labels' shape first: logits.shape[0] of a 0-d logits tensor raises
+        grade_id="test_diagnose",
+        name="shape_checked_labels_first_crashes_on_0d_logits",
+        code=_diagnose(
+            shape="labels.dim() != 1 or labels.shape[0] != logits.shape[0] or logits.dim() != 2 "
+            "or logits.shape[1] != num_classes"
+        ),
+        expect="logits 是 0-d",
+    ),
+    dict(  # torch.ones(n, device=...) is float32: beside float64 row sums allclose raises
+        grade_id="test_diagnose",
+        name="row_sums_compared_with_float32_ones",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and torch.allclose(logits.sum(dim=1), "
+            "torch.ones(logits.shape[0], device=logits.device), atol=1e-3, rtol=0)"
+        ),
+        expect="torch.float64（不是 float32）",
+    ),
+    dict(  # the model comes in with the previous step's .grad: zero_grad() at the end accumulates it once
+        grade_id="test_train_step",
+        name="zero_grad_after_step_instead_of_before_backward",
+        code=edited(
+            _train_step(zero_grad="pass"),
+            ("    optimizer.step()\n", "    optimizer.step()\n    optimizer.zero_grad()\n"),
+        ),
+        expect="step() 之后梯度又被清掉了",
+        mistake="grads-cleared-after-step",
+    ),
+    dict(  # keeps the softmax and takes its log: equal until a probability underflows to 0
+        grade_id="test_train_step",
+        name="nll_loss_of_the_log_of_softmax",
+        code=edited(
+            _train_step(), ("F.cross_entropy(logits, y)", "F.nll_loss(torch.log(torch.softmax(logits, dim=1)), y)")
+        ),
+        expect="返回的 loss 是 inf",
+    ),
+    dict(  # the caller's eval mode restored after a step run in training mode: the spec keeps training mode
+        grade_id="test_train_step",
+        name="restores_the_callers_eval_mode",
+        code=edited(
+            _train_step(train="was = model.training\n    model.train()"),
+            ("    return loss.item()", "    model.train(was)\n    return loss.item()"),
+        ),
+        expect="又切回了评估模式",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="train_on_the_children_only",
+        code=_train_step(train="[m.train() for m in model.children()]"),
+        expect="只切换了一部分子模块",
+    ),
+]
+
 # Right answers written another way: each must pass (tests/test_mutants.py).
 CORRECT = [
     dict(  # on a GPU a tensor's storage is on its device
