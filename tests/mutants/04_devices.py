@@ -624,3 +624,49 @@ MUTANTS += [  # issue-17 fourth look (rvm): the graph check moved only to the te
         "        return batch.detach().to(device).requires_grad_(batch.requires_grad)\n" + _MOVE_REST,
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rwb)
+    dict(  # rvk's open item: torch.ops.aten copies went unrecorded
+        grade_id="test_to_device_async",
+        name="uploads pageable tensors with torch.ops.aten._to_copy(non_blocking=True)",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu':\n"
+        "            out[k] = torch.ops.aten._to_copy(t, device=device, non_blocking=True)\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="copies into the device with torch.ops.aten.copy_.default(dst, t, non_blocking=True), pageable too",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu':\n"
+        "            dst = torch.empty_like(t, device=device)\n"
+        "            torch.ops.aten.copy_.default(dst, t, non_blocking=True)\n            out[k] = dst\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+    dict(  # no tested score was 0 above the diagonal
+        grade_id="test_causal_mask_fill",
+        name="masks where scores.triu(1) is nonzero (the values, not the positions)",
+        expect="期望 -inf，得到 0",
+        code="def causal_mask_fill(scores):\n    return scores.masked_fill(scores.triu(1) != 0, float('-inf'))\n",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="returns scores itself when T == 1 (nothing to mask)",
+        expect="返回的是 scores 本身",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n    if t == 1:\n        return scores\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+]
+
+CORRECT += [  # issue-17 fresh pass (rwb)
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.ops.aten._to_copy with non_blocking only from pinned memory",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out[k] = torch.ops.aten._to_copy(t, device=device, non_blocking=nb)\n    return out\n",
+    ),
+]
