@@ -827,6 +827,14 @@ MUTANTS += [  # issue-17 fresh pass (rwb): a buffer without data filled in place
         "    xt = torch.empty(n, m, d, dtype=x.dtype); torch.mul(x[:, None].expand(n, m, d), 1, out=xt)\n"
         "    return ((xt - y[None]) ** 2).sum(-1)\n",
     ),
+    dict(  # the out= form of torch.add(a, b, alpha=0): two sources, the buffer left exactly a spread
+        grade_id="test_batch_outer_sum",
+        name="torch.add(a, b, alpha=0, out=buffer) spreads a into a (B, M, N) buffer, then + b",
+        expect="add 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    buf = torch.empty(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    torch.add(a[:, :, None], b[:, None, :], alpha=0, out=buf)\n    return buf + b[:, None, :]\n",
+    ),
     # a pair-stack of both spreads (like torch.stack): complex(A, B), then the real and imaginary parts summed
     dict(
         grade_id="test_batch_outer_sum",

@@ -670,3 +670,16 @@ CORRECT += [  # issue-17 fresh pass (rwb)
         "        out[k] = torch.ops.aten._to_copy(t, device=device, non_blocking=nb)\n    return out\n",
     ),
 ]
+
+CORRECT += [  # issue-17 fresh pass (rwb): an upload written as buf[...] = t was refused (its values were not carried)
+    dict(
+        grade_id="test_to_device_async",
+        name="pageable tensors uploaded by buf = torch.empty(..., device=device); buf[...] = t",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu' and not t.is_pinned():\n"
+        "            buf = torch.empty(t.shape, dtype=t.dtype, device=device)\n            buf[...] = t\n"
+        "            out[k] = buf\n        else:\n"
+        "            nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "            out[k] = t.to(device, non_blocking=nb)\n    return out\n",
+    ),
+]
