@@ -645,6 +645,16 @@ MUTANTS += [  # issue-17 fresh pass (rwb)
         "            torch.ops.aten.copy_.default(dst, t, non_blocking=True)\n            out[k] = dst\n"
         "        else:\n            out[k] = t.to(device)\n    return out\n",
     ),
+    dict(  # spec: a new dict; no test looked at the dict's identity
+        grade_id="test_to_device_async",
+        name="returns the caller's dict itself when every tensor is already on the device",
+        expect="返回的是调用者传入的那个 dict 本身",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    if all(t.device == device for t in batch.values()):\n        return batch\n"
+        "    out = {}\n    for k, t in batch.items():\n"
+        "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out[k] = t.to(device, non_blocking=nb)\n    return out\n",
+    ),
     dict(  # no tested score was 0 above the diagonal
         grade_id="test_causal_mask_fill",
         name="masks where scores.triu(1) is nonzero (the values, not the positions)",
