@@ -655,6 +655,19 @@ MUTANTS += [  # issue-17 fresh pass (rwb)
         "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        out[k] = t.to(device, non_blocking=nb)\n    return out\n",
     ),
+    dict(  # spec: new containers; only containers holding a tensor were looked at (and only in the kernel)
+        grade_id="test_move_to",
+        name="returns a container without tensors as is (the caller's own list / dict)",
+        expect="返回的['ids']就是输入里的那个 dict / list 本身",
+        code="def _has_tensor(b):\n    if isinstance(b, torch.Tensor):\n        return True\n"
+        "    if isinstance(b, dict):\n        return any(_has_tensor(v) for v in b.values())\n"
+        "    return isinstance(b, (list, tuple)) and any(_has_tensor(v) for v in b)\n\n\n"
+        "def move_to(batch, device):\n    if not _has_tensor(batch):\n        return batch\n"
+        "    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+        "    if isinstance(batch, dict):\n        return {k: move_to(v, device) for k, v in batch.items()}\n"
+        "    if isinstance(batch, list):\n        return [move_to(v, device) for v in batch]\n"
+        "    return tuple(move_to(v, device) for v in batch)\n",
+    ),
     dict(  # no tested score was 0 above the diagonal
         grade_id="test_causal_mask_fill",
         name="masks where scores.triu(1) is nonzero (the values, not the positions)",
