@@ -794,3 +794,111 @@ MUTANTS += [  # issue-17 fourth look (rvm): where with a constant selector stack
         "    return ((both[0] - both[1]) ** 2).sum(dim=-1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rwb): a buffer without data filled in place / through out= from one input, then read
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="fills a zeros (B, M, N) buffer with += a[:, :, None], then adds b out of place",
+        expect="add_ 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    ta = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype); ta += a[:, :, None]\n"
+        "    return ta + b[:, None, :]\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="index_add_ spreads a into a zeros (B, M, N) buffer, then + b",
+        expect="index_add_ 把一个",
+        code="def batch_outer_sum(a, b):\n    (n, m), k = a.shape, b.shape[1]\n"
+        "    ta = torch.zeros(n, m, k, dtype=a.dtype)\n"
+        "    ta.index_add_(0, torch.arange(n), a[:, :, None].expand(n, m, k))\n    return ta + b[:, None, :]\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="fills a zeros (N, M, D) buffer with += x[:, None], then subtracts y",
+        expect="add_ 把一个",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    xt = torch.zeros(n, m, d, dtype=x.dtype); xt += x[:, None]\n    return ((xt - y[None]) ** 2).sum(-1)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.mul(<x spread>, 1, out=buffer) copies x out, then subtracts y",
+        expect="mul 把一个",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    xt = torch.empty(n, m, d, dtype=x.dtype); torch.mul(x[:, None].expand(n, m, d), 1, out=xt)\n"
+        "    return ((xt - y[None]) ** 2).sum(-1)\n",
+    ),
+    dict(  # the out= form of torch.add(a, b, alpha=0): two sources, the buffer left exactly a spread
+        grade_id="test_batch_outer_sum",
+        name="torch.add(a, b, alpha=0, out=buffer) spreads a into a (B, M, N) buffer, then + b",
+        expect="add 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    buf = torch.empty(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    torch.add(a[:, :, None], b[:, None, :], alpha=0, out=buf)\n    return buf + b[:, None, :]\n",
+    ),
+    # a pair-stack of both spreads (like torch.stack): complex(A, B), then the real and imaginary parts summed
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.complex of the two broadcast views, then view_as_real(...).sum(-1)",
+        expect="complex 把一个",
+        code="def batch_outer_sum(a, b):\n    if not a.is_floating_point():\n"
+        "        return a.unsqueeze(2) + b.unsqueeze(1)\n"
+        "    A, B = torch.broadcast_tensors(a[:, :, None], b[:, None, :])\n"
+        "    return torch.view_as_real(torch.complex(A, B)).sum(-1)\n",
+    ),
+    # tiling in NumPy, out of the ATen recorder's sight: the memory shows it
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="np.repeat tiles a and b in NumPy, then adds them",
+        expect="经 Python / NumPy 分配了",
+        code="import numpy as np\n\n\ndef batch_outer_sum(a, b):\n    an, bn = a.numpy(), b.numpy()\n"
+        "    ta = np.repeat(an[:, :, None], bn.shape[1], 2)\n    tb = np.repeat(bn[:, None, :], an.shape[1], 1)\n"
+        "    return torch.from_numpy(ta + tb)\n",
+    ),
+    # chunks of x + bias written back: no temporary as large as x, but they add up to it
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x + bias computed chunk by chunk, each written back",
+        expect="临时张量加起来有",
+        code="def add_channel_bias_(x, bias):\n    d = max((0, 2, 3), key=lambda i: x.shape[i])\n"
+        "    for part in x.chunk(2, d):\n        part.copy_(part + bias.view(-1, 1, 1))\n    return x\n",
+    ),
+    # the profiler watched only the calling thread
+    dict(
+        grade_id="test_broadcast_shape",
+        name="torch.broadcast_shapes run in a worker thread",
+        expect="调用了",
+        code="import concurrent.futures\n\n\ndef broadcast_shape(a, b):\n"
+        "    with concurrent.futures.ThreadPoolExecutor(1) as pool:\n"
+        "        try:\n            return tuple(pool.submit(torch.broadcast_shapes, a, b).result())\n"
+        "        except RuntimeError as err:\n            raise ValueError(str(err)) from None\n",
+    ),
+]
+
+CORRECT += [  # issue-17 fresh pass (rwb): shape asserts make a dozen or two steps, no loop (were told they loop)
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="the solution with shape asserts before and after",
+        code="def batch_outer_sum(a, b):\n"
+        "    assert a.dim() == 2 and b.dim() == 2, (a.shape, b.shape)\n"
+        "    assert a.shape[0] == b.shape[0], (a.shape, b.shape)\n"
+        "    assert a.dtype == b.dtype, (a.dtype, b.dtype)\n"
+        "    B, M = a.shape\n    N = b.shape[1]\n    col = a.unsqueeze(2)\n    row = b.unsqueeze(1)\n"
+        "    out = col + row\n    assert out.shape == (B, M, N), out.shape\n    return out\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="the solution with shape, dtype and device asserts",
+        code="def add_channel_bias_(x, bias):\n    n, c, h, w = x.shape\n"
+        "    assert x.dim() == 4, x.shape\n    assert bias.dim() == 1, bias.shape\n"
+        "    assert bias.shape[0] == c, (bias.shape, x.shape)\n    assert bias.dtype == x.dtype\n"
+        "    assert bias.device == x.device\n    b = bias.view(1, c, 1, 1)\n    x += b\n"
+        "    assert x.shape == (n, c, h, w)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x and y accumulated into a zeros (N, M, D) difference in place",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    diff = torch.zeros(n, m, d, dtype=x.dtype)\n    diff += x[:, None]\n    diff -= y[None]\n"
+        "    return (diff * diff).sum(-1)\n",
+    ),
+]

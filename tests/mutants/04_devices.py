@@ -624,3 +624,85 @@ MUTANTS += [  # issue-17 fourth look (rvm): the graph check moved only to the te
         "        return batch.detach().to(device).requires_grad_(batch.requires_grad)\n" + _MOVE_REST,
     ),
 ]
+
+MUTANTS += [  # issue-17 fresh pass (rwb)
+    dict(  # rvk's open item: torch.ops.aten copies went unrecorded
+        grade_id="test_to_device_async",
+        name="uploads pageable tensors with torch.ops.aten._to_copy(non_blocking=True)",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu':\n"
+        "            out[k] = torch.ops.aten._to_copy(t, device=device, non_blocking=True)\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="copies into the device with torch.ops.aten.copy_.default(dst, t, non_blocking=True), pageable too",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu':\n"
+        "            dst = torch.empty_like(t, device=device)\n"
+        "            torch.ops.aten.copy_.default(dst, t, non_blocking=True)\n            out[k] = dst\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+    dict(  # spec: a new dict; no test looked at the dict's identity
+        grade_id="test_to_device_async",
+        name="returns the caller's dict itself when every tensor is already on the device",
+        expect="返回的是调用者传入的那个 dict 本身",
+        code=_ASYNC + "    device = torch.device(device)\n"
+        "    if all(t.device == device for t in batch.values()):\n        return batch\n"
+        "    out = {}\n    for k, t in batch.items():\n"
+        "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out[k] = t.to(device, non_blocking=nb)\n    return out\n",
+    ),
+    dict(  # spec: new containers; only containers holding a tensor were looked at (and only in the kernel)
+        grade_id="test_move_to",
+        name="returns a container without tensors as is (the caller's own list / dict)",
+        expect="返回的['ids']就是输入里的那个 dict / list 本身",
+        code="def _has_tensor(b):\n    if isinstance(b, torch.Tensor):\n        return True\n"
+        "    if isinstance(b, dict):\n        return any(_has_tensor(v) for v in b.values())\n"
+        "    return isinstance(b, (list, tuple)) and any(_has_tensor(v) for v in b)\n\n\n"
+        "def move_to(batch, device):\n    if not _has_tensor(batch):\n        return batch\n"
+        "    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+        "    if isinstance(batch, dict):\n        return {k: move_to(v, device) for k, v in batch.items()}\n"
+        "    if isinstance(batch, list):\n        return [move_to(v, device) for v in batch]\n"
+        "    return tuple(move_to(v, device) for v in batch)\n",
+    ),
+    dict(  # no tested score was 0 above the diagonal
+        grade_id="test_causal_mask_fill",
+        name="masks where scores.triu(1) is nonzero (the values, not the positions)",
+        expect="期望 -inf，得到 0",
+        code="def causal_mask_fill(scores):\n    return scores.masked_fill(scores.triu(1) != 0, float('-inf'))\n",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="returns scores itself when T == 1 (nothing to mask)",
+        expect="返回的是 scores 本身",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n    if t == 1:\n        return scores\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+]
+
+CORRECT += [  # issue-17 fresh pass (rwb)
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.ops.aten._to_copy with non_blocking only from pinned memory",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out[k] = torch.ops.aten._to_copy(t, device=device, non_blocking=nb)\n    return out\n",
+    ),
+]
+
+CORRECT += [  # issue-17 fresh pass (rwb): an upload written as buf[...] = t was refused (its values were not carried)
+    dict(
+        grade_id="test_to_device_async",
+        name="pageable tensors uploaded by buf = torch.empty(..., device=device); buf[...] = t",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu' and not t.is_pinned():\n"
+        "            buf = torch.empty(t.shape, dtype=t.dtype, device=device)\n            buf[...] = t\n"
+        "            out[k] = buf\n        else:\n"
+        "            nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "            out[k] = t.to(device, non_blocking=nb)\n    return out\n",
+    ),
+]
