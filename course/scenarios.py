@@ -227,16 +227,17 @@ class SyncCounter(TorchFunctionMode):
         and not any CPU tensor in ``torch.cat`` / ``torch.stack``: each raises "Expected all tensors to be on
         the same device". Moves (``.to``, ``copy_``, ``t[i] = ...``, indexing) and torch's own code are left out.
         """
-        if name in _MOVES:
+        if name in _MOVES or name == "_foreach_copy_":
             return
-        target = args[0] if writes_in_place(name) and args and isinstance(args[0], torch.Tensor) else None
-        if target is None and isinstance(kwargs.get("out"), torch.Tensor):  # torch.add(a, b, out=total) writes total
-            target = kwargs["out"]
-        host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or t is target)]
+        # what the call writes into: total in total.add_(x), each tensor of a foreach op's first list
+        # (torch._foreach_add_([total], [x])), and out= (torch.add(a, b, out=total))
+        targets = (_tensors(args[0]) if writes_in_place(name) and args else []) + _tensors(kwargs.get("out"))
+        written = {id(t) for t in targets}
+        host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or id(t) in written)]
         if not host or _called_by_torch():
             return
         shape = tuple(host[0].shape)
-        what = "写入结果的 " if host[0] is target else ""
+        what = "写入结果的 " if id(host[0]) in written else ""
         self.mixed = f"{name}()：{what}CPU 张量（形状 {shape}）和设备上的张量"
 
     def _note_accumulated(self, name: str, result: Any) -> None:
@@ -414,11 +415,12 @@ class _AtenReads(TorchDispatchMode):
 
 def _written(name: str, args: tuple, kwargs: dict) -> list[torch.Tensor]:
     """The tensors an in-place call wrote into (``buf[i:j] = out``, ``buf.narrow(0, i, n).copy_(out)``,
-    ``torch.cat(xs, out=buf)``), with the base each is a view of: the graph they carry afterwards is made in
-    this step, though no result of the call holds it."""
+    ``torch.cat(xs, out=buf)``, each tensor of a foreach op's first list: ``torch._foreach_copy_([view], [out])``),
+    with the base each is a view of: the graph they carry afterwards is made in this step, though no result of the
+    call holds it."""
     targets = _tensors(kwargs.get("out"))
-    if (name == "__setitem__" or writes_in_place(name)) and args and isinstance(args[0], torch.Tensor):
-        targets.append(args[0])
+    if (name == "__setitem__" or writes_in_place(name)) and args:
+        targets += _tensors(args[0])
     with torch._C.DisableTorchFunction():
         return targets + [t._base for t in targets if t._base is not None]
 
@@ -586,10 +588,18 @@ def _stamp_of(node: Any) -> int | None:
 
 def _held_by_python(ref: weakref.ref) -> bool:
     """Whether the tensor is alive because Python code holds it, not only because a graph saved it: the counters'
-    own references to grad_fn nodes keep a graph's saved tensors alive after ``backward(retain_graph=True)``."""
+    own references to grad_fn nodes keep a graph's saved tensors alive after ``backward(retain_graph=True)``.
+
+    A tensor such a graph saved (``loss_fn(out.clamp(...), y)`` saves ``out``) has other owners besides Python; torch
+    (2.14 here) then holds one reference to its Python object for them, so a Python container holding it too shows
+    as a reference beyond that one, ``t`` here and ``getrefcount``'s own argument. (A torch that holds no such
+    reference while Python does reads "not held" there, as this check did before.)"""
     t = ref()
+    if t is None:
+        return False
+    references = sys.getrefcount(t)  # before anything else here refers to t (a bound t._use_count would)
     use_count = getattr(t, "_use_count", None)  # the TensorImpl's owners: 1 when only the Python object holds it
-    return t is not None and (use_count is None or use_count() == 1)
+    return use_count is None or use_count() == 1 or references > 3
 
 
 def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:

@@ -876,3 +876,42 @@ MUTANTS += [  # issue 17 third look (rvj): outputs written in place into a preal
         expect="前向里算出的张量还连着计算图被留着",
     ),
 ]
+
+MUTANTS += [  # issue 17 fresh pass (rwd): in-place writes through a foreach op, outputs saved by a retained graph
+    dict(
+        grade_id="test_train_epoch",
+        name="copies every output into a preallocated buffer with torch._foreach_copy_ without detach",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    if buf is None:\n        buf = torch.zeros(1000, *out.shape[1:], device=out.device)\n"
+            "    torch._foreach_copy_([buf[pos : pos + out.shape[0]]], [out])\n    pos += out.shape[0]\n"
+            "    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nbuf, pos = None, 0\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="keeps every output with its graph while every retained loss graph saves it (clamp, retain_graph=True)",
+        mistake="outputs-kept-with-graph",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    outputs.append(out)\n    loss = loss_fn(out.clamp(-1e30, 1e30), y)\n",
+            ("logs = []\n", "logs = []\noutputs = []\n"),
+            ("    loss.backward()\n", "    loss.backward(retain_graph=True)\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_into_a_cpu_zeros_with_foreach_add_",
+        mistake="new-tensor-without-device",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    torch._foreach_add_([acc], [loss.detach() * batch_size])\n",
+            ("windows.append(window_sum / window_n)", "windows.append(acc.clone() / window_n)\n        acc.zero_()"),
+            ("windows = []\n", "windows = []\nacc = torch.zeros(())\n"),
+        ),
+        expect="写入结果的 CPU 张量",
+    ),
+]

@@ -940,3 +940,18 @@ def layer_grad_norms(model, norm_type=2.0):
         expect="共享 (weight tying)",
     ),
 ]
+
+MUTANTS += [  # issue 17 fresh pass (rwd): "not finite" read as "too big" (no tested finite total came near)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_as_a_threshold_on_the_total",
+        code=_clip_with((_CLIP_WHERE, "    coef = torch.where(total < 1e10, coef, torch.ones_like(coef))\n")),
+        expect="总范数 5e+18 很大，但它是有限值",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_as_total_below_float32_max",
+        code=_clip_with((_CLIP_WHERE, "    coef = torch.where(total < 3e38, coef, torch.ones_like(coef))\n")),
+        expect="总范数 5e+100 很大，但它是有限值",
+    ),
+]
