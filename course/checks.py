@@ -398,8 +398,8 @@ def check_grad(param: torch.Tensor, expected: torch.Tensor | None, *, name: str 
         k = float(ratio[0])
         if abs(k - round(k)) < 1e-6 and round(k) >= 2 and bool(torch.allclose(ratio, torch.full_like(ratio, k))):
             fail(
-                f"{name}.grad 是期望值的 {round(k)} 倍：梯度默认累积 (accumulate) 到 .grad，"
-                "忘了在每次 backward() 前调用 optimizer.zero_grad()？"
+                f"{name}.grad 处处是期望值的 {round(k)} 倍。梯度默认累积 (accumulate) 到 .grad："
+                f"{round(k)} 次 backward() 之间没有 zero_grad() 会这样，loss 用求和代替平均也会这样。"
             )
     check_tensor(grad, expected, name=f"{name}.grad", check_requires_grad=False, **tol)
 
