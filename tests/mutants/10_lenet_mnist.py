@@ -1629,6 +1629,25 @@ class _InsideBatches(torch.utils.data.Sampler):
             "        return image.unsqueeze(0), self.labels[index]",
         ),
     ),
+    # rwf: the fresh pass over 2034845 and the known leftover
+    dict(
+        grade_id="test_train_one_epoch",
+        name="each parameter re-pointed at a copy on the global device (p.set_(p.to(device))), batches to the model's",
+        expect="train_one_epoch 把模型搬到了 cpu 上",
+        mistake="global-device",
+        code=edited(
+            _body(_EPOCH_SIGNATURE, _EPOCH_OK),
+            (
+                "device = next(model.parameters()).device\n",
+                "with torch.no_grad():\n        for p in model.parameters():\n            p.set_(p.to(device))\n"
+                "    dev = next(model.parameters()).device\n",
+            ),
+            (
+                "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+                "xb.to(dev, non_blocking=True), yb.to(dev, non_blocking=True)",
+            ),
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
