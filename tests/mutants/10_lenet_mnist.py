@@ -1648,6 +1648,39 @@ class _InsideBatches(torch.utils.data.Sampler):
             ),
         ),
     ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="each pixel used as an index into a Python lookup table (lut[t[r, c]]), then torch.tensor(...)",
+        expect="当下标 lut[像素]",
+        code=_dataset(
+            item="t = self.pixels[index]\n"
+            "        lut = [(v / 255 - MNIST_MEAN) / MNIST_STD for v in range(256)]\n"
+            "        rows = [[lut[t[r, c]] for c in range(t.shape[1])] for r in range(t.shape[0])]\n"
+            "        return torch.tensor(rows, dtype=torch.float32).unsqueeze(0), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="y kept as torch.LongTensor(y).tolist() (an alias of y, made without a torch call that names y)",
+        expect="make_loader 把传入的 x 或 y（一个 50 个元素的张量）交给了 NumPy / Python",
+        code=edited(
+            _LOADER,
+            ("self.x, self.y = x, y", "self.x, self.y = x, torch.LongTensor(y).tolist()"),
+            ("self.y[indices]", "torch.tensor([self.y[i] for i in indices])"),
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="max_norm never handed on (train_one_epoch called with a fixed 1.0)",
+        expect="超过了传给 fit 的 max_norm=0.05",
+        code=edited(
+            _FIT,
+            (
+                "train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler)",
+                "train_one_epoch(model, optimizer, loss_fn, train_loader, 1.0, scheduler)",
+            ),
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
