@@ -1681,6 +1681,14 @@ class _InsideBatches(torch.utils.data.Sampler):
             ),
         ),
     ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches moved to the model's device without non_blocking=True (the prose asks for it)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)", "xb.to(device), yb.to(device)"
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
