@@ -1689,6 +1689,12 @@ class _InsideBatches(torch.utils.data.Sampler):
             "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)", "xb.to(device), yb.to(device)"
         ),
     ),
+    dict(
+        grade_id="test_evaluate",
+        name="evaluates a copy.deepcopy(model).eval() (the given model never runs; the message blamed the slicing)",
+        expect="传入的 model 一次前向也没有做",
+        code=_evaluate("model = copy.deepcopy(model).eval()\n" + _COUNT),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
