@@ -1690,6 +1690,15 @@ class _InsideBatches(torch.utils.data.Sampler):
         ),
     ),
     dict(
+        grade_id="test_train_one_epoch",
+        name="batches moved with torch.as_tensor(xb, device=device) (a blocking copy)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "torch.as_tensor(xb, device=device), torch.as_tensor(yb, device=device)",
+        ),
+    ),
+    dict(
         grade_id="test_evaluate",
         name="evaluates a copy.deepcopy(model).eval() (the given model never runs; the message blamed the slicing)",
         expect="传入的 model 一次前向也没有做",
