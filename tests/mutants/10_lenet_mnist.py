@@ -1704,6 +1704,17 @@ class _InsideBatches(torch.utils.data.Sampler):
         expect="传入的 model 一次前向也没有做",
         code=_evaluate("model = copy.deepcopy(model).eval()\n" + _COUNT),
     ),
+    dict(
+        grade_id="test_evaluate",
+        name="a non_blocking=True copy of the count set as a host buffer's .data, buf read with no sync",
+        expect='读了一个 .to("cpu", non_blocking=True) 拷到主机的张量',
+        mistake="unsynced-host-copy-read",
+        code=_restoring_with(
+            "return correct.item()",
+            'buf = torch.zeros((), dtype=torch.long)\n        buf.data = correct.to("cpu", non_blocking=True)\n'
+            "        return buf.item()",
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
