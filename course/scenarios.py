@@ -192,7 +192,10 @@ class SyncCounter(TorchFunctionMode):
             read = self._frames.pop()[0]
         if self._copying or pending:  # a non_blocking copy to the host, or computed from / written with one
             self._copying = False
-            for t in _tensors(result) + (_written(name, args, kwargs) if pending else []):  # buf[:] = copy
+            written = _written(name, args, kwargs)
+            if getattr(func, "__self__", None) is _T.data and args:  # buf.data = copy: buf holds the copy now
+                written.append(args[0])
+            for t in _tensors(result) + (written if pending else []):  # buf[:] = copy, buf.data = copy
                 self._in_flight[id(t)] = weakref.ref(t)
         if self.loss_nodes and not self.accumulated:
             self._note_accumulated(name, result)

@@ -1629,6 +1629,92 @@ class _InsideBatches(torch.utils.data.Sampler):
             "        return image.unsqueeze(0), self.labels[index]",
         ),
     ),
+    # rwf: the fresh pass over 2034845 and the known leftover
+    dict(
+        grade_id="test_train_one_epoch",
+        name="each parameter re-pointed at a copy on the global device (p.set_(p.to(device))), batches to the model's",
+        expect="train_one_epoch 把模型搬到了 cpu 上",
+        mistake="global-device",
+        code=edited(
+            _body(_EPOCH_SIGNATURE, _EPOCH_OK),
+            (
+                "device = next(model.parameters()).device\n",
+                "with torch.no_grad():\n        for p in model.parameters():\n            p.set_(p.to(device))\n"
+                "    dev = next(model.parameters()).device\n",
+            ),
+            (
+                "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+                "xb.to(dev, non_blocking=True), yb.to(dev, non_blocking=True)",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="each pixel used as an index into a Python lookup table (lut[t[r, c]]), then torch.tensor(...)",
+        expect="当下标 lut[像素]",
+        code=_dataset(
+            item="t = self.pixels[index]\n"
+            "        lut = [(v / 255 - MNIST_MEAN) / MNIST_STD for v in range(256)]\n"
+            "        rows = [[lut[t[r, c]] for c in range(t.shape[1])] for r in range(t.shape[0])]\n"
+            "        return torch.tensor(rows, dtype=torch.float32).unsqueeze(0), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="y kept as torch.LongTensor(y).tolist() (an alias of y, made without a torch call that names y)",
+        expect="make_loader 把传入的 x 或 y（一个 50 个元素的张量）交给了 NumPy / Python",
+        code=edited(
+            _LOADER,
+            ("self.x, self.y = x, y", "self.x, self.y = x, torch.LongTensor(y).tolist()"),
+            ("self.y[indices]", "torch.tensor([self.y[i] for i in indices])"),
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="max_norm never handed on (train_one_epoch called with a fixed 1.0)",
+        expect="超过了传给 fit 的 max_norm=0.05",
+        code=edited(
+            _FIT,
+            (
+                "train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler)",
+                "train_one_epoch(model, optimizer, loss_fn, train_loader, 1.0, scheduler)",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches moved to the model's device without non_blocking=True (the prose asks for it)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)", "xb.to(device), yb.to(device)"
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches moved with torch.as_tensor(xb, device=device) (a blocking copy)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "torch.as_tensor(xb, device=device), torch.as_tensor(yb, device=device)",
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="evaluates a copy.deepcopy(model).eval() (the given model never runs; the message blamed the slicing)",
+        expect="传入的 model 一次前向也没有做",
+        code=_evaluate("model = copy.deepcopy(model).eval()\n" + _COUNT),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="a non_blocking=True copy of the count set as a host buffer's .data, buf read with no sync",
+        expect='读了一个 .to("cpu", non_blocking=True) 拷到主机的张量',
+        mistake="unsynced-host-copy-read",
+        code=_restoring_with(
+            "return correct.item()",
+            'buf = torch.zeros((), dtype=torch.long)\n        buf.data = correct.to("cpu", non_blocking=True)\n'
+            "        return buf.item()",
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
