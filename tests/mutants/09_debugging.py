@@ -794,6 +794,25 @@ MUTANTS += [
 ]
 
 # Right answers written another way: each must pass (tests/test_mutants.py).
+MUTANTS += [  # rxc: a look at the rwe fixes
+    dict(  # the dtype loop held every non-long dtype numpy holds but bool (labels from y > 0.5)
+        grade_id="test_diagnose",
+        name="label_dtype_by_a_list_of_bad_dtypes_without_bool",
+        code=_diagnose(
+            dtype="labels.is_floating_point() or labels.dtype in (torch.int8, torch.int16, torch.int32, torch.uint8)"
+        ),
+        expect="torch.bool 标签（y > 0.5",
+    ),
+    dict(  # torch.isin has no Bool kernel: it crashes on a bool labels batch, which must get label_dtype
+        grade_id="test_diagnose",
+        name="labels_looked_up_in_an_arange_on_their_device_crash_on_bool_labels",
+        code=_diagnose(
+            range_check="not bool(torch.isin(labels, torch.arange(num_classes, device=labels.device)).all())"
+        ),
+        expect="Unsupported input type encountered for isin(): Bool",
+    ),
+]
+
 CORRECT = [
     dict(  # on a GPU a tensor's storage is on its device
         grade_id="test_diagnose",
@@ -815,13 +834,6 @@ CORRECT = [
             "| (labels.type(torch.LongTensor).numpy() >= num_classes)).any())"
         ),
     ),
-    dict(
-        grade_id="test_diagnose",
-        name="labels_looked_up_in_an_arange_on_their_device",
-        code=_diagnose(
-            range_check="not bool(torch.isin(labels, torch.arange(num_classes, device=labels.device)).all())"
-        ),
-    ),
     dict(  # a blocking copy into a host buffer: the buffer stays on the host (rve5)
         grade_id="test_diagnose",
         name="values_through_a_copy_into_a_host_buffer",
@@ -837,5 +849,18 @@ CORRECT = [
             range_check="bool(((labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() < 0) "
             "| (labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() >= num_classes)).any())"
         ),
+    ),
+    dict(  # rxc: a stable cross-entropy by hand; float32 rounding on far-apart logits differs by ~1e-4 relative
+        grade_id="test_train_step",
+        name="cross_entropy_by_hand_with_logsumexp",
+        code=edited(
+            _train_step(),
+            ("F.cross_entropy(logits, y)", "(torch.logsumexp(logits, 1) - logits.gather(1, y[:, None])[:, 0]).mean()"),
+        ),
+    ),
+    dict(  # the loss computed in float64: more precise than the float32 reference
+        grade_id="test_train_step",
+        name="cross_entropy_in_float64",
+        code=_train_step(loss_input="logits.double()"),
     ),
 ]
