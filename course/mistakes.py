@@ -294,7 +294,7 @@ _ENTRIES = (
         "the causal mask hides the diagonal too",
         "位置 i 可以看见自己：只遮住 j > i，用 triu(diagonal=1)。",
     ),
-    # 05_autograd (also: missing-zero-grad, loss-accumulated-with-graph above)
+    # 05_autograd (also: missing-zero-grad above)
     Mistake(
         "grad-accumulates-across-backward",
         "多次 backward() 的梯度累加在同一个 .grad 里",

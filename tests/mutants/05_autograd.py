@@ -576,8 +576,7 @@ MUTANTS = [
     dict(
         grade_id="test_accumulate_grads",
         name="sums the loss tensors (graphs kept alive) and calls .item() once at the end",
-        expect="计算图还没有释放",
-        mistake="loss-accumulated-with-graph",
+        expect="计算图还没有释放",  # no mistake id: a live graph does not show which tensor holds it (rxc)
         code=(
             _ACC_HEAD + "    model.zero_grad()\n    total = 0.0\n    for s in range(0, len(x), micro_batch_size):\n"
             "        xb, yb = x[s:s + micro_batch_size], y[s:s + micro_batch_size]\n"
@@ -699,6 +698,23 @@ MUTANTS += [  # issue 17 fresh pass (rwc)
             ("    total = 0.0\n", "    total = 0.0\n    loss_fn.reduction = 'sum'\n"),
             ("loss_fn(model(xb), yb) * (xb.shape[0] / n)", "loss_fn(model(xb), yb) / n"),
             ("    return total\n", "    loss_fn.reduction = 'mean'\n    return total\n"),
+        ),
+    ),
+]
+
+MUTANTS += [  # rxc: a look at the rwc fixes
+    dict(  # the output itself is not held, something computed from it is: not told that a loss was kept
+        grade_id="test_accumulate_grads",
+        name="keeps torch.sigmoid of every micro-batch's output in a list (their graphs stay alive)",
+        expect="由输出算出的 torch.sigmoid(out)",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            ("    total = 0.0\n", "    total, probs = 0.0, []\n"),
+            (
+                "        loss = loss_fn(model(xb), yb)",
+                "        out = model(xb)\n        probs.append(torch.sigmoid(out))\n        loss = loss_fn(out, yb)",
+            ),
         ),
     ),
 ]
