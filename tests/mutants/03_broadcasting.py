@@ -902,3 +902,28 @@ CORRECT += [  # issue-17 fresh pass (rwb): shape asserts make a dozen or two ste
         "    return (diff * diff).sum(-1)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 review of rwb's fixes (rxb): threading.setprofile reaches only threads started during the call
+    dict(
+        grade_id="test_broadcast_shape",
+        name="torch.broadcast_shapes run by a module-level thread pool warmed up before the call",
+        expect="把计算交给了另一个线程或进程",
+        code="import concurrent.futures\n\n_POOL = concurrent.futures.ThreadPoolExecutor(1)\n"
+        "_POOL.submit(lambda: None).result()\n\n\ndef broadcast_shape(a, b):\n"
+        "    try:\n        return tuple(_POOL.submit(torch.broadcast_shapes, a, b).result())\n"
+        "    except RuntimeError as err:\n        raise ValueError(str(err)) from None\n",
+    ),
+]
+
+CORRECT += [  # issue-17 review of rwb's fixes (rxb): print goes through the kernel's threads, not the learner's
+    dict(
+        grade_id="test_broadcast_shape",
+        name="prints its inputs while debugging",
+        code="def broadcast_shape(a, b):\n    print('broadcast_shape', a, b)\n" + _PAD + "    out = []\n"
+        "    for x, y in zip(a, b):\n"
+        "        if x != y and x != 1 and y != 1:\n"
+        "            raise ValueError('cannot broadcast')\n"
+        "        out.append(y if x == 1 else x)\n"
+        "    return tuple(out)\n",
+    ),
+]

@@ -706,3 +706,39 @@ CORRECT += [  # issue-17 fresh pass (rwb): an upload written as buf[...] = t was
         "            out[k] = t.to(device, non_blocking=nb)\n    return out\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 review of rwb's fixes (rxb)
+    dict(  # only torch.ops.aten._to_copy and copy_ were mapped to recorded copies
+        grade_id="test_to_device_async",
+        name="copies pageable tensors with the functional torch.ops.aten.copy(dst, t, True) (non_blocking)",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu' and not t.is_pinned():\n"
+        "            out[k] = torch.ops.aten.copy(torch.empty_like(t, device=device), t, True)\n"
+        "        else:\n            nb = t.device.type == 'cpu' and device.type == 'cuda'\n"
+        "            out[k] = t.to(device, non_blocking=nb)\n    return out\n",
+    ),
+    dict(  # spec: new containers; the tested batch had no container without tensors inside another one
+        grade_id="test_move_to",
+        name="returns a shallow copy of a container without tensors (a list inside it stays the caller's)",
+        expect="返回的['opts']['tags']就是输入里的那个 dict / list 本身",
+        code="import copy\n\n\ndef _has_tensor(b):\n    if isinstance(b, torch.Tensor):\n        return True\n"
+        "    if isinstance(b, dict):\n        return any(_has_tensor(v) for v in b.values())\n"
+        "    return isinstance(b, (list, tuple)) and any(_has_tensor(v) for v in b)\n\n\n"
+        "def move_to(batch, device):\n    if not _has_tensor(batch):\n        return copy.copy(batch)\n"
+        "    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+        "    if isinstance(batch, dict):\n        return {k: move_to(v, device) for k, v in batch.items()}\n"
+        "    if isinstance(batch, list):\n        return [move_to(v, device) for v in batch]\n"
+        "    return tuple(move_to(v, device) for v in batch)\n",
+    ),
+]
+
+CORRECT += [  # issue-17 review of rwb's fixes (rxb): the functional aten copy is recorded like copy_
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.ops.aten.copy.default(empty_like on the device, t, non_blocking only from pinned memory)",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out[k] = torch.ops.aten.copy.default(torch.empty_like(t, device=device), t, nb)\n    return out\n",
+    ),
+]
