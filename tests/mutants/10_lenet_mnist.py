@@ -1781,4 +1781,21 @@ CORRECT = [
         name="the count kept on the model's device (device=next(model.parameters()).device)",
         code=_restoring_with("device=y.device", "device=next(model.parameters()).device"),
     ),
+    # rxe: an assert reads one number (bool of a 0-d), which is no data handed out
+    dict(
+        grade_id="test_make_loader",
+        name="assert (y >= 0).all() and torch.isfinite(x).all() before building the loader",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    assert (y >= 0).all() and torch.isfinite(x).all()\n    dataset = TensorBatches(x, y)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="assert 0 <= pixels <= 255 in __getitem__ (two 0-d reads, no pixels handed out)",
+        code=_dataset(
+            item="t = self.pixels[index]\n        assert t.min() >= 0 and t.max() <= 255\n"
+            f"        return ({_NORMALISED}).unsqueeze(0), self.labels[index]"
+        ),
+    ),
 ]
