@@ -1698,6 +1698,38 @@ class _InsideBatches(torch.utils.data.Sampler):
             "torch.as_tensor(xb, device=device), torch.as_tensor(yb, device=device)",
         ),
     ),
+    # rxe
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a blocking .to(device) followed by .view / .clone (the model gets a tensor made from the blocking copy)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "xb.to(device).view(xb.shape), yb.to(device).clone()",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches copied into device buffers with buf[:] = xb (a blocking copy)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+            "    bx[:], by[:] = xb, yb\n    xb, yb = bx, by",
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit hands train_one_epoch max_norm / 2 (clips harder than asked; only the upper bound was checked)",
+        expect="小于传给 fit 的 max_norm=0.05",
+        code=edited(
+            _FIT,
+            (
+                "train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler)",
+                "train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm / 2, scheduler)",
+            ),
+        ),
+    ),
     dict(
         grade_id="test_evaluate",
         name="evaluates a copy.deepcopy(model).eval() (the given model never runs; the message blamed the slicing)",
@@ -1748,5 +1780,22 @@ CORRECT = [
         grade_id="test_evaluate",
         name="the count kept on the model's device (device=next(model.parameters()).device)",
         code=_restoring_with("device=y.device", "device=next(model.parameters()).device"),
+    ),
+    # rxe: an assert reads one number (bool of a 0-d), which is no data handed out
+    dict(
+        grade_id="test_make_loader",
+        name="assert (y >= 0).all() and torch.isfinite(x).all() before building the loader",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    assert (y >= 0).all() and torch.isfinite(x).all()\n    dataset = TensorBatches(x, y)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="assert 0 <= pixels <= 255 in __getitem__ (two 0-d reads, no pixels handed out)",
+        code=_dataset(
+            item="t = self.pixels[index]\n        assert t.min() >= 0 and t.max() <= 255\n"
+            f"        return ({_NORMALISED}).unsqueeze(0), self.labels[index]"
+        ),
     ),
 ]
