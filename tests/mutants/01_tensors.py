@@ -579,6 +579,48 @@ MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test, or got a wron
         "    return torch.tensor(values, dtype=torch.float32)\n",
     ),
     dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor of a tensor with an 'ignore' entry put straight into warnings.filters and taken out after",
+        expect="改了 warnings.filters",
+        code="def make_inputs(values):\n"
+        "    warnings.filters.insert(0, ('ignore', None, Warning, None, 0))\n"
+        "    try:\n"
+        "        if isinstance(values, torch.Tensor):\n"
+        "            return torch.tensor(values, dtype=torch.float32)\n"
+        "        return torch.from_numpy(np.array(values, dtype=np.float32))\n"
+        "    finally:\n"
+        "        del warnings.filters[0]\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="AffineTransform(-b, 2b) of the rand draw (the library does the linear transform)",
+        expect="AffineTransform",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    t = torch.distributions.transforms.AffineTransform(-b, 2 * b)\n"
+        "    return t(torch.rand((out_features, in_features), generator=generator))\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="rand(..., requires_grad=True) then the transform: a non-leaf weight hanging on a graph",
+        expect="返回的不是叶子张量 (leaf)：它有 grad_fn=SubBackward0",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    r = torch.rand((out_features, in_features), generator=generator, requires_grad=True)\n"
+        "    return r * 2 * b - b\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="copies the generator's state into the global RNG, draws without the generator, copies it back",
+        expect="全局随机数生成器的状态",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    torch.set_rng_state(generator.get_state())\n"
+        "    r = torch.rand((out_features, in_features))\n"
+        "    generator.set_state(torch.get_rng_state())\n"
+        "    return -b + 2 * b * r\n",
+    ),
+    dict(
         grade_id="test_make_labels",
         name="uint8 labels (CrossEntropyLoss accepts them, but only 0..255)",
         mistake="labels-not-long",
@@ -595,5 +637,12 @@ CORRECT = [
         code="def linear_init(in_features, out_features, generator):\n"
         "    b = 1 / math.sqrt(in_features)\n"
         "    return torch.nn.Parameter(-b + 2 * b * torch.rand((out_features, in_features), generator=generator))\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="the transformed draw made a leaf that requires grad (requires_grad_() after the transform)",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return (torch.rand((out_features, in_features), generator=generator) * 2 * b - b).requires_grad_()\n",
     ),
 ]

@@ -549,6 +549,19 @@ MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test before
         "    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
     dict(
+        grade_id="test_forward_one",
+        name="catches the training-mode BatchNorm1d error on a batch of one, runs again in eval() and switches back",
+        mistake="switches-model-mode",
+        expect="之后又在评估模式下被调用",
+        code="def forward_one(model, sample):\n"
+        "    x = sample.unsqueeze(0)\n"
+        "    try:\n        return model(x).squeeze(0)\n"
+        "    except ValueError:\n"
+        "        was = model.training\n        model.eval()\n"
+        "        try:\n            return model(x).squeeze(0)\n"
+        "        finally:\n            model.train(was)\n",
+    ),
+    dict(
         grade_id="test_patchify",
         name="single columns reordered by a NumPy-computed order (no Python loop lines) and joined by cat",
         expect="片数达到了块数",
