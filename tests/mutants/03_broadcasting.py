@@ -403,7 +403,7 @@ MUTANTS = [
     dict(
         grade_id="test_batch_outer_sum",
         name="a loop over samples after tolist()",
-        expect="是在用 Python 循环逐个处理（.tolist() 之后用 Python 算也算）；用广播一次算完。",
+        expect="batch_outer_sum(a (2, 2), b (2, 3)) 用了 Tensor.tolist()：张量离开了 torch",
         code="def batch_outer_sum(a, b):\n"
         "    return torch.tensor([[[x + y for y in bk] for x in ak] for ak, bk in zip(a.tolist(), b.tolist())], dtype=a.dtype)\n",
     ),
@@ -849,7 +849,7 @@ MUTANTS += [  # issue-17 fresh pass (rwb): a buffer without data filled in place
     dict(
         grade_id="test_batch_outer_sum",
         name="np.repeat tiles a and b in NumPy, then adds them",
-        expect="经 Python / NumPy 分配了",
+        expect="张量离开了 torch",
         code="import numpy as np\n\n\ndef batch_outer_sum(a, b):\n    an, bn = a.numpy(), b.numpy()\n"
         "    ta = np.repeat(an[:, :, None], bn.shape[1], 2)\n    tb = np.repeat(bn[:, None, :], an.shape[1], 1)\n"
         "    return torch.from_numpy(ta + tb)\n",
@@ -925,5 +925,23 @@ CORRECT += [  # issue-17 review of rwb's fixes (rxb): print goes through the ker
         "            raise ValueError('cannot broadcast')\n"
         "        out.append(y if x == 1 else x)\n"
         "    return tuple(out)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 (lead, after rxb): NumPy does the work; the prose bans it like pairwise_sq_dist's
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a tiled once with np.repeat, b added into it in place",
+        expect="batch_outer_sum(a (2, 2), b (2, 3)) 用了 Tensor.numpy()：张量离开了 torch",
+        code="import numpy as np\n\n\ndef batch_outer_sum(a, b):\n"
+        "    ta = np.repeat(a.numpy()[:, :, None], b.shape[1], 2)\n    ta += b.numpy()[:, None, :]\n"
+        "    return torch.from_numpy(ta)\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="NumPy broadcasting, copied out",
+        expect="张量离开了 torch",
+        code="import numpy as np\n\n\ndef batch_outer_sum(a, b):\n"
+        "    return torch.from_numpy((np.asarray(a)[:, :, None] + np.asarray(b)[:, None, :]).copy())\n",
     ),
 ]
