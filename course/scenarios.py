@@ -175,7 +175,8 @@ class SyncCounter(TorchFunctionMode):
         kwargs = kwargs or {}
         if _paused:
             return func(*args, **kwargs)
-        name = getattr(func, "__name__", "")
+        # torch.ops.aten.add_.Tensor is named "add_.Tensor": its op's name ("add_") says what it writes into
+        name = func._opname if isinstance(func, torch._ops.OpOverload) else getattr(func, "__name__", "")
         tensors = _tensors((args, kwargs))
         first = next((t for t in tensors if self.on_device(t)), None)
         recorded = len(self.calls)
@@ -237,7 +238,7 @@ class SyncCounter(TorchFunctionMode):
         targets = (_tensors(args[0]) if writes_in_place(name) and args else []) + _tensors(kwargs.get("out"))
         written = {id(t) for t in targets}
         host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or id(t) in written)]
-        if not host or _called_by_torch():
+        if not host or _called_by_torch((torch._ops.__file__,)):  # torch.ops.aten.* forwards the caller's call
             return
         shape = tuple(host[0].shape)
         what = "写入结果的 " if id(host[0]) in written else ""

@@ -915,3 +915,30 @@ MUTANTS += [  # issue 17 fresh pass (rwd): in-place writes through a foreach op,
         expect="写入结果的 CPU 张量",
     ),
 ]
+
+MUTANTS += [  # issue 17 review of the rwd fix (rxd): the same foreach writes through torch.ops.aten overloads
+    dict(
+        grade_id="test_train_epoch",
+        name="copies every output into a preallocated buffer with torch.ops.aten._foreach_copy_.default without detach",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    out = model(x)\n    if buf is None:\n        buf = torch.zeros(1000, *out.shape[1:], device=out.device)\n"
+            "    torch.ops.aten._foreach_copy_.default([buf[pos : pos + out.shape[0]]], [out])\n"
+            "    pos += out.shape[0]\n    loss = loss_fn(out, y)\n",
+            ("logs = []\n", "logs = []\nbuf, pos = None, 0\n"),
+        ),
+        expect="前向里算出的张量还连着计算图被留着",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_into_a_cpu_zeros_with_torch_ops_aten_foreach_add_List",
+        mistake="new-tensor-without-device",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    torch.ops.aten._foreach_add_.List([acc], [loss.detach() * batch_size])\n",
+            ("windows.append(window_sum / window_n)", "windows.append(acc.clone() / window_n)\n        acc.zero_()"),
+            ("windows = []\n", "windows = []\nacc = torch.zeros(())\n"),
+        ),
+        expect="写入结果的 CPU 张量",
+    ),
+]

@@ -955,3 +955,12 @@ MUTANTS += [  # issue 17 fresh pass (rwd): "not finite" read as "too big" (no te
         expect="总范数 5e+100 很大，但它是有限值",
     ),
 ]
+
+MUTANTS += [  # issue 17 review of the rwd fix (rxd): the threshold on the coefficient, not on the total
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_as_a_threshold_on_the_coefficient",
+        code=_clip_with((_CLIP_WHERE, "    coef = torch.where(coef > 1e-3, coef, torch.ones_like(coef))\n")),
+        expect="总范数 5e+18 很大，但它是有限值",
+    ),
+]
