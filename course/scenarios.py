@@ -77,6 +77,17 @@ def writes_in_place(name: str) -> bool:
     return name.endswith("_") and not name.startswith("__") or name in _IN_PLACE_DUNDERS
 
 
+def written_tensors(func: Any, args: Any, kwargs: dict[str, Any]) -> list[torch.Tensor]:
+    """The tensors an ATen overload ``func`` writes (in place, or ``out=``), from its schema (``Tensor(a!)``)."""
+    found: list[torch.Tensor] = []
+    for i, arg in enumerate(func._schema.arguments):
+        if arg.alias_info is None or not arg.alias_info.is_write:
+            continue
+        value = args[i] if i < len(args) else kwargs.get(arg.name)
+        found += [t for t in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(t, torch.Tensor)]
+    return found
+
+
 # aten ops (packet names) that make the host read a tensor's values, or learn a data-dependent size.
 ATEN_READS = {
     "_local_scalar_dense", "item", "is_nonzero", "equal", "allclose", "nonzero", "argwhere", "masked_select",
