@@ -63,7 +63,7 @@ _FROM_DATA = {"tensor", "as_tensor", "asarray"}
 # Calls that move or index values between devices (not a device mix), and calls that join tensors.
 _MOVES = {
     "to", "cpu", "cuda", "copy_", "__setitem__", "__getitem__", "type", "type_as", "new_tensor", "tensor",
-    "as_tensor", "asarray", "__get__", "__set__", "_to_copy", "set_", "__dlpack__",
+    "as_tensor", "asarray", "__get__", "__set__", "_to_copy", "set_", "__dlpack__", "_foreach_copy_",
 }  # fmt: skip
 _JOINS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
 _IN_PLACE_DUNDERS = {
@@ -242,7 +242,7 @@ class SyncCounter(TorchFunctionMode):
         and not any CPU tensor in ``torch.cat`` / ``torch.stack``: each raises "Expected all tensors to be on
         the same device". Moves (``.to``, ``copy_``, ``t[i] = ...``, indexing) and torch's own code are left out.
         """
-        if name in _MOVES or name == "_foreach_copy_":
+        if name in _MOVES:
             return
         # what the call writes into: total in total.add_(x), each tensor of a foreach op's first list
         # (torch._foreach_add_([total], [x])), and out= (torch.add(a, b, out=total))
