@@ -15,7 +15,7 @@ KEEP = {"\n", "\t"}
 def neutral(text: str) -> str:
     """``text`` with control (Cc), format (Cf: bidi overrides, zero-width), separator (Zl, Zp), surrogate
     and private-use characters written as ``\\uXXXX``."""
-    if text.isascii() and text.isprintable():
+    if text.replace("\n", "").replace("\t", "").isprintable():  # no Cc, Cf, Z*, Cs, Co or Cn character (but " ")
         return text
     out = []
     for ch in text:

@@ -364,6 +364,10 @@ def test_the_gradebook_is_kept_for_nbgraders_own_tools(graded):
         assert gb.find_submission(ID, "right").score == 3
         assert gb.find_submission(ID, "wrong").score == 1
         assert gb.find_submission(ID, "malformed").score == 0
+        # per cell, as nbgrader's own tools read them: the engine's points; no "No response." on a changed answer
+        assert [gb.find_grade(g, ID, ID, "wrong").auto_score for g in ("test_answer", "test_other")] == [0, 1]
+        assert gb.find_grade("test_answer", ID, ID, "right").auto_score == 2
+        assert gb.find_comment("answer", ID, ID, "right").auto_comment is None
 
 
 @needs_bwrap

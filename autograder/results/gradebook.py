@@ -10,6 +10,7 @@ another (SQLite has one writer; writes take milliseconds).
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
 from pathlib import Path
@@ -31,6 +32,7 @@ class Gradebook:
         self.config = nbgrader_api.load_config(root)
         self.sources = {a: read_notebook(course_root / "source" / a / f"{a}.ipynb") for a in assignments}
         self._connection: Any = None
+        self._source_cells: dict[str, _SourceCells] = {}
 
     def db(self) -> Any:  # -> nbgrader.api.Gradebook
         """One connection to nbgrader's gradebook for the whole run: opening one checks every table, which
@@ -41,6 +43,12 @@ class Gradebook:
             nbgrader_api.prepare_nbgrader()
             self._connection = NbGradebook(self.db_url)
         return self._connection
+
+    def source_cells(self, assignment: str) -> _SourceCells:
+        """The gradebook, with ``assignment``'s source and graded cells read once for the run."""
+        if assignment not in self._source_cells:
+            self._source_cells[assignment] = _SourceCells(self.db(), assignment)
+        return self._source_cells[assignment]
 
     def close(self) -> None:
         if self._connection is not None:
@@ -108,14 +116,14 @@ class Gradebook:
         """nbgrader's own sanitising: test cells, metadata, points and kernelspec come from the gradebook."""
         import json
 
-        from nbgrader.preprocessors import CheckCellMetadata, ClearOutput, DeduplicateIds, OverwriteCells
+        from nbgrader.preprocessors import ClearOutput, DeduplicateIds, OverwriteCells
 
         class SharedOverwriteCells(OverwriteCells):
             """nbgrader's OverwriteCells on this run's open gradebook (its own opens a new connection)."""
 
             def preprocess(inner, nb: Any, resources: dict) -> tuple[Any, dict]:  # noqa: N805
                 inner.notebook_id = inner.assignment_id = assignment
-                inner.gradebook = self.db()
+                inner.gradebook = self.source_cells(assignment)
                 nb, resources = super(OverwriteCells, inner).preprocess(nb, resources)
                 if inner.add_missing_cells:
                     nb, resources = inner.add_missing_grade_cells(nb, resources)
@@ -128,7 +136,7 @@ class Gradebook:
         kernelspec = self.db().find_notebook(assignment, assignment).kernelspec  # nbgrader's OverwriteKernelspec
         if kernelspec:
             nb.metadata["kernelspec"] = json.loads(kernelspec)
-        for step in (SharedOverwriteCells, CheckCellMetadata):
+        for step in (SharedOverwriteCells, _check_cell_metadata()):
             nb, resources = step(config=self.config).preprocess(nb, resources)
         return nb
 
@@ -146,17 +154,18 @@ class Gradebook:
         nb, resources = LimitOutput(config=self.config).preprocess(nb, resources)
         points = {v.grade_id: v.points for v in verdicts}
         gb = self.db()
+        grades, comments = _grades_and_comments(gb, gb.find_submission_notebook(assignment, assignment, student))
         for cell in nb.cells:
             info = cell.metadata.get("nbgrader", {})
             gid = info.get("grade_id")
             if gid is None:
                 continue
             if is_grade(cell):
-                grade = gb.find_grade(gid, assignment, assignment, student)
+                grade = grades[gid]
                 grade.auto_score = points[gid] if gid in points else determine_grade(cell)[0]
                 grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
             if is_solution(cell) or is_task(cell):
-                comment = gb.find_comment(gid, assignment, assignment, student)
+                comment = comments[gid]
                 unchanged = info.get("checksum") == compute_checksum(cell) and not is_task(cell)
                 comment.auto_comment = "No response." if unchanged else None
         gb.db.commit()
@@ -193,3 +202,87 @@ def _known(db_url: str, assignment: str) -> bool:
     except Exception:  # noqa: BLE001 - no database yet
         return False
     return True
+
+
+def _grades_and_comments(gb: Any, submitted: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A submitted notebook's grades and comments by cell name, in two queries (nbgrader's ``find_grade`` and
+    ``find_comment`` run a six-table join per cell: most of the parent's gradebook time per notebook)."""
+    from nbgrader.api import BaseCell, Comment, Grade
+
+    def by_name(table: Any) -> dict[str, Any]:
+        rows = gb.db.query(table, BaseCell.name).join(BaseCell, BaseCell.id == table.cell_id)
+        return {name: row for row, name in rows.filter(table.notebook_id == submitted.id)}
+
+    return by_name(Grade), by_name(Comment)
+
+
+@functools.cache
+def _check_cell_metadata() -> type:
+    """nbgrader's ``CheckCellMetadata`` with its JSON schema checked once: nbgrader's validator calls
+    ``jsonschema.validate`` for every cell, which checks the schema itself against the meta-schema each time
+    (about 90 ms of the parent's time per notebook). Same rules, same errors."""
+    import traceback
+
+    from jsonschema import validators
+    from jsonschema.exceptions import best_match
+    from nbgrader.nbgraderformat import MetadataValidator, ValidationError
+    from nbgrader.preprocessors import CheckCellMetadata
+
+    compiled: list[Any] = []  # the schema's validator, made (and the schema checked) on first use
+
+    class OnceCheckedValidator(MetadataValidator):
+        def validate_cell(self, cell: Any) -> None:
+            meta = cell.metadata.get("nbgrader")
+            if meta is None or meta.get("schema_version", 0) != self.schema_version:
+                return super().validate_cell(cell)  # nbgrader's own too-old / too-new errors
+            if not compiled:
+                cls = validators.validator_for(self.schema)
+                cls.check_schema(self.schema)
+                compiled.append(cls(self.schema))
+            error = best_match(compiled[0].iter_errors(meta))
+            if error is not None:
+                raise error
+
+    class Checked(CheckCellMetadata):
+        def preprocess(self, nb: Any, resources: dict) -> tuple[Any, dict]:
+            try:
+                OnceCheckedValidator().validate_nb(nb)
+            except ValidationError as error:
+                self.log.error(traceback.format_exc())
+                raise ValidationError("Notebook failed to validate; the nbgrader metadata may be corrupted.") from error
+            return nb, resources
+
+    return Checked
+
+
+class _SourceCells:
+    """nbgrader's gradebook as ``OverwriteCells`` asks it, with one assignment's source cells and graded cells
+    read once: nbgrader looks each cell up again in every submission (a three-table join per cell), though
+    the generated assignment does not change while a class is graded. Everything else goes to the gradebook."""
+
+    def __init__(self, gb: Any, assignment: str) -> None:
+        from types import SimpleNamespace
+
+        notebook = gb.find_notebook(assignment, assignment)
+        fields = ("name", "cell_type", "locked", "checksum", "source")
+        self._gb = gb
+        self._source = {c.name: SimpleNamespace(**{f: getattr(c, f) for f in fields}) for c in notebook.source_cells}
+        graded = [*notebook.task_cells, *notebook.grade_cells]  # a grade cell first where both share a name
+        self._graded = {c.name: SimpleNamespace(name=c.name, max_score=c.max_score) for c in graded}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._gb, name)
+
+    def find_source_cell(self, name: str, notebook: str, assignment: str) -> Any:
+        from nbgrader.api import MissingEntry
+
+        if name not in self._source:
+            raise MissingEntry(f"No such source cell: {assignment}/{notebook}/{name}")
+        return self._source[name]
+
+    def find_graded_cell(self, name: str, notebook: str, assignment: str) -> Any:
+        from nbgrader.api import MissingEntry
+
+        if name not in self._graded:
+            raise MissingEntry(f"No such grade cell: {assignment}/{notebook}/{name}")
+        return self._graded[name]
