@@ -646,3 +646,51 @@ CORRECT = [
         "    return (torch.rand((out_features, in_features), generator=generator) * 2 * b - b).requires_grad_()\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 s31 review (ga): each passed every test before
+    dict(
+        grade_id="test_linear_init",
+        name="draws from the global RNG with the generator's state inside torch.random.fork_rng()",
+        expect="没有用传进来的 generator，从全局随机数生成器取了样",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    with torch.random.fork_rng():\n"
+        "        torch.set_rng_state(generator.get_state())\n"
+        "        r = torch.rand((out_features, in_features))\n"
+        "        generator.set_state(torch.get_rng_state())\n"
+        "    return -b + 2 * b * r\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="copies the generator's state into the global RNG, draws, copies it back and restores the global state",
+        expect="没有用传进来的 generator，从全局随机数生成器取了样",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    saved = torch.get_rng_state()\n"
+        "    torch.set_rng_state(generator.get_state())\n"
+        "    r = torch.rand((out_features, in_features))\n"
+        "    generator.set_state(torch.get_rng_state())\n"
+        "    torch.set_rng_state(saved)\n"
+        "    return -b + 2 * b * r\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="the whole init under torch.inference_mode() (an inference tensor cannot become a trainable weight)",
+        expect="推理张量 (inference tensor",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    with torch.inference_mode():\n"
+        "        b = 1 / math.sqrt(in_features)\n"
+        "        return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
+    ),
+]
+
+CORRECT += [  # issue-17 s31 review (ga)
+    dict(
+        grade_id="test_linear_init",
+        name="the init under torch.no_grad() (an ordinary tensor, as nn.init does it)",
+        code="@torch.no_grad()\n"
+        "def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
+    ),
+]
