@@ -694,3 +694,29 @@ CORRECT += [  # issue-17 s31 review (ga)
         "    return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 s31 review (ga): the filter-list watch let a replaced warnings.showwarning through
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor of everything with warnings.showwarning swapped for a no-op and put back after",
+        expect="替换了 warnings.showwarning",
+        code="def make_inputs(values):\n"
+        "    shown = warnings.showwarning\n"
+        "    warnings.showwarning = lambda *args, **kwargs: None\n"
+        "    try:\n"
+        "        if isinstance(values, np.ndarray):\n            values = values.copy()\n"
+        "        return torch.tensor(values, dtype=torch.float32)\n"
+        "    finally:\n"
+        "        warnings.showwarning = shown\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="warnings.showwarning replaced by a no-op for the whole process",
+        expect="替换了 warnings.showwarning",
+        code="def make_inputs(values):\n"
+        "    warnings.showwarning = lambda *args, **kwargs: None\n"
+        "    if isinstance(values, torch.Tensor):\n"
+        "        return torch.tensor(values, dtype=torch.float32)\n"
+        "    return torch.from_numpy(np.array(values, dtype=np.float32))\n",
+    ),
+]
