@@ -720,3 +720,16 @@ MUTANTS += [  # issue-17 s31 review (ga): the filter-list watch let a replaced w
         "    return torch.from_numpy(np.array(values, dtype=np.float32))\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 s31 review (ga): was told to check unsqueeze() / keepdim=True (a 0-d input came back (1,))
+    dict(
+        grade_id="test_make_inputs",
+        name="np.ascontiguousarray for the negative strides (it makes a 0-d input 1-d)",
+        mistake="extra-unit-dim",
+        expect="np.ascontiguousarray() / np.atleast_1d() 总是返回至少 1 维的数组",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n"
+        "        return values.detach().clone().to(torch.float32)\n"
+        "    return torch.from_numpy(np.ascontiguousarray(values, dtype=np.float32).copy())\n",
+    ),
+]
