@@ -605,3 +605,26 @@ MUTANTS += [  # issue-17 s31 review (ga)
         "        for m in bn:\n            m.train()\n",
     ),
 ]
+
+CORRECT += [  # issue-17 s31 review (ga): grad mode switched off for the call and restored is not left off
+    dict(
+        grade_id="test_forward_one",
+        name="torch.set_grad_enabled(False) for the call, the caller's grad mode restored in a finally",
+        code="def forward_one(model, sample):\n"
+        "    previous = torch.is_grad_enabled()\n"
+        "    torch.set_grad_enabled(False)\n"
+        "    try:\n        return model(sample.unsqueeze(0)).squeeze(0)\n"
+        "    finally:\n        torch.set_grad_enabled(previous)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 s31 review (ga): passed every test (a Dropout in training mode still gave 0 or 2)
+    dict(
+        grade_id="test_forward_one",
+        name="torch.manual_seed(0) first, for a reproducible output (the caller's global RNG is reseeded)",
+        expect="重设了全局随机种子",
+        code="def forward_one(model, sample):\n"
+        "    torch.manual_seed(0)\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]
