@@ -628,3 +628,12 @@ MUTANTS += [  # issue-17 s31 review (ga): passed every test (a Dropout in traini
         "    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 s31 review (ga): passed every test (no tested model had a hook of its own)
+    dict(
+        grade_id="test_forward_one",
+        name="calls model.forward directly (the module's hooks are skipped)",
+        expect="没有经过 model(...) 调用模型",
+        code="def forward_one(model, sample):\n    return model.forward(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]
