@@ -646,3 +646,90 @@ CORRECT = [
         "    return (torch.rand((out_features, in_features), generator=generator) * 2 * b - b).requires_grad_()\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 s31 review (ga): each passed every test before
+    dict(
+        grade_id="test_linear_init",
+        name="draws from the global RNG with the generator's state inside torch.random.fork_rng()",
+        expect="没有用传进来的 generator，从全局随机数生成器取了样",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    with torch.random.fork_rng():\n"
+        "        torch.set_rng_state(generator.get_state())\n"
+        "        r = torch.rand((out_features, in_features))\n"
+        "        generator.set_state(torch.get_rng_state())\n"
+        "    return -b + 2 * b * r\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="copies the generator's state into the global RNG, draws, copies it back and restores the global state",
+        expect="没有用传进来的 generator，从全局随机数生成器取了样",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    saved = torch.get_rng_state()\n"
+        "    torch.set_rng_state(generator.get_state())\n"
+        "    r = torch.rand((out_features, in_features))\n"
+        "    generator.set_state(torch.get_rng_state())\n"
+        "    torch.set_rng_state(saved)\n"
+        "    return -b + 2 * b * r\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="the whole init under torch.inference_mode() (an inference tensor cannot become a trainable weight)",
+        expect="推理张量 (inference tensor",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    with torch.inference_mode():\n"
+        "        b = 1 / math.sqrt(in_features)\n"
+        "        return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
+    ),
+]
+
+CORRECT += [  # issue-17 s31 review (ga)
+    dict(
+        grade_id="test_linear_init",
+        name="the init under torch.no_grad() (an ordinary tensor, as nn.init does it)",
+        code="@torch.no_grad()\n"
+        "def linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 s31 review (ga): the filter-list watch let a replaced warnings.showwarning through
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor of everything with warnings.showwarning swapped for a no-op and put back after",
+        expect="替换了 warnings.showwarning",
+        code="def make_inputs(values):\n"
+        "    shown = warnings.showwarning\n"
+        "    warnings.showwarning = lambda *args, **kwargs: None\n"
+        "    try:\n"
+        "        if isinstance(values, np.ndarray):\n            values = values.copy()\n"
+        "        return torch.tensor(values, dtype=torch.float32)\n"
+        "    finally:\n"
+        "        warnings.showwarning = shown\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="warnings.showwarning replaced by a no-op for the whole process",
+        expect="替换了 warnings.showwarning",
+        code="def make_inputs(values):\n"
+        "    warnings.showwarning = lambda *args, **kwargs: None\n"
+        "    if isinstance(values, torch.Tensor):\n"
+        "        return torch.tensor(values, dtype=torch.float32)\n"
+        "    return torch.from_numpy(np.array(values, dtype=np.float32))\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 s31 review (ga): was told to check unsqueeze() / keepdim=True (a 0-d input came back (1,))
+    dict(
+        grade_id="test_make_inputs",
+        name="np.ascontiguousarray for the negative strides (it makes a 0-d input 1-d)",
+        mistake="extra-unit-dim",
+        expect="np.ascontiguousarray() / np.atleast_1d() 总是返回至少 1 维的数组",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n"
+        "        return values.detach().clone().to(torch.float32)\n"
+        "    return torch.from_numpy(np.ascontiguousarray(values, dtype=np.float32).copy())\n",
+    ),
+]

@@ -572,3 +572,68 @@ MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test before
         "    return torch.cat([*map(cols.__getitem__, order)], 1).reshape(n, -1, c * p * p)\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 s31 review (ga)
+    dict(  # passed every test: the parameters, their .grad and the outputs were as expected
+        grade_id="test_forward_one",
+        name="torch.set_grad_enabled(False) without with: grad mode left off for the caller",
+        mistake="grad-mode-left-off",
+        expect="grad mode 仍然关着",
+        code="def forward_one(model, sample):\n"
+        "    torch.set_grad_enabled(False)\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(  # passed every test: a BatchNorm's running statistics were updated twice, a Dropout drew twice
+        grade_id="test_forward_one",
+        name="calls the model once to check the batch dim, then again for the result",
+        expect="调用了模型 2 次",
+        code="def forward_one(model, sample):\n"
+        "    x = sample.unsqueeze(0)\n"
+        "    assert model(x).shape[0] == 1\n"
+        "    return model(x).squeeze(0)\n",
+    ),
+    dict(  # was told the model ran first in training mode, then in evaluation mode (training = [False])
+        grade_id="test_forward_one",
+        name="switches only the BatchNorm1d submodules (the ones that raise on a batch of one) to eval() and back",
+        mistake="switches-model-mode",
+        expect="模型是在评估模式下被调用的（training = [False]）",
+        code="def forward_one(model, sample):\n"
+        "    bn = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm1d) and m.training]\n"
+        "    for m in bn:\n        m.eval()\n"
+        "    try:\n        return model(sample.unsqueeze(0)).squeeze(0)\n"
+        "    finally:\n"
+        "        for m in bn:\n            m.train()\n",
+    ),
+]
+
+CORRECT += [  # issue-17 s31 review (ga): grad mode switched off for the call and restored is not left off
+    dict(
+        grade_id="test_forward_one",
+        name="torch.set_grad_enabled(False) for the call, the caller's grad mode restored in a finally",
+        code="def forward_one(model, sample):\n"
+        "    previous = torch.is_grad_enabled()\n"
+        "    torch.set_grad_enabled(False)\n"
+        "    try:\n        return model(sample.unsqueeze(0)).squeeze(0)\n"
+        "    finally:\n        torch.set_grad_enabled(previous)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 s31 review (ga): passed every test (a Dropout in training mode still gave 0 or 2)
+    dict(
+        grade_id="test_forward_one",
+        name="torch.manual_seed(0) first, for a reproducible output (the caller's global RNG is reseeded)",
+        expect="重设了全局随机种子",
+        code="def forward_one(model, sample):\n"
+        "    torch.manual_seed(0)\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]
+
+MUTANTS += [  # issue-17 s31 review (ga): passed every test (no tested model had a hook of its own)
+    dict(
+        grade_id="test_forward_one",
+        name="calls model.forward directly (the module's hooks are skipped)",
+        expect="没有经过 model(...) 调用模型",
+        code="def forward_one(model, sample):\n    return model.forward(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]
