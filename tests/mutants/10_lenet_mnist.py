@@ -1747,6 +1747,16 @@ class _InsideBatches(torch.utils.data.Sampler):
             "        return buf.item()",
         ),
     ),
+    # ge
+    dict(
+        grade_id="test_mnist_dataset",
+        name="each pixel converted by a Python function through .apply_ (784 numbers handed to Python)",
+        expect=".apply_(Python 函数)",
+        code=_dataset(
+            item="image = self.pixels[index].float().apply_(lambda p: (p / 255 - MNIST_MEAN) / MNIST_STD)\n"
+            "        return image.unsqueeze(0), self.labels[index]"
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
@@ -1796,6 +1806,15 @@ CORRECT = [
         code=_dataset(
             item="t = self.pixels[index]\n        assert t.min() >= 0 and t.max() <= 255\n"
             f"        return ({_NORMALISED}).unsqueeze(0), self.labels[index]"
+        ),
+    ),
+    # ge: a label checked with "in range(10)" reads up to 10 comparisons, one at a time (no pixels handed out)
+    dict(
+        grade_id="test_mnist_dataset",
+        name="assert label in range(10) in __getitem__ (up to 10 comparisons read as bool)",
+        code=_dataset(
+            item="label = self.labels[index]\n        assert label in range(10)\n"
+            f"        return ({_NORMALISED}).unsqueeze(0), label"
         ),
     ),
 ]
