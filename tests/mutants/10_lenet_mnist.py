@@ -1757,6 +1757,37 @@ class _InsideBatches(torch.utils.data.Sampler):
             "        return image.unsqueeze(0), self.labels[index]"
         ),
     ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a blocking copy_ into a slice of a device buffer, the model gets another slice of it",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx = torch.empty((64,) + tuple(xb.shape[1:]), device=device)\n"
+            "    by = torch.empty(64, dtype=yb.dtype, device=device)\n"
+            "    bx[: len(xb)].copy_(xb)\n    by[: len(yb)].copy_(yb)\n    xb, yb = bx[: len(xb)], by[: len(yb)]",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a blocking copy_ into a device buffer's .data (an alias), the model gets the buffer",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+            "    bx.data.copy_(xb)\n    by.data.copy_(yb)\n    xb, yb = bx, by",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches copied into device buffers with torch._foreach_copy_ (no non_blocking)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+            "    torch._foreach_copy_([bx, by], [xb, yb])\n    xb, yb = bx, by",
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
@@ -1806,6 +1837,27 @@ CORRECT = [
         code=_dataset(
             item="t = self.pixels[index]\n        assert t.min() >= 0 and t.max() <= 255\n"
             f"        return ({_NORMALISED}).unsqueeze(0), self.labels[index]"
+        ),
+    ),
+    # ge: copies into device buffers with non_blocking=True
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a preallocated device buffer, copy_(..., non_blocking=True) into a slice, the model gets a slice",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx = torch.empty((64,) + tuple(xb.shape[1:]), device=device)\n"
+            "    by = torch.empty(64, dtype=yb.dtype, device=device)\n"
+            "    bx[: len(xb)].copy_(xb, non_blocking=True)\n    by[: len(yb)].copy_(yb, non_blocking=True)\n"
+            "    xb, yb = bx[: len(xb)], by[: len(yb)]",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches copied into device buffers with torch._foreach_copy_(..., non_blocking=True)",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+            "    torch._foreach_copy_([bx, by], [xb, yb], non_blocking=True)\n    xb, yb = bx, by",
         ),
     ),
     # ge: a label checked with "in range(10)" reads up to 10 comparisons, one at a time (no pixels handed out)
