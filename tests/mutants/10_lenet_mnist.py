@@ -1788,6 +1788,17 @@ class _InsideBatches(torch.utils.data.Sampler):
             "    torch._foreach_copy_([bx, by], [xb, yb])\n    xb, yb = bx, by",
         ),
     ),
+    dict(
+        grade_id="test_make_loader",
+        name="DataLoader over range(n) with automatic batching and collate_fn=lambda idx: (x[idx], y[idx])",
+        expect="Dataset 被取了 50 次",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    return DataLoader(range(len(y)), batch_size=batch_size, shuffle=shuffle, generator=generator,\n"
+            "                      collate_fn=lambda idx: (x[idx], y[idx]), pin_memory=pin_memory)\n"
+            "    dataset = TensorBatches(x, y)\n",
+        ),
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
