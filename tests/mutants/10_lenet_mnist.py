@@ -1789,6 +1789,12 @@ class _InsideBatches(torch.utils.data.Sampler):
         ),
     ),
     dict(
+        grade_id="test_evaluate",
+        name="a bare torch.set_grad_enabled(False) beside inference_mode (autograd stays off for the caller)",
+        expect="evaluate 返回之后 autograd 整个被关掉了",
+        code=_restoring_with("correct = torch.zeros(", "torch.set_grad_enabled(False)\n        correct = torch.zeros("),
+    ),
+    dict(
         grade_id="test_make_loader",
         name="DataLoader over range(n) with automatic batching and collate_fn=lambda idx: (x[idx], y[idx])",
         expect="Dataset 被取了 50 次",
