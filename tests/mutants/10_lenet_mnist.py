@@ -1758,6 +1758,24 @@ class _InsideBatches(torch.utils.data.Sampler):
         ),
     ),
     dict(
+        grade_id="test_lenet",
+        name="log_softmax at the end of forward (the message only said the values differ)",
+        expect="输出是 log_softmax 之后的数",
+        code=_forward_with("return self.fc3(x)", "return F.log_softmax(self.fc3(x), dim=1)"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="a ReLU after fc3 (the message only said the values differ)",
+        expect="多了最后一个 Linear 之后的 ReLU",
+        code=_forward_with("return self.fc3(x)", "return F.relu(self.fc3(x))"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="average pooling instead of max-pooling (the message only said the values differ)",
+        expect="平均池化",
+        code=_lenet(forward=_FORWARD.replace("F.max_pool2d", "F.avg_pool2d")),
+    ),
+    dict(
         grade_id="test_train_one_epoch",
         name="a blocking copy_ into a slice of a device buffer, the model gets another slice of it",
         expect="没有用 non_blocking=True",
