@@ -167,6 +167,7 @@ def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm,
         if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
             best_state = copy.deepcopy(model.state_dict())
             history["best_epoch"] = epoch
+        print(f"epoch {epoch} done")
     model.load_state_dict(best_state)
     return history
 """
@@ -1822,6 +1823,28 @@ class _InsideBatches(torch.utils.data.Sampler):
             "                      collate_fn=lambda idx: (x[idx], y[idx]), pin_memory=pin_memory)\n"
             "    dataset = TensorBatches(x, y)\n",
         ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit right, the learner's train_one_epoch never clips (the message blamed fit's max_norm)",
+        expect="问题在你的 train_one_epoch（练习 4）：backward() 之后",
+        code=_body(_EPOCH_SIGNATURE, _EPOCH_OK.replace(_CLIP, "")) + _FIT,
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit right, the learner's train_one_epoch applies softmax before the loss (the message blamed fit)",
+        expect="问题在你的 train_one_epoch（练习 4）：每个 batch loss_fn(model(xb), yb)",
+        code=_body(
+            _EPOCH_SIGNATURE,
+            _EPOCH_OK.replace("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)"),
+        )
+        + _FIT,
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit right, the learner's train_one_epoch never steps the scheduler (the message blamed fit)",
+        expect="问题在你的 train_one_epoch（练习 4）：每个 batch",
+        code=_body(_EPOCH_SIGNATURE, _EPOCH_OK.replace(_SCHED, "")) + _FIT,
     ),
 ]
 
