@@ -167,6 +167,7 @@ def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm,
         if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
             best_state = copy.deepcopy(model.state_dict())
             history["best_epoch"] = epoch
+        print(f"epoch {epoch} done")
     model.load_state_dict(best_state)
     return history
 """
@@ -1747,6 +1748,104 @@ class _InsideBatches(torch.utils.data.Sampler):
             "        return buf.item()",
         ),
     ),
+    # ge
+    dict(
+        grade_id="test_mnist_dataset",
+        name="each pixel converted by a Python function through .apply_ (784 numbers handed to Python)",
+        expect=".apply_(Python 函数)",
+        code=_dataset(
+            item="image = self.pixels[index].float().apply_(lambda p: (p / 255 - MNIST_MEAN) / MNIST_STD)\n"
+            "        return image.unsqueeze(0), self.labels[index]"
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="log_softmax at the end of forward (the message only said the values differ)",
+        expect="输出是 log_softmax 之后的数",
+        code=_forward_with("return self.fc3(x)", "return F.log_softmax(self.fc3(x), dim=1)"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="a ReLU after fc3 (the message only said the values differ)",
+        expect="多了最后一个 Linear 之后的 ReLU",
+        code=_forward_with("return self.fc3(x)", "return F.relu(self.fc3(x))"),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="average pooling instead of max-pooling (the message only said the values differ)",
+        expect="平均池化",
+        code=_lenet(forward=_FORWARD.replace("F.max_pool2d", "F.avg_pool2d")),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a blocking copy_ into a slice of a device buffer, the model gets another slice of it",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx = torch.empty((64,) + tuple(xb.shape[1:]), device=device)\n"
+            "    by = torch.empty(64, dtype=yb.dtype, device=device)\n"
+            "    bx[: len(xb)].copy_(xb)\n    by[: len(yb)].copy_(yb)\n    xb, yb = bx[: len(xb)], by[: len(yb)]",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a blocking copy_ into a device buffer's .data (an alias), the model gets the buffer",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+            "    bx.data.copy_(xb)\n    by.data.copy_(yb)\n    xb, yb = bx, by",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches copied into device buffers with torch._foreach_copy_ (no non_blocking)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+            "    torch._foreach_copy_([bx, by], [xb, yb])\n    xb, yb = bx, by",
+        ),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="a bare torch.set_grad_enabled(False) beside inference_mode (autograd stays off for the caller)",
+        expect="evaluate 返回之后 autograd 整个被关掉了",
+        code=_restoring_with("correct = torch.zeros(", "torch.set_grad_enabled(False)\n        correct = torch.zeros("),
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="DataLoader over range(n) with automatic batching and collate_fn=lambda idx: (x[idx], y[idx])",
+        expect="Dataset 被取了 50 次",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    return DataLoader(range(len(y)), batch_size=batch_size, shuffle=shuffle, generator=generator,\n"
+            "                      collate_fn=lambda idx: (x[idx], y[idx]), pin_memory=pin_memory)\n"
+            "    dataset = TensorBatches(x, y)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit right, the learner's train_one_epoch never clips (the message blamed fit's max_norm)",
+        expect="问题在你的 train_one_epoch（练习 4）：backward() 之后",
+        code=_body(_EPOCH_SIGNATURE, _EPOCH_OK.replace(_CLIP, "")) + _FIT,
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit right, the learner's train_one_epoch applies softmax before the loss (the message blamed fit)",
+        expect="问题在你的 train_one_epoch（练习 4）：每个 batch loss_fn(model(xb), yb)",
+        code=_body(
+            _EPOCH_SIGNATURE,
+            _EPOCH_OK.replace("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)"),
+        )
+        + _FIT,
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit right, the learner's train_one_epoch never steps the scheduler (the message blamed fit)",
+        expect="问题在你的 train_one_epoch（练习 4）：每个 batch",
+        code=_body(_EPOCH_SIGNATURE, _EPOCH_OK.replace(_SCHED, "")) + _FIT,
+    ),
 ]
 
 # Correct answers written another way: each must pass its test cell (tests/test_mutants.py)
@@ -1796,6 +1895,36 @@ CORRECT = [
         code=_dataset(
             item="t = self.pixels[index]\n        assert t.min() >= 0 and t.max() <= 255\n"
             f"        return ({_NORMALISED}).unsqueeze(0), self.labels[index]"
+        ),
+    ),
+    # ge: copies into device buffers with non_blocking=True
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a preallocated device buffer, copy_(..., non_blocking=True) into a slice, the model gets a slice",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx = torch.empty((64,) + tuple(xb.shape[1:]), device=device)\n"
+            "    by = torch.empty(64, dtype=yb.dtype, device=device)\n"
+            "    bx[: len(xb)].copy_(xb, non_blocking=True)\n    by[: len(yb)].copy_(yb, non_blocking=True)\n"
+            "    xb, yb = bx[: len(xb)], by[: len(yb)]",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="batches copied into device buffers with torch._foreach_copy_(..., non_blocking=True)",
+        code=_epoch_with(
+            "xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)",
+            "bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+            "    torch._foreach_copy_([bx, by], [xb, yb], non_blocking=True)\n    xb, yb = bx, by",
+        ),
+    ),
+    # ge: a label checked with "in range(10)" reads up to 10 comparisons, one at a time (no pixels handed out)
+    dict(
+        grade_id="test_mnist_dataset",
+        name="assert label in range(10) in __getitem__ (up to 10 comparisons read as bool)",
+        code=_dataset(
+            item="label = self.labels[index]\n        assert label in range(10)\n"
+            f"        return ({_NORMALISED}).unsqueeze(0), label"
         ),
     ),
 ]
