@@ -815,7 +815,7 @@ MUTANTS += [  # s31 review (gb): torch.cuda.is_available() was False while meta 
     dict(
         grade_id="test_to_device_async",
         name="synchronizes after the copies when CUDA is available (the overlap is gone)",
-        expect="函数里调用了 torch.cuda.synchronize()",
+        expect="函数里同步了（torch.cuda.synchronize()",
         code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
         "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        moved[key] = t.to(device, non_blocking=overlaps)\n"
@@ -862,5 +862,28 @@ CORRECT += [  # s31 review (gb): were told the pinned tensor was never copied wi
         code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
         "        nb = device.type == 'cuda' and t.device.type == 'cpu' and t.is_pinned()\n"
         "        out[k] = torch.ops.aten.to.device(t, device, t.dtype, nb)\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb): with torch.cuda playing a GPU, a stream's or an event's synchronize() is a wait too
+    dict(
+        grade_id="test_to_device_async",
+        name="waits on the current stream after the copies when CUDA is available",
+        expect="函数里同步了",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if torch.cuda.is_available() and device.type == 'cuda':\n"
+        "        torch.cuda.current_stream(device).synchronize()\n    return moved\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="records an event after the copies and waits for it",
+        expect="函数里同步了",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if torch.cuda.is_available() and device.type == 'cuda':\n"
+        "        done = torch.cuda.Event()\n        done.record()\n        done.synchronize()\n    return moved\n",
     ),
 ]
