@@ -887,3 +887,13 @@ MUTANTS += [  # s31 review (gb): with torch.cuda playing a GPU, a stream's or an
         "        done = torch.cuda.Event()\n        done.record()\n        done.synchronize()\n    return moved\n",
     ),
 ]
+
+CORRECT += [  # s31 review (gb): the device context of section 3 works on a played cuda:1 too
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the mask made inside with torch.device(scores.device)",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n    with torch.device(scores.device):\n"
+        "        future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+]
