@@ -945,3 +945,87 @@ MUTANTS += [  # issue-17 (lead, after rxb): NumPy does the work; the prose bans 
         "    return torch.from_numpy((np.asarray(a)[:, :, None] + np.asarray(b)[:, None, :]).copy())\n",
     ),
 ]
+
+MUTANTS += [  # s31 review (gb): a loop over blocks takes fewer steps than elements (64), and passed
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a loop over blocks of 16 samples (split), each block broadcast",
+        expect="步数随 batch 大小 B 增长",
+        code="def batch_outer_sum(a, b):\n"
+        "    return torch.cat([ac.unsqueeze(2) + bc.unsqueeze(1) for ac, bc in zip(a.split(16), b.split(16))])\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a loop over blocks of 16 points of x (split), each block broadcast",
+        expect="步数随 点数 N、M 增长",
+        code="def pairwise_sq_dist(x, y):\n"
+        "    rows = [((xc.unsqueeze(1) - y.unsqueeze(0)) ** 2).sum(-1) for xc in x.split(16)]\n"
+        "    return torch.cat(rows)\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a loop over blocks of 16 features (split), the squared differences added up",
+        expect="步数随 特征维 D 增长",
+        code="def pairwise_sq_dist(x, y):\n    out = 0\n"
+        "    for xc, yc in zip(x.split(16, dim=1), y.split(16, dim=1)):\n"
+        "        out = out + ((xc.unsqueeze(1) - yc.unsqueeze(0)) ** 2).sum(-1)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over blocks of 16 channels (split), each added in place",
+        expect="步数随 通道数 C 增长",
+        code="def add_channel_bias_(x, bias):\n"
+        "    for xc, bc in zip(x.split(16, dim=1), bias.split(16)):\n        xc += bc.view(-1, 1, 1)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over blocks of 16 rows (split), each added in place",
+        expect="步数随 高 H × 宽 W 增长",
+        code="def add_channel_bias_(x, bias):\n    b = bias.view(-1, 1, 1)\n"
+        "    for rows in x.split(16, dim=2):\n        rows += b\n    return x\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb): the caller's bias was never looked at after the call
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="bias.resize_(C, 1, 1) changes the caller's bias, then x.add_(bias)",
+        expect="修改了调用者的 bias",
+        mistake="modifies-input",
+        code="def add_channel_bias_(x, bias):\n    bias.resize_(bias.shape[0], 1, 1)\n    x.add_(bias)\n    return x\n",
+    ),
+    dict(  # was told the second call raised a broadcast error about a (3, 1, 1, 1, 1) bias
+        grade_id="test_add_channel_bias_",
+        name="bias.unsqueeze_(-1).unsqueeze_(-1) changes the caller's bias",
+        expect="修改了调用者的 bias",
+        mistake="modifies-input",
+        code="def add_channel_bias_(x, bias):\n    bias.unsqueeze_(-1).unsqueeze_(-1)\n    x.add_(bias)\n    return x\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb) of rxb's thread / process fix: os.fork was not in the list
+    dict(
+        grade_id="test_broadcast_shape",
+        name="os.fork: the child runs torch.broadcast_shapes and answers through a pipe",
+        expect="调用了 posix.fork",
+        code="import os\nimport pickle\n\n\ndef broadcast_shape(a, b):\n    r, w = os.pipe()\n    pid = os.fork()\n"
+        "    if pid == 0:\n        os.close(r)\n        try:\n"
+        "            out = ('ok', tuple(torch.broadcast_shapes(a, b)))\n"
+        "        except RuntimeError as err:\n            out = ('err', str(err))\n"
+        "        os.write(w, pickle.dumps(out))\n        os._exit(0)\n"
+        "    os.close(w)\n    data = b''\n    while chunk := os.read(r, 65536):\n        data += chunk\n"
+        "    os.close(r)\n    os.waitpid(pid, 0)\n    kind, value = pickle.loads(data)\n"
+        "    if kind == 'err':\n        raise ValueError(value)\n    return value\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb) of rwb's out= fix: an in-place write that changes nothing counted as a second source
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="buf.add_(b, alpha=0) before buf.add_(a) into a zeros (B, M, N) buffer, then + b",
+        expect="add_ 把一个",
+        code="def batch_outer_sum(a, b):\n"
+        "    buf = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    buf.add_(b[:, None, :], alpha=0)\n    buf.add_(a[:, :, None])\n    return buf + b[:, None, :]\n",
+    ),
+]

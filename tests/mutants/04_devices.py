@@ -742,3 +742,158 @@ CORRECT += [  # issue-17 review of rwb's fixes (rxb): the functional aten copy i
         "        out[k] = torch.ops.aten.copy.default(torch.empty_like(t, device=device), t, nb)\n    return out\n",
     ),
 ]
+
+_MOVE_TO_REST = (
+    "    if isinstance(batch, list):\n        return [move_to(v, device) for v in batch]\n"
+    "    if isinstance(batch, tuple):\n        return tuple(move_to(v, device) for v in batch)\n    return batch\n"
+)
+
+MUTANTS += [  # s31 review (gb): the spec's 键相同（顺序相同）was compared as a set of keys
+    dict(
+        grade_id="test_move_to",
+        name="moves tensors and containers first, then adds the other values (the key order changes)",
+        expect="的键 (key) 顺序变了",
+        code="def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+        "    if isinstance(batch, dict):\n"
+        "        out = {k: move_to(v, device) for k, v in batch.items() if isinstance(v, (torch.Tensor, dict, list, tuple))}\n"
+        "        out.update({k: v for k, v in batch.items() if k not in out})\n        return out\n" + _MOVE_TO_REST,
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="walks the keys in sorted order",
+        expect="的键 (key) 顺序变了",
+        code="def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+        "    if isinstance(batch, dict):\n        return {k: move_to(batch[k], device) for k in sorted(batch)}\n"
+        + _MOVE_TO_REST,
+    ),
+    dict(  # the new-container scenario had no tuple holding a list without tensors
+        grade_id="test_move_to",
+        name="returns a tuple without tensors as it is (a list inside it stays the caller's)",
+        expect="返回的['pair'][0]就是输入里的那个 dict / list 本身",
+        code="def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n"
+        "    if isinstance(batch, dict):\n        return {k: move_to(v, device) for k, v in batch.items()}\n"
+        "    if isinstance(batch, list):\n        return [move_to(v, device) for v in batch]\n"
+        "    if isinstance(batch, tuple):\n"
+        "        if not any(isinstance(v, torch.Tensor) for v in batch):\n            return batch\n"
+        "        return tuple(move_to(v, device) for v in batch)\n    return batch\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb): no test put scores on a GPU with an index, so a mask on cuda:0 passed
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="makes the mask with device=scores.device.type (cuda:1 scores get a cuda:0 mask)",
+        expect="丢掉了编号",
+        mistake="device-index-ignored",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device.type).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="makes the mask on 'cuda' when scores.is_cuda (the current device, not the scores' one)",
+        expect="丢掉了编号",
+        mistake="device-index-ignored",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    dev = 'cuda' if scores.is_cuda else scores.device\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=dev).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+]
+
+CORRECT += [  # s31 review (gb)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="scores.new_ones for the mask, torch.where against full_like(-inf)",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    future = scores.new_ones(t, t, dtype=torch.bool).triu(1)\n"
+        "    return torch.where(future, torch.full_like(scores, float('-inf')), scores)\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb): torch.cuda.is_available() was False while meta played the GPU
+    dict(
+        grade_id="test_to_device_async",
+        name="synchronizes after the copies when CUDA is available (the overlap is gone)",
+        expect="函数里同步了（torch.cuda.synchronize()",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if torch.cuda.is_available() and device.type == 'cuda':\n        torch.cuda.synchronize()\n"
+        "    return moved\n",
+    ),
+]
+
+CORRECT += [  # s31 review (gb): was told the pinned copy had no non_blocking=True (is_available() read False)
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking only when torch.cuda.is_available() too",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = torch.cuda.is_available() and device.type == 'cuda' and t.device.type == 'cpu'"
+        " and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n    return moved\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb) of rxb's aten.copy fix: the aten.to overloads were not recorded as copies at all
+    dict(
+        grade_id="test_to_device_async",
+        name="copies pageable tensors with torch.ops.aten.to.dtype_layout(t, device=, non_blocking=True)",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda' and t.device.type == 'cpu' and not t.is_pinned():\n"
+        "            out[k] = torch.ops.aten.to.dtype_layout(t, device=device, non_blocking=True)\n"
+        "        else:\n            nb = t.device.type == 'cpu' and device.type == 'cuda'\n"
+        "            out[k] = t.to(device, non_blocking=nb)\n    return out\n",
+    ),
+]
+
+CORRECT += [  # s31 review (gb): were told the pinned tensor was never copied with non_blocking=True
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.ops.aten.to.dtype_layout(t, device=, non_blocking only from pinned memory)",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        nb = device.type == 'cuda' and t.device.type == 'cpu' and t.is_pinned()\n"
+        "        out[k] = torch.ops.aten.to.dtype_layout(t, device=device, non_blocking=nb)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.ops.aten.to.device(t, device, t.dtype, non_blocking only from pinned memory)",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        nb = device.type == 'cuda' and t.device.type == 'cpu' and t.is_pinned()\n"
+        "        out[k] = torch.ops.aten.to.device(t, device, t.dtype, nb)\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # s31 review (gb): with torch.cuda playing a GPU, a stream's or an event's synchronize() is a wait too
+    dict(
+        grade_id="test_to_device_async",
+        name="waits on the current stream after the copies when CUDA is available",
+        expect="函数里同步了",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if torch.cuda.is_available() and device.type == 'cuda':\n"
+        "        torch.cuda.current_stream(device).synchronize()\n    return moved\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="records an event after the copies and waits for it",
+        expect="函数里同步了",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if torch.cuda.is_available() and device.type == 'cuda':\n"
+        "        done = torch.cuda.Event()\n        done.record()\n        done.synchronize()\n    return moved\n",
+    ),
+]
+
+CORRECT += [  # s31 review (gb): the device context of section 3 works on a played cuda:1 too
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the mask made inside with torch.device(scores.device)",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n    with torch.device(scores.device):\n"
+        "        future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+]
