@@ -749,6 +749,16 @@ MUTANTS += [  # gc: a look at the rxc fix
             ),
         ),
     ),
+    dict(  # the hint for a second backward through one graph offered a new forward per row, which the test refuses
+        grade_id="test_jacobian",
+        name="torch.autograd.grad per element of y without retain_graph",
+        expect="不要改成每一行重新前向一次",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n"
+            "    rows = [torch.autograd.grad(y.reshape(-1)[i], leaf)[0] for i in range(y.numel())]\n"
+            "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
+        ),
+    ),
 ]
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
