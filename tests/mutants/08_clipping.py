@@ -964,3 +964,20 @@ MUTANTS += [  # issue 17 review of the rwd fix (rxd): the threshold on the coeff
         expect="总范数 5e+18 很大，但它是有限值",
     ),
 ]
+
+MUTANTS += [  # gc: a look at the rxd fix: "not finite" read off the coefficient (0 for inf, nan for nan), not the total
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_as_a_positive_coefficient",
+        code=_clip_with((_CLIP_WHERE, "    coef = torch.where(coef > 0, coef, torch.ones_like(coef))\n")),
+        expect="按 coef 是不是 0 或 nan 来判断",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_as_a_coefficient_that_is_neither_zero_nor_nan",
+        code=_clip_with(
+            (_CLIP_WHERE, "    coef = torch.where((coef == 0) | coef.isnan(), torch.ones_like(coef), coef)\n")
+        ),
+        expect="max_norm = 0，总范数",
+    ),
+]
