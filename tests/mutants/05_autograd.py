@@ -735,6 +735,12 @@ MUTANTS += [  # gc: a look at the rxc fix
             ),
         ),
     ),
+    dict(  # create_graph=True retains the graphs too, and each .grad hangs on them
+        grade_id="test_accumulate_grads",
+        name="backpropagates each micro-batch with create_graph=True (the .grad tensors keep every graph)",
+        expect="或 create_graph=True",
+        code=_ACC_HEAD + edited(_ACC_OK, ("        loss.backward()\n", "        loss.backward(create_graph=True)\n")),
+    ),
     dict(  # out.abs() saved out for its backward: the output lives on, but the learner did not keep it
         grade_id="test_accumulate_grads",
         name="keeps out.abs().mean() of every micro-batch in a list (abs saved the output for its backward)",
