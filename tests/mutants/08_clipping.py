@@ -981,3 +981,17 @@ MUTANTS += [  # gc: a look at the rxd fix: "not finite" read off the coefficient
         expect="max_norm = 0，总范数",
     ),
 ]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(  # gc: the float32 sum of squares overflows for [3e19, 4e19]; the exact total 5e19 is finite in float32
+        grade_id="test_clip_by_global_norm_",
+        name="norms_accumulated_in_float64_then_cast_back_to_the_gradients_dtype",
+        code=_clip_with(
+            (
+                "    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n",
+                "    total = torch.sqrt(sum(g.double().pow(2).sum() for g in grads)).to(grads[0].dtype)\n",
+            )
+        ),
+    ),
+]
