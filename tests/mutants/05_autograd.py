@@ -719,6 +719,54 @@ MUTANTS += [  # rxc: a look at the rwc fixes
     ),
 ]
 
+
+MUTANTS += [  # gc: a look at the rxc fix
+    dict(  # a retained graph keeps the output (the loss saved it): not told that the outputs were kept
+        grade_id="test_accumulate_grads",
+        name="sums the loss tensors and backpropagates each with retain_graph=True (graphs and saved tensors stay)",
+        expect="backward() 用了 retain_graph=True",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            ("        loss.backward()\n", "        loss.backward(retain_graph=True)\n"),
+            (
+                "        total += loss.item()\n    return total\n",
+                "        total = total + loss\n    return total.item()\n",
+            ),
+        ),
+    ),
+    dict(  # create_graph=True retains the graphs too, and each .grad hangs on them
+        grade_id="test_accumulate_grads",
+        name="backpropagates each micro-batch with create_graph=True (the .grad tensors keep every graph)",
+        expect="或 create_graph=True",
+        code=_ACC_HEAD + edited(_ACC_OK, ("        loss.backward()\n", "        loss.backward(create_graph=True)\n")),
+    ),
+    dict(  # out.abs() saved out for its backward: the output lives on, but the learner did not keep it
+        grade_id="test_accumulate_grads",
+        name="keeps out.abs().mean() of every micro-batch in a list (abs saved the output for its backward)",
+        expect="由输出算出的 torch.sigmoid(out) 之类",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            ("    total = 0.0\n", "    total, sizes = 0.0, []\n"),
+            (
+                "        loss = loss_fn(model(xb), yb)",
+                "        out = model(xb)\n        sizes.append(out.abs().mean())\n        loss = loss_fn(out, yb)",
+            ),
+        ),
+    ),
+    dict(  # the hint for a second backward through one graph offered a new forward per row, which the test refuses
+        grade_id="test_jacobian",
+        name="torch.autograd.grad per element of y without retain_graph",
+        expect="不要改成每一行重新前向一次",
+        code=(
+            _JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n"
+            "    rows = [torch.autograd.grad(y.reshape(-1)[i], leaf)[0] for i in range(y.numel())]\n"
+            "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
+        ),
+    ),
+]
+
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
 CORRECT = [
     dict(  # rvb5: only graphs that gradients flow through count, not every call of f
@@ -744,5 +792,10 @@ CORRECT = [
             "                d = momentum_buffers[i] = d.clone() if old is None else old.mul(momentum).add(d)\n"
             "            torch._foreach_add_([p], [d], alpha=-lr)\n"
         ),
+    ),
+    dict(  # gc: retain_graph=True alone keeps nothing: the graph goes once nothing holds its loss
+        grade_id="test_accumulate_grads",
+        name="retain_graph=True on every micro-batch, the loss added as a float",
+        code=_ACC_HEAD + edited(_ACC_OK, ("        loss.backward()\n", "        loss.backward(retain_graph=True)\n")),
     ),
 ]

@@ -769,3 +769,13 @@ MUTANTS += [  # issue 17 fresh pass (rwc)
         expect="出现了不止一次",
     ),
 ]
+
+MUTANTS += [  # gc: a copy evaluated in eval mode leaves the model's modes alone, and costs a second model in memory
+    dict(
+        grade_id="test_evaluate",
+        name="evaluates a deepcopy of the model in eval mode (the model itself never runs)",
+        code="def evaluate(model, x):\n    twin = copy.deepcopy(model).eval()\n    with torch.inference_mode():\n"
+        "        return twin(x)\n",
+        expect="copy.deepcopy(model) 的副本上算也不算",
+    ),
+]

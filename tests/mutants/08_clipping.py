@@ -964,3 +964,34 @@ MUTANTS += [  # issue 17 review of the rwd fix (rxd): the threshold on the coeff
         expect="总范数 5e+18 很大，但它是有限值",
     ),
 ]
+
+MUTANTS += [  # gc: a look at the rxd fix: "not finite" read off the coefficient (0 for inf, nan for nan), not the total
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_as_a_positive_coefficient",
+        code=_clip_with((_CLIP_WHERE, "    coef = torch.where(coef > 0, coef, torch.ones_like(coef))\n")),
+        expect="按 coef 是不是 0 或 nan 来判断",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="finiteness_as_a_coefficient_that_is_neither_zero_nor_nan",
+        code=_clip_with(
+            (_CLIP_WHERE, "    coef = torch.where((coef == 0) | coef.isnan(), torch.ones_like(coef), coef)\n")
+        ),
+        expect="max_norm = 0，总范数",
+    ),
+]
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [
+    dict(  # gc: the float32 sum of squares overflows for [3e19, 4e19]; the exact total 5e19 is finite in float32
+        grade_id="test_clip_by_global_norm_",
+        name="norms_accumulated_in_float64_then_cast_back_to_the_gradients_dtype",
+        code=_clip_with(
+            (
+                "    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n",
+                "    total = torch.sqrt(sum(g.double().pow(2).sum() for g in grads)).to(grads[0].dtype)\n",
+            )
+        ),
+    ),
+]
