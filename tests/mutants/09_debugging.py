@@ -864,3 +864,46 @@ CORRECT = [
         code=_train_step(loss_input="logits.double()"),
     ),
 ]
+
+MUTANTS += [  # gd: the played GPU names an ATen overload by its op (torch.ops.aten.copy_.default is a copy_)
+    dict(  # a non_blocking copy into a host buffer through the foreach op: _foreach_copy_ is a move, but unsynced
+        grade_id="test_diagnose",
+        name="values_read_through_a_non_blocking_foreach_copy_into_a_host_buffer",
+        code=_diagnose(
+            range_check="bool(((lambda b: (torch._foreach_copy_([b], [labels], non_blocking=True), b)[1])"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            "or bool((labels >= num_classes).any())"
+        ),
+        expect="non_blocking=True",
+    ),
+    dict(  # the same unsynced read through the ATen overload of .to (named _to_copy.default)
+        grade_id="test_diagnose",
+        name="values_read_through_aten_to_copy_non_blocking",
+        code=_diagnose(
+            range_check="bool((torch.ops.aten._to_copy.default(labels, device='cpu', non_blocking=True).numpy() < 0)"
+            ".any()) or bool((labels >= num_classes).any())"
+        ),
+        expect="non_blocking=True",
+    ),
+]
+
+CORRECT += [  # gd
+    dict(  # a blocking copy into a host buffer through the ATen overload (named copy_.default)
+        grade_id="test_diagnose",
+        name="values_through_aten_copy_into_a_host_buffer",
+        code=_diagnose(
+            range_check="bool(((lambda b: torch.ops.aten.copy_.default(b, labels))"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            "or bool((labels >= num_classes).any())"
+        ),
+    ),
+    dict(  # a blocking foreach copy into a host buffer, through the ATen overload
+        grade_id="test_diagnose",
+        name="values_through_a_foreach_copy_into_a_host_buffer",
+        code=_diagnose(
+            range_check="bool(((lambda b: (torch.ops.aten._foreach_copy_.default([b], [labels]), b)[1])"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            "or bool((labels >= num_classes).any())"
+        ),
+    ),
+]
