@@ -322,6 +322,11 @@ class SyncCounter(TorchFunctionMode):
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 self._record("cpu_tensor.copy_(t)", args[1])
             return self.on_device(args[0])
+        if name == "copy" and len(args) > 1 and all(isinstance(a, torch.Tensor) for a in args[:2]):
+            # torch.ops.aten.copy(dst, src): a new tensor where dst is (the host too), with src's values
+            if not self.on_device(args[0]) and self.on_device(args[1]):
+                self._record("torch.ops.aten.copy(cpu_tensor, t)", args[1])
+            return self.on_device(args[0])
         if name == "_foreach_copy_":  # torch._foreach_copy_(dsts, srcs): one copy_ per pair, each to the host a sync
             dsts = _tensors(args[0] if args else kwargs.get("self"))
             srcs = _tensors(args[1] if len(args) > 1 else kwargs.get("src"))

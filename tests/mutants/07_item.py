@@ -1111,3 +1111,15 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
     ),
 ]
+
+MUTANTS += [  # gd: the functional torch.ops.aten.copy(dst, src) makes its result where dst is: a CPU dst is a copy to the host
+    dict(
+        grade_id="test_log_running_loss",
+        name="copies_every_loss_to_the_host_with_the_functional_aten_copy",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    window_sum = window_sum + torch.ops.aten.copy.default(torch.zeros(()), loss.detach()) * batch_size\n",
+        ),
+        expect="torch.ops.aten.copy(cpu_tensor, t)",
+    ),
+]
