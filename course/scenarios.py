@@ -77,6 +77,12 @@ def writes_in_place(name: str) -> bool:
     return name.endswith("_") and not name.startswith("__") or name in _IN_PLACE_DUNDERS
 
 
+def op_name(func: Any) -> str:
+    """The name a torch call goes by: ``"add_"`` for ``Tensor.add_`` and for ``torch.ops.aten.add_.Tensor`` alike
+    (an ATen overload's own ``__name__`` is ``"add_.Tensor"``: its op's name says what it writes into)."""
+    return func._opname if isinstance(func, torch._ops.OpOverload) else getattr(func, "__name__", "")
+
+
 def written_tensors(func: Any, args: Any, kwargs: dict[str, Any]) -> list[torch.Tensor]:
     """The tensors an ATen overload ``func`` writes (in place, or ``out=``), from its schema (``Tensor(a!)``)."""
     found: list[torch.Tensor] = []
@@ -111,6 +117,7 @@ class SyncCounter(TorchFunctionMode):
     - copies to the host: ``.cpu()``, ``.to("cpu")`` / ``.to(cpu_tensor)`` (with ``non_blocking=True`` too:
       the values are not there until a sync), ``.type(torch.FloatTensor)``, ``torch.as_tensor(t, device="cpu")``
       (and ``torch.tensor`` / ``torch.asarray``), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
+      ``torch._foreach_copy_([cpu_tensor], [t])`` (one per tensor copied to the host),
       ``torch.tensor([t1, t2])`` (one per tensor it reads);
     - handing device memory to host code: ``np.from_dlpack(t)`` (``t.__dlpack__()``), ``t.untyped_storage()`` /
       ``t.storage()`` (reading a storage on the host copies it), unless torch's own code asked (``torch.save(t)``
@@ -186,8 +193,7 @@ class SyncCounter(TorchFunctionMode):
         kwargs = kwargs or {}
         if _paused:
             return func(*args, **kwargs)
-        # torch.ops.aten.add_.Tensor is named "add_.Tensor": its op's name ("add_") says what it writes into
-        name = func._opname if isinstance(func, torch._ops.OpOverload) else getattr(func, "__name__", "")
+        name = op_name(func)
         tensors = _tensors((args, kwargs))
         first = next((t for t in tensors if self.on_device(t)), None)
         recorded = len(self.calls)
@@ -209,12 +215,13 @@ class SyncCounter(TorchFunctionMode):
                 written.append(args[0])
             for t in _tensors(result) + (written if pending else []):  # buf[:] = copy, buf.data = copy
                 self._in_flight[id(t)] = weakref.ref(t)
+        written = _written(name, args, kwargs)  # buf[i] = loss: buf's graph, though no result holds it
         if self.loss_nodes and not self.accumulated:
-            self._note_accumulated(name, result)
+            self._note_accumulated(name, [result, written])
         if self.loss_nodes:
             self._note_derived(result)
         self._note_step_graph(result)
-        self._note_step_graph(_written(name, args, kwargs))
+        self._note_step_graph(written)
         if read and first is not None and len(self.calls) == recorded:
             self._record(f"{name}()", first)  # a host read only the dispatcher saw (torch.is_nonzero, ...)
             if name == "_to_copy":
@@ -293,6 +300,8 @@ class SyncCounter(TorchFunctionMode):
                 self._record(f".type({_type_name(target)})", args[0])
                 return False
             return None
+        if name in ("lift_fresh", "lift_fresh_copy"):  # torch.Tensor([...]), torch.FloatTensor([...]): legacy
+            return self.factories_on_device  # constructors, seen only as this op; they make a tensor on the host
         if name == "backward" and args:  # what a step runs backward() on is that step's loss
             self.loss_nodes.update(t.grad_fn for t in _tensors(args[0]) if t.grad_fn is not None)
         if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY + _SAVE_PY):
@@ -313,6 +322,18 @@ class SyncCounter(TorchFunctionMode):
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 self._record("cpu_tensor.copy_(t)", args[1])
             return self.on_device(args[0])
+        if name == "copy" and len(args) > 1 and all(isinstance(a, torch.Tensor) for a in args[:2]):
+            # torch.ops.aten.copy(dst, src): a new tensor where dst is (the host too), with src's values
+            if not self.on_device(args[0]) and self.on_device(args[1]):
+                self._record("torch.ops.aten.copy(cpu_tensor, t)", args[1])
+            return self.on_device(args[0])
+        if name == "_foreach_copy_":  # torch._foreach_copy_(dsts, srcs): one copy_ per pair, each to the host a sync
+            dsts = _tensors(args[0] if args else kwargs.get("self"))
+            srcs = _tensors(args[1] if len(args) > 1 else kwargs.get("src"))
+            read = [s for d, s in zip(dsts, srcs) if not self.on_device(d) and self.on_device(s)]
+            if read:
+                self._record("torch._foreach_copy_([cpu_tensor], [t])", read[0], times=len(read))
+            return None
         if func is _T.__setitem__ and len(args) > 2:
             read = [t for t in _tensors(args[2]) if self.on_device(t)]
             if not self.on_device(args[0]) and read:

@@ -942,3 +942,184 @@ MUTANTS += [  # issue 17 review of the rwd fix (rxd): the same foreach writes th
         expect="写入结果的 CPU 张量",
     ),
 ]
+
+MUTANTS += [  # gd: _foreach_copy_ is a move (a8c14ac), and a copy to the host is a sync however it is written
+    dict(
+        grade_id="test_log_running_loss",
+        name="copies_every_loss_into_a_cpu_buffer_with_foreach_copy_",
+        mistake="host-sync-every-step",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    n_logs = len(losses) // log_every
+    if n_logs == 0:
+        return []
+    values = torch.zeros(len(losses))
+    torch._foreach_copy_(list(values.unbind()), [loss.detach() for loss in losses])
+    sizes = torch.tensor(batch_sizes, dtype=torch.float32)
+    sums = (values * sizes)[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    counts = sizes[: n_logs * log_every].reshape(n_logs, log_every).sum(dim=1)
+    return (sums / counts).tolist()
+""",
+        expect="torch._foreach_copy_([cpu_tensor], [t])",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="copies_every_loss_and_count_into_cpu_buffers_with_aten_foreach_copy_",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    values = torch.zeros(len(losses))
+    kept = torch.zeros(len(losses), dtype=torch.long)
+    torch.ops.aten._foreach_copy_.default(
+        list(values.unbind()) + list(kept.unbind()),
+        [l.detach() for l in losses] + [(t != ignore_index).sum() for t in targets],
+    )
+    total = torch.where(kept > 0, values * kept, 0.0).sum()
+    return (total / kept.sum()).item()
+""",
+        expect="torch._foreach_copy_([cpu_tensor], [t])",
+    ),
+]
+
+MUTANTS += [  # gd: the losses written into a preallocated buffer without detach (no call result holds the graph)
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="fills_a_preallocated_buffer_with_the_weighted_losses_then_detaches_it",
+        mistake="loss-accumulated-with-graph",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    n = len(losses)
+    vals = torch.zeros(n, device=losses[0].device)
+    kept = torch.zeros(n, dtype=torch.long, device=losses[0].device)
+    for i, (loss, target) in enumerate(zip(losses, targets)):
+        k = (target != ignore_index).sum()
+        vals[i] = torch.where(k > 0, loss * k, 0.0)
+        kept[i] = k
+    return (vals.detach().sum() / kept.sum()).item()
+""",
+        expect="连着多步计算图",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="fills_a_preallocated_buffer_with_the_weighted_losses_then_detaches_it",
+        mistake="loss-accumulated-with-graph",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    n_logs = len(losses) // log_every
+    if n_logs == 0:
+        return []
+    weighted = torch.zeros(len(losses), device=losses[0].device)
+    for i, (loss, batch_size) in enumerate(zip(losses, batch_sizes)):
+        weighted[i] = loss * batch_size
+    sizes = torch.tensor(batch_sizes, dtype=torch.float32, device=losses[0].device)
+    k = n_logs * log_every
+    sums = weighted.detach()[:k].reshape(n_logs, log_every).sum(dim=1)
+    return (sums / sizes[:k].reshape(n_logs, log_every).sum(dim=1)).tolist()
+""",
+        expect="连着多步计算图",
+    ),
+]
+
+CORRECT += [  # gd: the same buffers filled with detached values
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="fills_a_preallocated_buffer_with_detached_weighted_losses",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    n = len(losses)
+    vals = torch.zeros(n, device=losses[0].device)
+    kept = torch.zeros(n, dtype=torch.long, device=losses[0].device)
+    for i, (loss, target) in enumerate(zip(losses, targets)):
+        k = (target != ignore_index).sum()
+        vals[i] = torch.where(k > 0, loss.detach() * k, 0.0)
+        kept[i] = k
+    return (vals.sum() / kept.sum()).item()
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="fills_a_preallocated_buffer_with_detached_weighted_losses",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    n_logs = len(losses) // log_every
+    if n_logs == 0:
+        return []
+    weighted = torch.zeros(len(losses), device=losses[0].device)
+    for i, (loss, batch_size) in enumerate(zip(losses, batch_sizes)):
+        weighted[i] = loss.detach() * batch_size
+    sizes = torch.tensor(batch_sizes, dtype=torch.float32, device=losses[0].device)
+    k = n_logs * log_every
+    sums = weighted[:k].reshape(n_logs, log_every).sum(dim=1)
+    return (sums / sizes[:k].reshape(n_logs, log_every).sum(dim=1)).tolist()
+""",
+    ),
+]
+
+MUTANTS += [  # gd: legacy constructors (torch.Tensor(list), torch.FloatTensor(list)) make a CPU tensor too
+    dict(
+        grade_id="test_log_running_loss",
+        name="batch_sizes_through_the_legacy_torch_Tensor_constructor",
+        mistake="new-tensor-without-device",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    n = len(losses) // log_every * log_every
+    if n == 0:
+        return []
+    v = torch.stack([l.detach() for l in losses[:n]])
+    s = torch.Tensor(batch_sizes[:n])
+    return ((v * s).reshape(-1, log_every).sum(1) / s.reshape(-1, log_every).sum(1)).tolist()
+""",
+        expect="torch.Tensor([...])",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="batch_sizes_through_torch_FloatTensor",
+        mistake="new-tensor-without-device",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    step_losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        step_losses.append(loss.detach())
+    v = torch.stack(step_losses)
+    n = torch.FloatTensor([x.shape[0] for x, _ in batches])
+    k = len(batches) // log_every * log_every
+    w = v * n
+    sums = w[:k].reshape(-1, log_every).sum(1) / n[:k].reshape(-1, log_every).sum(1) if k else v[:0]
+    out = torch.cat([sums, (w.sum() / n.sum()).reshape(1)]).tolist()
+    return out[:-1], out[-1]
+""",
+        expect="Expected all tensors to be on the same device",
+    ),
+]
+
+CORRECT += [  # gd: a legacy constructor moved to the losses' device
+    dict(
+        grade_id="test_log_running_loss",
+        name="batch_sizes_through_torch_Tensor_moved_to_the_device",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    n = len(losses) // log_every * log_every
+    if n == 0:
+        return []
+    v = torch.stack([l.detach() for l in losses[:n]])
+    s = torch.Tensor(batch_sizes[:n]).to(v.device)
+    return ((v * s).reshape(-1, log_every).sum(1) / s.reshape(-1, log_every).sum(1)).tolist()
+""",
+    ),
+]
+
+MUTANTS += [  # gd: the functional torch.ops.aten.copy(dst, src) makes its result where dst is: a CPU dst is a copy to the host
+    dict(
+        grade_id="test_log_running_loss",
+        name="copies_every_loss_to_the_host_with_the_functional_aten_copy",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    window_sum = window_sum + torch.ops.aten.copy.default(torch.zeros(()), loss.detach()) * batch_size\n",
+        ),
+        expect="torch.ops.aten.copy(cpu_tensor, t)",
+    ),
+]

@@ -826,12 +826,12 @@ CORRECT = [
             range_check="bool(((labels.numpy(force=True) < 0) | (labels.numpy(force=True) >= num_classes)).any())"
         ),
     ),
-    dict(  # a CPU tensor type copies a GPU tensor to the host
-        grade_id="test_diagnose",
+    dict(  # a CPU tensor type copies a GPU tensor to the host (gd: DoubleTensor, not LongTensor, which truncated
+        grade_id="test_diagnose",  # the float label -0.5 to 0 and so missed label_range in the new hidden case)
         name="values_through_a_cpu_tensor_type",
         code=_diagnose(
-            range_check="bool(((labels.type(torch.LongTensor).numpy() < 0) "
-            "| (labels.type(torch.LongTensor).numpy() >= num_classes)).any())"
+            range_check="bool(((labels.type(torch.DoubleTensor).numpy() < 0) "
+            "| (labels.type(torch.DoubleTensor).numpy() >= num_classes)).any())"
         ),
     ),
     dict(  # a blocking copy into a host buffer: the buffer stays on the host (rve5)
@@ -862,5 +862,95 @@ CORRECT = [
         grade_id="test_train_step",
         name="cross_entropy_in_float64",
         code=_train_step(loss_input="logits.double()"),
+    ),
+]
+
+MUTANTS += [  # gd: the played GPU names an ATen overload by its op (torch.ops.aten.copy_.default is a copy_)
+    dict(  # a non_blocking copy into a host buffer through the foreach op: _foreach_copy_ is a move, but unsynced
+        grade_id="test_diagnose",
+        name="values_read_through_a_non_blocking_foreach_copy_into_a_host_buffer",
+        code=_diagnose(
+            range_check="bool(((lambda b: (torch._foreach_copy_([b], [labels], non_blocking=True), b)[1])"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            "or bool((labels >= num_classes).any())"
+        ),
+        expect="non_blocking=True",
+    ),
+    dict(  # the same unsynced read through the ATen overload of .to (named _to_copy.default)
+        grade_id="test_diagnose",
+        name="values_read_through_aten_to_copy_non_blocking",
+        code=_diagnose(
+            range_check="bool((torch.ops.aten._to_copy.default(labels, device='cpu', non_blocking=True).numpy() < 0)"
+            ".any()) or bool((labels >= num_classes).any())"
+        ),
+        expect="non_blocking=True",
+    ),
+]
+
+CORRECT += [  # gd
+    dict(  # a blocking copy into a host buffer through the ATen overload (named copy_.default)
+        grade_id="test_diagnose",
+        name="values_through_aten_copy_into_a_host_buffer",
+        code=_diagnose(
+            range_check="bool(((lambda b: torch.ops.aten.copy_.default(b, labels))"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            "or bool((labels >= num_classes).any())"
+        ),
+    ),
+    dict(  # a blocking foreach copy into a host buffer, through the ATen overload
+        grade_id="test_diagnose",
+        name="values_through_a_foreach_copy_into_a_host_buffer",
+        code=_diagnose(
+            range_check="bool(((lambda b: (torch.ops.aten._foreach_copy_.default([b], [labels]), b)[1])"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            "or bool((labels >= num_classes).any())"
+        ),
+    ),
+]
+
+MUTANTS += [  # gd: diagnose checks the values as they are; regression_step's pred and y have one shape
+    dict(  # the range read on labels.long(): -0.5 truncates to 0
+        grade_id="test_diagnose",
+        name="label_range_checked_after_long",
+        code=_diagnose(range_check="bool((labels.long() < 0).any()) or bool((labels.long() >= num_classes).any())"),
+        expect="先 .long() / .int() 转成整数会把 -0.5 截成 0",
+    ),
+    dict(  # the values read in float32: a finite float64 1e300 becomes inf
+        grade_id="test_diagnose",
+        name="value_checks_on_logits_float",
+        code=_diagnose(
+            finite_check="not bool(torch.isfinite(logits.float()).all())",
+            prob_check="bool(((logits.float() >= 0) & (logits.float() <= 1)).all()) "
+            "and bool(((logits.float().sum(dim=1) - 1).abs() <= 1e-3).all())",
+        ),
+        expect="先 .float() 转成 float32",
+    ),
+    dict(  # squeeze() without dim, a loss by hand: at batch size 1 a 0-d pred broadcasts against y (1,) unseen
+        grade_id="test_regression_step",
+        name="squeeze_without_dim_and_a_loss_by_hand",
+        code=_regression_step(pred="model(x).squeeze()", loss="((pred - y) ** 2).mean()"),
+        expect="pred 的形状是 ()，y 的形状是 (1,)",
+    ),
+    dict(  # both squeezed: one shape, but 0-d at batch size 1
+        grade_id="test_regression_step",
+        name="squeezes_pred_and_y_without_dim",
+        code=_regression_step(pred="model(x).squeeze()", loss="F.mse_loss(pred, y.squeeze())"),
+        expect="pred 的形状是 ()，y 的形状是 ()",
+    ),
+]
+
+CORRECT += [  # gd
+    dict(  # row sums in float64: more precise than float32 (the case near 1e-3 is no longer on the edge)
+        grade_id="test_diagnose",
+        name="row_sums_in_float64",
+        code=_diagnose(
+            prob_check="bool(((logits >= 0) & (logits <= 1)).all()) "
+            "and bool(((logits.sum(dim=1, dtype=torch.float64) - 1).abs() <= 1e-3).all())"
+        ),
+    ),
+    dict(  # y made (N, 1) beside the (N, 1) output: one shape (section 8's other fix)
+        grade_id="test_regression_step",
+        name="y_unsqueezed_beside_the_n_by_1_output",
+        code=_regression_step(pred="model(x)", loss="((pred - y.unsqueeze(1)) ** 2).mean()"),
     ),
 ]
