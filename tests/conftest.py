@@ -85,15 +85,15 @@ def work_unit(nodeid: str) -> str:
 # alone: xdist's own order (most tests first) started the report's class, the site and the cluster tests last.
 # A unit not listed counts 0.8 s per test.
 _UNIT_SECONDS = {
-    "honest": 420,
-    "notebook:10_lenet_mnist": 450,
-    "hub": 330,
-    "site": 330,
-    "tests/test_grade.py": 330,
-    "tests/browser/test_report_page.py": 280,
+    "tests/browser/test_report_page.py": 510,
+    "hub": 320,
+    "notebook:10_lenet_mnist": 265,
     "tests/test_cluster.py": 260,
-    "tests/test_perimeter.py": 150,
-    "tests/browser/test_student_flow.py": 110,
+    "tests/test_grade.py": 220,
+    "site": 220,
+    "honest": 180,
+    "tests/browser/test_student_flow.py": 150,
+    "tests/test_perimeter.py": 100,
 }
 
 
