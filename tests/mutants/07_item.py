@@ -80,6 +80,26 @@ def _epoch_with(old: str, new: str, *more: tuple[str, str], imports: str = "") -
     return _body(_EPOCH_SIGNATURE, edited(_EPOCH_OK, (old, new), *more), imports)
 
 
+_EPOCH_CPU_SIZES = """
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    step_losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        step_losses.append(loss.detach())
+    v = torch.stack(step_losses)
+    n = torch.tensor([float(x.shape[0]) for x, _ in batches])
+    k = len(batches) // log_every * log_every
+    w = (v * n)
+    sums = w[:k].reshape(-1, log_every).sum(1) / n[:k].reshape(-1, log_every).sum(1) if k else v[:0]
+    out = torch.cat([sums, (w.sum() / n.sum()).reshape(1)]).tolist()
+    return out[:-1], out[-1]
+"""  # train_epoch with its batch sizes in a CPU tensor beside device losses
+
+
 MUTANTS = [
     # predict_total --------------------------------------------------------------------------------
     dict(
@@ -667,24 +687,7 @@ def log_running_loss(losses, batch_sizes, log_every):
     dict(
         grade_id="test_train_epoch",
         name="batch_sizes_as_a_cpu_tensor",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    step_losses = []
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        step_losses.append(loss.detach())
-    v = torch.stack(step_losses)
-    n = torch.tensor([float(x.shape[0]) for x, _ in batches])
-    k = len(batches) // log_every * log_every
-    w = (v * n)
-    sums = w[:k].reshape(-1, log_every).sum(1) / n[:k].reshape(-1, log_every).sum(1) if k else v[:0]
-    out = torch.cat([sums, (w.sum() / n.sum()).reshape(1)]).tolist()
-    return out[:-1], out[-1]
-""",
+        code=_EPOCH_CPU_SIZES,
         expect="Expected all tensors to be on the same device",
         mistake="new-tensor-without-device",
     ),
@@ -1074,24 +1077,13 @@ def log_running_loss(losses, batch_sizes, log_every):
         grade_id="test_train_epoch",
         name="batch_sizes_through_torch_FloatTensor",
         mistake="new-tensor-without-device",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    step_losses = []
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        step_losses.append(loss.detach())
-    v = torch.stack(step_losses)
-    n = torch.FloatTensor([x.shape[0] for x, _ in batches])
-    k = len(batches) // log_every * log_every
-    w = v * n
-    sums = w[:k].reshape(-1, log_every).sum(1) / n[:k].reshape(-1, log_every).sum(1) if k else v[:0]
-    out = torch.cat([sums, (w.sum() / n.sum()).reshape(1)]).tolist()
-    return out[:-1], out[-1]
-""",
+        code=edited(
+            _EPOCH_CPU_SIZES,
+            (
+                "n = torch.tensor([float(x.shape[0]) for x, _ in batches])",
+                "n = torch.FloatTensor([x.shape[0] for x, _ in batches])",
+            ),
+        ),
         expect="Expected all tensors to be on the same device",
     ),
 ]
