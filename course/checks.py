@@ -108,13 +108,16 @@ def _shape(t: torch.Tensor) -> tuple[int, ...]:
     return tuple(t.shape)
 
 
-def _shape_mistake(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
-    """The mistake id behind :func:`_shape_hint`'s diagnosis (same conditions), or '' when it names none."""
+def _shape_diagnosis(actual: tuple[int, ...], expected: tuple[int, ...]) -> tuple[str, str]:
+    """What a wrong shape suggests: (mistake id or '' when no mutant proves one, message for the learner)."""
     same_non_unit = [d for d in expected if d != 1] == [d for d in actual if d != 1]
+    if len(actual) < len(expected) and actual == tuple(d for d in expected if d != 1):
+        # squeeze() without dim: no mutant proves it yet, so no id (course/mistakes.py)
+        return "", "期望形状里所有大小为 1 的维度都不见了：不带 dim 的 squeeze() 正会这样，请写 squeeze(dim)。"
     if len(actual) < len(expected) and same_non_unit:
-        return ""  # squeeze() without dim: no mutant proves it yet, so no id (course/mistakes.py)
+        return "", "少了大小为 1 的维度：对照期望形状，看是哪一维没有保留下来。"
     if len(actual) > len(expected) and same_non_unit:
-        return "extra-unit-dim"
+        return "extra-unit-dim", "多了大小为 1 的维度：检查 unsqueeze() / keepdim=True，或该用 squeeze(dim)。"
     if (
         len(actual) == 2
         and actual[0] == actual[1]
@@ -122,10 +125,16 @@ def _shape_mistake(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
         and expected[0] == actual[0]
         and math.prod(expected) == expected[0]
     ):
-        return ""  # (N, 1) with (N,) broadcast to (N, N): no mutant proves it yet, so no id
+        # (N, 1) with (N,) broadcast to (N, N): no mutant proves it yet, so no id
+        return "", (
+            f"得到 (N, N) = {actual}，元素个数是期望的 N = {actual[0]} 倍：多出了一个大小为 N 的维度。"
+            "打印参与运算的每个张量的形状，和期望形状对照。"
+        )
     if math.prod(actual) == math.prod(expected) and sorted(actual) == sorted(expected):
-        return "wrong-dim-order"
-    return ""
+        return "wrong-dim-order", "元素个数相同但维度顺序不同：检查 permute() / transpose() 的维度顺序。"
+    if math.prod(actual) == math.prod(expected):
+        return "", "元素个数相同：reshape / view / flatten 的目标形状不对？"
+    return "", "元素个数也不同：检查求和 / 索引 / 广播是否作用在了正确的维度 (dim) 上。"
 
 
 def _dtype_mistake(actual: torch.dtype, expected: torch.dtype) -> str:
@@ -139,32 +148,6 @@ def _dtype_mistake(actual: torch.dtype, expected: torch.dtype) -> str:
     if expected == torch.float32 and actual == torch.float64:
         return "float64-not-float32"
     return ""
-
-
-def _shape_hint(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
-    n_act, n_exp = math.prod(actual), math.prod(expected)
-    if len(actual) < len(expected) and actual == tuple(d for d in expected if d != 1):
-        return "期望形状里所有大小为 1 的维度都不见了：不带 dim 的 squeeze() 正会这样，请写 squeeze(dim)。"
-    if len(actual) < len(expected) and [d for d in expected if d != 1] == [d for d in actual if d != 1]:
-        return "少了大小为 1 的维度：对照期望形状，看是哪一维没有保留下来。"
-    if len(actual) > len(expected) and [d for d in expected if d != 1] == [d for d in actual if d != 1]:
-        return "多了大小为 1 的维度：检查 unsqueeze() / keepdim=True，或该用 squeeze(dim)。"
-    if (
-        len(actual) == 2
-        and actual[0] == actual[1]
-        and len(expected) in (1, 2)
-        and expected[0] == actual[0]
-        and math.prod(expected) == expected[0]
-    ):
-        return (
-            f"得到 (N, N) = {actual}，元素个数是期望的 N = {actual[0]} 倍：多出了一个大小为 N 的维度。"
-            "打印参与运算的每个张量的形状，和期望形状对照。"
-        )
-    if n_act == n_exp and sorted(actual) == sorted(expected):
-        return "元素个数相同但维度顺序不同：检查 permute() / transpose() 的维度顺序。"
-    if n_act == n_exp:
-        return "元素个数相同：reshape / view / flatten 的目标形状不对？"
-    return "元素个数也不同：检查求和 / 索引 / 广播是否作用在了正确的维度 (dim) 上。"
 
 
 def _dtype_hint(actual: torch.dtype, expected: torch.dtype) -> str:
@@ -227,11 +210,8 @@ def check_tensor(
             mistake="not-a-tensor",
         )
     if _shape(actual) != _shape(expected):
-        fail(
-            f"{name} 的形状 (shape) 不对：期望 {_shape(expected)}，得到 {_shape(actual)}。"
-            + _shape_hint(_shape(actual), _shape(expected)),
-            mistake=_shape_mistake(_shape(actual), _shape(expected)),
-        )
+        mistake, hint = _shape_diagnosis(_shape(actual), _shape(expected))
+        fail(f"{name} 的形状 (shape) 不对：期望 {_shape(expected)}，得到 {_shape(actual)}。" + hint, mistake=mistake)
     if check_dtype and actual.dtype != expected.dtype:
         fail(
             f"{name} 的 dtype 不对：期望 {expected.dtype}，得到 {actual.dtype}。"
