@@ -107,6 +107,16 @@ def test_compare_lists_every_changed_question_with_old_and_new_messages(tmp_path
     assert classdata.compare(classdata.load(old), classdata.load(old)) == []
 
 
+def test_compare_counts_a_row_only_one_side_has_as_changed(tmp_path):
+    old = write_class(tmp_path / "old")
+    new = write_class(tmp_path / "new", {k: v for k, v in CLASS.items() if k != "dee"})
+    gone = [c for c in classdata.compare(classdata.load(old), classdata.load(new)) if c.student == "dee"]
+    assert gone and all(c.new_points is None and c.new_status == "" and c.new_message == "" for c in gone)
+    assert [c.grade_id for c in gone] == ["", "q1", "q2", "q3"] and gone[1].old_message == "message q1 dee"
+    back = classdata.compare(classdata.load(new), classdata.load(old))
+    assert [(c.old_points, c.new_points) for c in back if c.student == "dee"][0] == (None, gone[0].old_points)
+
+
 def test_the_page_has_every_section_plots_inline_and_links_to_feedback_pages(tmp_path):
     out = write_class(tmp_path / "out")
     page = report.write(out).read_text(encoding="utf-8")

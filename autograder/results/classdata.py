@@ -304,30 +304,35 @@ class Change:
 def compare(old: ClassData, new: ClassData) -> list[Change]:
     """Every submission and question whose points or status differ between ``old`` and ``new`` (rows only
     one side has count as changed), sorted by student, assignment and question."""
-    changes = []
-    old_g = {(g.student, g.assignment): g for g in old.grades}
-    new_g = {(g.student, g.assignment): g for g in new.grades}
-    for key in sorted(old_g.keys() | new_g.keys()):
-        a, b = old_g.get(key), new_g.get(key)
-        if a and b and a.score == b.score and a.status == b.status:
-            continue
-        changes.append(
-            Change(
-                key[0], key[1], "", a.score if a else None, b.score if b else None,
-                a.status if a else "", b.status if b else "", "", "",
-            )
-        )  # fmt: skip
-    old_q = {(q.student, q.assignment, q.grade_id): q for q in old.questions}
-    new_q = {(q.student, q.assignment, q.grade_id): q for q in new.questions}
-    for key in sorted(old_q.keys() | new_q.keys()):
-        x, y = old_q.get(key), new_q.get(key)
-        if x and y and x.points == y.points and x.status == y.status:
-            continue
-        changes.append(
-            Change(
-                key[0], key[1], key[2], x.points if x else None, y.points if y else None,
-                x.status if x else "", y.status if y else "", x.message if x else "", y.message if y else "",
-            )
-        )  # fmt: skip
+    changes = _changed(
+        {(g.student, g.assignment, ""): g for g in old.grades},
+        {(g.student, g.assignment, ""): g for g in new.grades},
+        points="score",
+    ) + _changed(
+        {(q.student, q.assignment, q.grade_id): q for q in old.questions},
+        {(q.student, q.assignment, q.grade_id): q for q in new.questions},
+        points="points",
+    )
     changes.sort(key=lambda c: (c.student, c.assignment, c.grade_id))
+    return changes
+
+
+def _changed(
+    old: dict[tuple[str, str, str], Grade | QuestionRow],
+    new: dict[tuple[str, str, str], Grade | QuestionRow],
+    points: str,
+) -> list[Change]:
+    """The rows (by (student, assignment, grade_id)) whose ``points`` field or status differ; a grade row has no
+    message, so its messages are ''."""
+    changes = []
+    for key in sorted(old.keys() | new.keys()):
+        a, b = old.get(key), new.get(key)
+        if a and b and getattr(a, points) == getattr(b, points) and a.status == b.status:
+            continue
+        changes.append(
+            Change(
+                *key, getattr(a, points, None), getattr(b, points, None), getattr(a, "status", ""),
+                getattr(b, "status", ""), getattr(a, "message", ""), getattr(b, "message", ""),
+            )
+        )  # fmt: skip
     return changes
