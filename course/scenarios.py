@@ -148,6 +148,8 @@ class SyncCounter(TorchFunctionMode):
         self.on_accumulated_graph = 0
         self.accumulated = ""  # the torch call that first joined two per-step losses' graphs
         self.mixed = ""  # the first call that mixed device and host tensors (an error on a GPU)
+        self.mixed_device_arg = ""  # the device= string that put mixed's host tensor there ('cpu'), if one did
+        self._named_host: dict[int, tuple[weakref.ref, str]] = {}  # tensors made with device="cpu" -> that string
         self.losses_made = 0  # losses the course.fixtures loss functions computed (see note_loss)
         # per-step loss node -> weak refs to tensors computed from that loss with its graph (loss * n, loss.clone())
         self.graph_holders: dict[Any, list[weakref.ref]] = {}
@@ -185,6 +187,7 @@ class SyncCounter(TorchFunctionMode):
             "on_accumulated_graph": self.on_accumulated_graph,
             "accumulated": self.accumulated,
             "mixed": self.mixed,
+            "mixed_device_arg": self.mixed_device_arg,
             "losses_made": self.losses_made,
             "unsynced": self.unsynced,
         }
@@ -237,8 +240,11 @@ class SyncCounter(TorchFunctionMode):
                 self._devices.append(result)  # t.device of a device tensor names the device
             return result
         on_device = first is not None if placed is None else placed
+        named = kwargs.get("device") if placed is False and isinstance(kwargs.get("device"), str) else None
         for t in _tensors((result, kwargs.get("out"))):
             self._place(t, on_device=on_device)
+            if named is not None:  # torch.zeros((), device="cpu"), or device=t.device.type (a string, no index)
+                self._named_host[id(t)] = (weakref.ref(t), named)
         return result
 
     def _note_mixed(self, name: str, args: tuple, kwargs: dict, tensors: list[torch.Tensor]) -> None:
@@ -261,6 +267,8 @@ class SyncCounter(TorchFunctionMode):
         shape = tuple(host[0].shape)
         what = "写入结果的 " if id(host[0]) in written else ""
         self.mixed = f"{name}()：{what}CPU 张量（形状 {shape}）和设备上的张量"
+        ref, named = self._named_host.get(id(host[0]), (None, ""))
+        self.mixed_device_arg = named if ref is not None and ref() is host[0] else ""
 
     def _note_accumulated(self, name: str, result: Any) -> None:
         for t in _tensors(result):

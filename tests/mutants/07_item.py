@@ -1115,3 +1115,30 @@ MUTANTS += [  # gd: the functional torch.ops.aten.copy(dst, src) makes its resul
         expect="torch.ops.aten.copy(cpu_tensor, t)",
     ),
 ]
+
+MUTANTS += [  # s33: a device named by a string (no index) was told it had no device= at all
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulates_into_zeros_made_with_device_equal_loss_device_type",
+        code=_log_with(
+            "window_sum, window_n = 0.0, 0\nfor",
+            "window_sum, window_n = torch.zeros((), device=losses[0].device.type), 0\nfor",
+            ("window_sum = window_sum + ", "window_sum += "),
+            (
+                "        window_sum, window_n = 0.0, 0\n",
+                "        window_sum, window_n = torch.zeros((), device=loss.device.type), 0\n",
+            ),
+        ),
+        expect="一个设备名字符串",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="accumulates_into_zeros_made_with_device_equal_str_of_loss_device",
+        code=_mean_with(
+            "total, count = 0.0, 0",
+            "total, count = torch.zeros((), device=str(losses[0].device)), 0",
+            ("    total = total + ", "    total += "),
+        ),
+        expect="device='cpu'（一个设备名字符串）",
+    ),
+]
