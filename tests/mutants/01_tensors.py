@@ -733,3 +733,27 @@ MUTANTS += [  # issue-17 s31 review (ga): was told to check unsqueeze() / keepdi
         "    return torch.from_numpy(np.ascontiguousarray(values, dtype=np.float32).copy())\n",
     ),
 ]
+
+MUTANTS += [  # s33: the filter-list and showwarning watch looked only between lines; one line did it all
+    dict(
+        grade_id="test_make_inputs",
+        name="an 'ignore' entry put into warnings.filters, torch.tensor, and the entry taken out, all on one line",
+        expect="改了 warnings.filters",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    out = (warnings.filters.insert(0, ('ignore', None, Warning, None, 0)), "
+        "torch.tensor(values, dtype=torch.float32), warnings.filters.pop(0))[1]\n"
+        "    return out\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="warnings.showwarning swapped for a no-op around torch.tensor on one line",
+        expect="替换了 warnings.showwarning",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    shown = warnings.showwarning\n"
+        "    out = (setattr(warnings, 'showwarning', lambda *a, **k: None), "
+        "torch.tensor(values, dtype=torch.float32), setattr(warnings, 'showwarning', shown))[1]\n"
+        "    return out\n",
+    ),
+]
