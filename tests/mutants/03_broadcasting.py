@@ -512,7 +512,7 @@ MUTANTS = [
     dict(
         grade_id="test_add_channel_bias_",
         name="x + bias computed in NumPy, then copied back",
-        expect="经 Python / NumPy 分配了",
+        expect="用了 Tensor.numpy()：x 的数据离开了 torch",
         code="def add_channel_bias_(x, bias):\n"
         "    x.copy_(torch.from_numpy(x.numpy() + bias.numpy()[:, None, None]))\n    return x\n",
     ),
@@ -1027,5 +1027,26 @@ MUTANTS += [  # s31 review (gb) of rwb's out= fix: an in-place write that change
         code="def batch_outer_sum(a, b):\n"
         "    buf = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
         "    buf.add_(b[:, None, :], alpha=0)\n    buf.add_(a[:, :, None])\n    return buf + b[:, None, :]\n",
+    ),
+]
+
+MUTANTS += [  # s33: x's memory handed to NumPy, which broadcasts and adds in place (no torch op, no big temporary)
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="in-place NumPy add on x.numpy() with the bias broadcast by NumPy",
+        expect="Tensor.numpy()",
+        code="def add_channel_bias_(x, bias):\n"
+        "    arr = x.numpy()\n"
+        "    arr += bias.numpy()[:, None, None]\n"
+        "    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="np.add into np.asarray(x) with out=",
+        expect="np.asarray(x) / np.array(x)",
+        code="import numpy as np\n\n\ndef add_channel_bias_(x, bias):\n"
+        "    arr = np.asarray(x)\n"
+        "    np.add(arr, np.asarray(bias).reshape(-1, 1, 1), out=arr)\n"
+        "    return x\n",
     ),
 ]
