@@ -1928,3 +1928,40 @@ CORRECT = [
         ),
     ),
 ]
+
+_MOVE = "    xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
+
+MUTANTS += [  # s33: the last leftovers of the batch moves
+    dict(
+        grade_id="test_train_one_epoch",
+        name="blocking copies into fresh device buffers through torch.ops.aten.copy_.default",
+        code=_epoch_with(
+            _MOVE,
+            "    bx = torch.ops.aten.copy_.default(torch.empty(xb.shape, dtype=xb.dtype, device=device), xb)\n"
+            "    by = torch.ops.aten.copy_.default(torch.empty(yb.shape, dtype=yb.dtype, device=device), yb)\n"
+            "    xb, yb = bx, by\n",
+        ),
+        expect="non_blocking=True",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the batch 'moved' by adding a 0-d zero made on the device",
+        code=_epoch_with(
+            _MOVE,
+            "    zero = torch.zeros((), device=device)\n"
+            "    xb, yb = xb + zero, yb + zero.long()\n",
+        ),
+        expect="在一次运算里算出来的",
+    ),
+]
+
+CORRECT += [  # s33: non_blocking only where it can overlap (pinned memory); from pageable memory it blocks anyway
+    dict(
+        grade_id="test_train_one_epoch",
+        name="non_blocking=xb.is_pinned()",
+        code=_epoch_with(
+            _MOVE,
+            "    xb, yb = xb.to(device, non_blocking=xb.is_pinned()), yb.to(device, non_blocking=yb.is_pinned())\n",
+        ),
+    ),
+]
