@@ -1948,8 +1948,7 @@ MUTANTS += [  # s33: the last leftovers of the batch moves
         name="the batch 'moved' by adding a 0-d zero made on the device",
         code=_epoch_with(
             _MOVE,
-            "    zero = torch.zeros((), device=device)\n"
-            "    xb, yb = xb + zero, yb + zero.long()\n",
+            "    zero = torch.zeros((), device=device)\n    xb, yb = xb + zero, yb + zero.long()\n",
         ),
         expect="在一次运算里算出来的",
     ),
