@@ -1964,3 +1964,12 @@ CORRECT += [  # s33: non_blocking only where it can overlap (pinned memory); fro
         ),
     ),
 ]
+
+MUTANTS += [  # s33 (stop 31's leftover): a cap on max_norm that no tested max_norm reached
+    dict(
+        grade_id="test_fit",
+        name="hands train_one_epoch min(max_norm, 1.0)",
+        code=_fit_with("max_norm, scheduler).tolist()", "min(max_norm, 1.0), scheduler).tolist()"),
+        expect="换成了 1.0",
+    ),
+]
