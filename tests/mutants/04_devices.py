@@ -897,3 +897,14 @@ CORRECT += [  # s31 review (gb): the device context of section 3 works on a play
         "    return scores.masked_fill(future, float('-inf'))\n",
     ),
 ]
+
+MUTANTS += [  # s33 (stop 31's leftover): a mask computed from the values, wrong only where a score is -1
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask from the values: triu(scores + 1, 1) != 0",
+        code="def causal_mask_fill(scores):\n"
+        "    future = torch.triu(scores + 1, diagonal=1) != 0\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+        expect="期望 -inf，得到 -1",
+    ),
+]
