@@ -799,3 +799,27 @@ CORRECT = [
         code=_ACC_HEAD + edited(_ACC_OK, ("        loss.backward()\n", "        loss.backward(retain_graph=True)\n")),
     ),
 ]
+
+CORRECT += [  # s33: one backward per micro-batch written with autograd.grad, the gradients added by hand
+    dict(
+        grade_id="test_accumulate_grads",
+        name="torch.autograd.grad per micro-batch, added into p.grad by hand",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            (
+                "        loss.backward()\n",
+                "        params = [p for p in model.parameters() if p.requires_grad]\n"
+                "        grads = torch.autograd.grad(loss, params, allow_unused=True)\n"
+                "        for p, g in zip(params, grads):\n"
+                "            if g is not None:\n"
+                "                p.grad = g if p.grad is None else p.grad + g\n",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="torch.autograd.backward(loss) per micro-batch",
+        code=_ACC_HEAD + edited(_ACC_OK, ("        loss.backward()\n", "        torch.autograd.backward(loss)\n")),
+    ),
+]
