@@ -995,3 +995,18 @@ CORRECT = [
         ),
     ),
 ]
+
+MUTANTS += [  # s33: the banned foreach norm through its ATen overload, and the clip helpers' private total norm
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="per-layer norms through torch.ops.aten._foreach_norm.Scalar",
+        code=_layers(inner_list="list(torch.ops.aten._foreach_norm.Scalar(gs, norm_type))"),
+        expect="_foreach_norm",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="per-layer norms through torch.nn.utils.clip_grad._get_total_norm",
+        code=_layers(layer="torch.nn.utils.clip_grad._get_total_norm(gs, norm_type)"),
+        expect="get_total_norm",
+    ),
+]
