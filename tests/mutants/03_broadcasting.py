@@ -1050,3 +1050,17 @@ MUTANTS += [  # s33: x's memory handed to NumPy, which broadcasts and adds in pl
         "    return x\n",
     ),
 ]
+
+CORRECT += [  # s33 (stop 31's false negative): checks whose bool results, added up, reach x's size
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="the solution after four finiteness asserts on x",
+        code="def add_channel_bias_(x, bias):\n"
+        "    assert not torch.isnan(x).any(), 'x has nan'\n"
+        "    assert not torch.isinf(x).any(), 'x has inf'\n"
+        "    assert torch.isfinite(x).all()\n"
+        "    assert (x == x).all()\n"
+        "    x += bias.view(-1, 1, 1)\n"
+        "    return x\n",
+    ),
+]
