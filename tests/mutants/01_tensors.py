@@ -757,3 +757,24 @@ MUTANTS += [  # s33: the filter-list and showwarning watch looked only between l
         "    return out\n",
     ),
 ]
+
+MUTANTS += [  # s33 review (ha): the same one-line edit through the list type's own methods and slots
+    dict(
+        grade_id="test_make_inputs",
+        name="list.insert / list.pop on warnings.filters around torch.tensor on one line",
+        expect="改了 warnings.filters",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    return (list.insert(warnings.filters, 0, ('ignore', None, Warning, None, 0)), "
+        "torch.tensor(values, dtype=torch.float32), list.pop(warnings.filters, 0))[1]\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="list.__setitem__ / list.__delitem__ on warnings.filters around torch.tensor on one line",
+        expect="改了 warnings.filters",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    return (list.__setitem__(warnings.filters, slice(0, 0), [('ignore', None, Warning, None, 0)]), "
+        "torch.tensor(values, dtype=torch.float32), list.__delitem__(warnings.filters, 0))[1]\n",
+    ),
+]
