@@ -1973,3 +1973,27 @@ MUTANTS += [  # s33 (stop 31's leftover): a cap on max_norm that no tested max_n
         expect="换成了 1.0",
     ),
 ]
+
+_BUFFERS = "    bx, by = torch.empty(xb.shape, device=device), torch.empty(yb.shape, dtype=yb.dtype, device=device)\n"
+MUTANTS += [  # s33 review (hc): the packet torch.ops.aten.copy_ (not its .default overload), buffers kept apart
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a blocking torch.ops.aten.copy_(buffer, batch) into device buffers, the model gets the buffers",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            _MOVE,
+            _BUFFERS + "    torch.ops.aten.copy_(bx, xb)\n    torch.ops.aten.copy_(by, yb)\n    xb, yb = bx, by\n",
+        ),
+    ),
+]
+CORRECT += [  # s33 review (hc)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="torch.ops.aten.copy_(buffer, batch, True) into device buffers (non_blocking as its third argument)",
+        code=_epoch_with(
+            _MOVE,
+            _BUFFERS
+            + "    torch.ops.aten.copy_(bx, xb, True)\n    torch.ops.aten.copy_(by, yb, True)\n    xb, yb = bx, by\n",
+        ),
+    ),
+]
