@@ -32,7 +32,7 @@ _DIAGNOSE_PARTS = dict(
     shape="logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]",
     dtype="labels.dtype != torch.long",
     labels_meta_guard="not labels.is_meta and",
-    range_check="bool((labels < 0).any()) or bool((labels >= num_classes).any())",
+    range_check="not bool(((labels >= 0) & (labels < num_classes)).all())",
     logits_meta_guard="not logits.is_meta and",
     finite_check="not bool(torch.isfinite(logits).all())",
     prob_guard="logits.dim() == 2 and logits.shape[1] >= 2",
@@ -823,31 +823,31 @@ CORRECT = [
         grade_id="test_diagnose",
         name="values_through_numpy_force",
         code=_diagnose(
-            range_check="bool(((labels.numpy(force=True) < 0) | (labels.numpy(force=True) >= num_classes)).any())"
+            range_check="not bool(((labels.numpy(force=True) >= 0) & (labels.numpy(force=True) < num_classes)).all())"
         ),
     ),
     dict(  # a CPU tensor type copies a GPU tensor to the host (gd: DoubleTensor, not LongTensor, which truncated
         grade_id="test_diagnose",  # the float label -0.5 to 0 and so missed label_range in the new hidden case)
         name="values_through_a_cpu_tensor_type",
         code=_diagnose(
-            range_check="bool(((labels.type(torch.DoubleTensor).numpy() < 0) "
-            "| (labels.type(torch.DoubleTensor).numpy() >= num_classes)).any())"
+            range_check="not bool(((labels.type(torch.DoubleTensor).numpy() >= 0) "
+            "& (labels.type(torch.DoubleTensor).numpy() < num_classes)).all())"
         ),
     ),
     dict(  # a blocking copy into a host buffer: the buffer stays on the host (rve5)
         grade_id="test_diagnose",
         name="values_through_a_copy_into_a_host_buffer",
         code=_diagnose(
-            range_check="bool(((torch.empty(labels.shape, dtype=labels.dtype).copy_(labels).numpy() < 0) "
-            "| (torch.empty(labels.shape, dtype=labels.dtype).copy_(labels).numpy() >= num_classes)).any())"
+            range_check="not bool(((torch.empty(labels.shape, dtype=labels.dtype).copy_(labels).numpy() >= 0) "
+            "& (torch.empty(labels.shape, dtype=labels.dtype).copy_(labels).numpy() < num_classes)).all())"
         ),
     ),
     dict(  # .to(device, dtype, non_blocking, copy) with its flags given by position (rve5)
         grade_id="test_diagnose",
         name="values_through_to_the_cpu_with_positional_flags",
         code=_diagnose(
-            range_check="bool(((labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() < 0) "
-            "| (labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() >= num_classes)).any())"
+            range_check="not bool(((labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() >= 0) "
+            "& (labels.to(torch.device('cpu'), labels.dtype, False, True).numpy() < num_classes)).all())"
         ),
     ),
     dict(  # rxc: a stable cross-entropy by hand; float32 rounding on far-apart logits differs by ~1e-4 relative
@@ -892,8 +892,8 @@ CORRECT += [  # gd
         grade_id="test_diagnose",
         name="values_through_aten_copy_into_a_host_buffer",
         code=_diagnose(
-            range_check="bool(((lambda b: torch.ops.aten.copy_.default(b, labels))"
-            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            range_check="not bool(((lambda b: torch.ops.aten.copy_.default(b, labels))"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() >= 0).all()) "
             "or bool((labels >= num_classes).any())"
         ),
     ),
@@ -901,8 +901,8 @@ CORRECT += [  # gd
         grade_id="test_diagnose",
         name="values_through_a_foreach_copy_into_a_host_buffer",
         code=_diagnose(
-            range_check="bool(((lambda b: (torch.ops.aten._foreach_copy_.default([b], [labels]), b)[1])"
-            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() < 0).any()) "
+            range_check="not bool(((lambda b: (torch.ops.aten._foreach_copy_.default([b], [labels]), b)[1])"
+            "(torch.empty(labels.shape, dtype=labels.dtype)).numpy() >= 0).all()) "
             "or bool((labels >= num_classes).any())"
         ),
     ),
@@ -952,5 +952,14 @@ CORRECT += [  # gd
         grade_id="test_regression_step",
         name="y_unsqueezed_beside_the_n_by_1_output",
         code=_regression_step(pred="model(x)", loss="((pred - y.unsqueeze(1)) ** 2).mean()"),
+    ),
+]
+
+MUTANTS += [  # s33 (hc and the stop 32 leftover): a nan label is no class; < 0 and >= num_classes are both False for it
+    dict(
+        grade_id="test_diagnose",
+        name="label_range_as_below_zero_or_at_least_num_classes_misses_a_nan_label",
+        code=_diagnose(range_check="bool((labels < 0).any()) or bool((labels >= num_classes).any())"),
+        expect="这里 labels 里有 nan",
     ),
 ]
