@@ -65,6 +65,7 @@ _MOVES = {
     "to", "cpu", "cuda", "copy_", "__setitem__", "__getitem__", "type", "type_as", "new_tensor", "tensor",
     "as_tensor", "asarray", "__get__", "__set__", "_to_copy", "set_", "__dlpack__", "_foreach_copy_",
 }  # fmt: skip
+_HOST, _ACCELERATOR = torch.device("cpu"), torch.device("cuda")  # the two places SyncCounter tells apart
 _JOINS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
 _IN_PLACE_DUNDERS = {
     "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__", "__iand__",
@@ -81,6 +82,28 @@ def op_name(func: Any) -> str:
     """The name a torch call goes by: ``"add_"`` for ``Tensor.add_`` and for ``torch.ops.aten.add_.Tensor`` alike
     (an ATen overload's own ``__name__`` is ``"add_.Tensor"``: its op's name says what it writes into)."""
     return func._opname if isinstance(func, torch._ops.OpOverload) else getattr(func, "__name__", "")
+
+
+def devices_of_call(
+    name: str, args: Any, kwargs: dict[str, Any], device_of: Callable[[torch.Tensor], torch.device]
+) -> dict[torch.device, tuple[torch.Tensor, bool]]:
+    """The devices one call's tensors must share on a GPU, in order: each with its first tensor and whether the
+    call writes into that tensor. Two or more is what a GPU refuses ("Expected all tensors to be on the same
+    device"). Moves (``.to``, ``copy_``, indexing) need none. A 0-d CPU tensor that is only read is taken like a
+    Python number, except in ``cat`` / ``stack``; one written into (``total += loss``, ``out=total``,
+    a foreach op's first list) counts.
+    """
+    if name in _MOVES:
+        return {}
+    targets = (_tensors(args[0]) if writes_in_place(name) and args else []) + _tensors(kwargs.get("out"))
+    written = {id(t) for t in targets}
+    found: dict[torch.device, tuple[torch.Tensor, bool]] = {}
+    for t in _tensors((args, kwargs)):
+        device, writes = device_of(t), id(t) in written
+        if device.type == "cpu" and t.dim() == 0 and name not in _JOINS and not writes:
+            continue
+        found.setdefault(device, (t, writes))
+    return found
 
 
 def written_tensors(func: Any, args: Any, kwargs: dict[str, Any]) -> list[torch.Tensor]:
@@ -204,7 +227,7 @@ class SyncCounter(TorchFunctionMode):
         if pending and not self.unsynced and (func in SYNC_CALLS or name in _HANDS_OUT_MEMORY):
             self.unsynced = SYNC_CALLS.get(func) or _HANDS_OUT_MEMORY[name]
         if first is not None and not self.mixed:
-            self._note_mixed(name, args, kwargs, tensors)
+            self._note_mixed(name, args, kwargs)
         placed = self._before(func, name, args, kwargs, first)
         self._frames.append([False])
         try:
@@ -247,28 +270,17 @@ class SyncCounter(TorchFunctionMode):
                 self._named_host[id(t)] = (weakref.ref(t), named)
         return result
 
-    def _note_mixed(self, name: str, args: tuple, kwargs: dict, tensors: list[torch.Tensor]) -> None:
-        """Note a call that mixes device tensors with host tensors a GPU would refuse (``mixed``).
-
-        On a GPU an op may take a 0-d CPU tensor as an input beside CUDA tensors (like a Python number), but
-        not a CPU tensor with elements, not a CPU tensor to write into (``total += loss`` on ``torch.zeros(())``),
-        and not any CPU tensor in ``torch.cat`` / ``torch.stack``: each raises "Expected all tensors to be on
-        the same device". Moves (``.to``, ``copy_``, ``t[i] = ...``, indexing) and torch's own code are left out.
-        """
-        if name in _MOVES:
+    def _note_mixed(self, name: str, args: tuple, kwargs: dict) -> None:
+        """Note a call that mixes device tensors with host tensors a GPU would refuse (``mixed``): see
+        :func:`devices_of_call`. torch's own code is left out (``torch.ops.aten.*`` forwards the caller's call)."""
+        found = devices_of_call(name, args, kwargs, lambda t: _ACCELERATOR if self.on_device(t) else _HOST)
+        if len(found) < 2 or _called_by_torch((torch._ops.__file__,)):
             return
-        # what the call writes into: total in total.add_(x), each tensor of a foreach op's first list
-        # (torch._foreach_add_([total], [x])), and out= (torch.add(a, b, out=total))
-        targets = (_tensors(args[0]) if writes_in_place(name) and args else []) + _tensors(kwargs.get("out"))
-        written = {id(t) for t in targets}
-        host = [t for t in tensors if not self.on_device(t) and (t.dim() > 0 or name in _JOINS or id(t) in written)]
-        if not host or _called_by_torch((torch._ops.__file__,)):  # torch.ops.aten.* forwards the caller's call
-            return
-        shape = tuple(host[0].shape)
-        what = "写入结果的 " if id(host[0]) in written else ""
-        self.mixed = f"{name}()：{what}CPU 张量（形状 {shape}）和设备上的张量"
-        ref, named = self._named_host.get(id(host[0]), (None, ""))
-        self.mixed_device_arg = named if ref is not None and ref() is host[0] else ""
+        host, written = found[_HOST]
+        what = "写入结果的 " if written else ""
+        self.mixed = f"{name}()：{what}CPU 张量（形状 {tuple(host.shape)}）和设备上的张量"
+        ref, named = self._named_host.get(id(host), (None, ""))
+        self.mixed_device_arg = named if ref is not None and ref() is host else ""
 
     def _note_accumulated(self, name: str, result: Any) -> None:
         for t in _tensors(result):
