@@ -1,0 +1,49 @@
+"""course.scenarios: the GPU's same-device rule (devices_of_call), which SyncCounter and PlayedDevices share."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from course.fixtures import PlayedDevices
+from course.scenarios import devices_of_call
+
+CUDA = torch.device("cuda:0")
+
+
+def _on(played: list[torch.Tensor]):
+    ids = {id(t) for t in played}
+    return lambda t: CUDA if id(t) in ids else t.device
+
+
+def test_a_0d_host_tensor_that_is_only_read_counts_as_a_number():
+    x, s = torch.ones(3), torch.tensor(2.0)
+    assert list(devices_of_call("mul", (x, s), {}, _on([x]))) == [CUDA]
+
+
+@pytest.mark.parametrize(
+    "name, call",
+    [
+        ("add_", lambda x, total: ((total, x), {})),  # total += x on a host accumulator
+        ("add", lambda x, total: ((x, x), {"out": total})),  # torch.add(x, x, out=total)
+        ("_foreach_add_", lambda x, total: (([total], [x]), {})),  # a foreach op writes its first list
+        ("cat", lambda x, total: (([x, total],), {})),  # a join takes no number
+    ],
+)
+def test_a_0d_host_tensor_written_into_or_joined_counts(name, call):
+    x, total = torch.ones(3), torch.zeros(())
+    args, kwargs = call(x, total)
+    found = devices_of_call(name, args, kwargs, _on([x]))
+    assert set(found) == {CUDA, torch.device("cpu")}
+    assert found[torch.device("cpu")] == (total, name != "cat")
+
+
+def test_moves_need_no_common_device():
+    x, host = torch.ones(3), torch.zeros(3)
+    assert devices_of_call("copy_", (host, x), {}, _on([x])) == {}
+
+
+def test_the_played_devices_refuse_an_out_tensor_on_the_host_like_a_gpu():
+    x, total = torch.ones(3), torch.zeros(())
+    with PlayedDevices({id(x): CUDA}, strict=True), pytest.raises(RuntimeError, match="same device"):
+        torch.sum(x, dim=0, out=total)
