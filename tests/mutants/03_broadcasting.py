@@ -1064,3 +1064,25 @@ CORRECT += [  # s33 (stop 31's false negative): checks whose bool results, added
         "    return x\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): x + bias computed where the torch-function counter does not see it, then copied back
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x + bias in a torch.jit.trace'd function, then x.copy_ of it",
+        expect="和 x 一样大",
+        code="_plus = torch.jit.trace(lambda x, b: x + b.view(-1, 1, 1), (torch.zeros(1, 2, 1, 1), torch.zeros(2)))\n\n\n"
+        "def add_channel_bias_(x, bias):\n"
+        "    x.copy_(_plus(x, bias))\n"
+        "    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x + bias under torch._C.DisableTorchFunction(), then x.copy_ of it",
+        expect="和 x 一样大",
+        code="def add_channel_bias_(x, bias):\n"
+        "    with torch._C.DisableTorchFunction():\n"
+        "        out = x + bias.view(-1, 1, 1)\n"
+        "    x.copy_(out)\n"
+        "    return x\n",
+    ),
+]
