@@ -637,3 +637,23 @@ MUTANTS += [  # issue-17 s31 review (ga): passed every test (no tested model had
         code="def forward_one(model, sample):\n    return model.forward(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): a loop in TorchScript, called with torch functions off, showed no steps at all
+    dict(
+        grade_id="test_patchify",
+        name="a TorchScript loop over the blocks, called under torch._C.DisableTorchFunction()",
+        expect="步数随",
+        code="_cu = torch.jit.CompilationUnit('''\n"
+        "def patches(x, p: int):\n"
+        "    n, c, h, w = x.size(0), x.size(1), x.size(2), x.size(3)\n"
+        "    out = torch.empty([n, (h // p) * (w // p), c * p * p], dtype=x.dtype)\n"
+        "    for i in range(h // p):\n"
+        "        for j in range(w // p):\n"
+        "            out[:, i * (w // p) + j] = x[:, :, i * p:(i + 1) * p, j * p:(j + 1) * p].reshape(n, c * p * p)\n"
+        "    return out\n"
+        "''')\n\n\n"
+        "def patchify(x, p):\n"
+        "    with torch._C.DisableTorchFunction():\n"
+        "        return _cu.patches(x, p)\n",
+    ),
+]

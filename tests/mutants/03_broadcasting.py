@@ -1086,3 +1086,51 @@ MUTANTS += [  # s34 review (ha): x + bias computed where the torch-function coun
         "    return x\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): a loop in TorchScript, called with torch functions off, showed no steps at all
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a TorchScript loop over the points, called under torch._C.DisableTorchFunction()",
+        expect="步数随",
+        code="_cu = torch.jit.CompilationUnit('''\n"
+        "def rows(x, y):\n"
+        "    out = torch.empty([x.size(0), y.size(0)], dtype=x.dtype)\n"
+        "    for i in range(x.size(0)):\n"
+        "        out[i] = ((y - x[i]) ** 2).sum(1)\n"
+        "    return out\n"
+        "''')\n\n\n"
+        "def pairwise_sq_dist(x, y):\n"
+        "    with torch._C.DisableTorchFunction():\n"
+        "        return _cu.rows(x, y)\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a TorchScript loop over the channels, called under torch._C.DisableTorchFunction()",
+        expect="步数随",
+        code="_cu = torch.jit.CompilationUnit('''\n"
+        "def add(x, b):\n"
+        "    for c in range(x.size(1)):\n"
+        "        x[:, c] += b[c]\n"
+        "    return x\n"
+        "''')\n\n\n"
+        "def add_channel_bias_(x, bias):\n"
+        "    with torch._C.DisableTorchFunction():\n"
+        "        _cu.add(x, bias)\n"
+        "    return x\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a TorchScript loop over the samples, called under torch._C.DisableTorchFunction()",
+        expect="步数随",
+        code="_cu = torch.jit.CompilationUnit('''\n"
+        "def outer(a, b):\n"
+        "    out = torch.empty([a.size(0), a.size(1), b.size(1)], dtype=a.dtype)\n"
+        "    for k in range(a.size(0)):\n"
+        "        out[k] = a[k].unsqueeze(1) + b[k].unsqueeze(0)\n"
+        "    return out\n"
+        "''')\n\n\n"
+        "def batch_outer_sum(a, b):\n"
+        "    with torch._C.DisableTorchFunction():\n"
+        "        return _cu.outer(a, b)\n",
+    ),
+]
