@@ -854,3 +854,26 @@ MUTANTS += [  # s34 review (ha): hiding the copy warning through state the watch
         "        sys.settrace(hooks[0])\n        sys.setprofile(hooks[1])\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): the recorded warning cut from the caller's list later, after the watch was off
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor(t); a gc callback cuts the recorded warning out of the caller's list once no hook is on",
+        expect="发出了警告",
+        code="import gc\nimport sys\n\n"
+        "def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    log = getattr(warnings._showwarnmsg_impl, '__self__', [])\n"
+        "    start, seen = len(log), []\n"
+        "    def later(phase, info):\n"
+        "        if sys.gettrace() is None and sys.getprofile() is None and len(log) > start and phase == 'stop':\n"
+        "            seen.append(phase)\n"
+        "        if len(seen) >= 3:\n"
+        "            del log[start:]\n"
+        "            gc.callbacks.remove(later)\n"
+        "            gc.set_threshold(700)\n"
+        "    gc.callbacks.append(later)\n"
+        "    gc.set_threshold(1)\n"
+        "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+]
