@@ -877,3 +877,26 @@ MUTANTS += [  # s34 review (ha): the recorded warning cut from the caller's list
         "    return torch.tensor(values, dtype=torch.float32)\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): the copy warning given in a forked child, the tensor sent back through a pipe
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor(t) in a child made with os.fork(), the result pickled back through a pipe",
+        expect="启动了一个进程",
+        code="import os\nimport pickle\n\n"
+        "def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    r, w = os.pipe()\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        os.close(r)\n"
+        "        with os.fdopen(w, 'wb') as f:\n"
+        "            pickle.dump(torch.tensor(values, dtype=torch.float32), f)\n"
+        "        os._exit(0)\n"
+        "    os.close(w)\n"
+        "    with os.fdopen(r, 'rb') as f:\n"
+        "        out = pickle.load(f)\n"
+        "    os.waitpid(pid, 0)\n"
+        "    return out\n",
+    ),
+]
