@@ -822,7 +822,7 @@ MUTANTS += [  # s34 review (ha): hiding the copy warning through state the watch
     dict(
         grade_id="test_make_inputs",
         name="torch.tensor under catch_warnings + simplefilter('ignore') in a thread of its own",
-        expect="启动了一个线程",
+        expect="把计算交给了另一个线程或进程（调用了 threading.",
         code="import threading\nimport time\n\n"
         "def make_inputs(values):\n"
         "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
@@ -898,5 +898,37 @@ MUTANTS += [  # s34 review (ha): the copy warning given in a forked child, the t
         "        out = pickle.load(f)\n"
         "    os.waitpid(pid, 0)\n"
         "    return out\n",
+    ),
+]
+
+MUTANTS += [  # s34 review (ha): a worker thread that was there before the call does the hiding
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.tensor under catch_warnings + simplefilter('ignore') in a pool started at cell level",
+        expect="把计算交给了另一个线程或进程（调用了 concurrent.futures",
+        code="from concurrent.futures import ThreadPoolExecutor\n\n"
+        "_pool = ThreadPoolExecutor(1)\n_pool.submit(int).result()  # the worker is there before make_inputs runs\n\n"
+        "def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    def work():\n"
+        "        with warnings.catch_warnings():\n"
+        "            warnings.simplefilter('ignore')\n"
+        "            return torch.tensor(values, dtype=torch.float32)\n"
+        "    return _pool.submit(work).result()\n",
+    ),
+]
+
+MUTANTS += [  # s34 review (ha): Tensor.uniform_ in a thread of its own, where the call recorders do not look
+    dict(
+        grade_id="test_linear_init",
+        name="Tensor.uniform_(-b, b, generator=generator) in a thread of its own",
+        expect="把计算交给了另一个线程或进程",
+        code="import threading\n\n\ndef linear_init(in_features, out_features, generator):\n"
+        "    b = 1 / math.sqrt(in_features)\n"
+        "    box = []\n"
+        "    worker = threading.Thread(\n"
+        "        target=lambda: box.append(torch.empty(out_features, in_features).uniform_(-b, b, generator=generator))\n"
+        "    )\n"
+        "    worker.start()\n    worker.join()\n    return box[0]\n",
     ),
 ]

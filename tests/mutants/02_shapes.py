@@ -657,3 +657,19 @@ MUTANTS += [  # s34 review (ha): a loop in TorchScript, called with torch functi
         "        return _cu.patches(x, p)\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): the work done in a thread of its own, where none of the learner-side hooks look
+    dict(
+        grade_id="test_patchify",
+        name="a Python loop over the blocks in a thread of its own",
+        expect="把计算交给了另一个线程或进程",
+        code="import threading\n\n\ndef patchify(x, p):\n"
+        "    n, c, h, w = x.shape\n"
+        "    box = []\n"
+        "    def work():\n"
+        "        box.append(torch.stack([x[:, :, i:i + p, j:j + p].reshape(n, -1)\n"
+        "                                for i in range(0, h, p) for j in range(0, w, p)], dim=1))\n"
+        "    worker = threading.Thread(target=work)\n"
+        "    worker.start()\n    worker.join()\n    return box[0]\n",
+    ),
+]

@@ -1134,3 +1134,34 @@ MUTANTS += [  # s34 review (ha): a loop in TorchScript, called with torch functi
         "        return _cu.outer(a, b)\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): the work done in a thread of its own, where none of the learner-side hooks look
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias) in a thread of its own (a temporary as large as x)",
+        expect="把计算交给了另一个线程或进程",
+        code="import threading\n\n\ndef add_channel_bias_(x, bias):\n"
+        "    worker = threading.Thread(target=lambda: x.copy_(x + bias.view(-1, 1, 1)))\n"
+        "    worker.start()\n    worker.join()\n    return x\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a Python loop over the points in a thread of its own",
+        expect="把计算交给了另一个线程或进程",
+        code="import threading\n\n\ndef pairwise_sq_dist(x, y):\n"
+        "    box = []\n"
+        "    worker = threading.Thread(target=lambda: box.append(torch.stack([((y - xi) ** 2).sum(1) for xi in x])))\n"
+        "    worker.start()\n    worker.join()\n    return box[0]\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the samples in a thread of its own",
+        expect="把计算交给了另一个线程或进程",
+        code="import threading\n\n\ndef batch_outer_sum(a, b):\n"
+        "    box = []\n"
+        "    worker = threading.Thread(\n"
+        "        target=lambda: box.append(torch.stack([ai[:, None] + bi[None, :] for ai, bi in zip(a, b)]))\n"
+        "    )\n"
+        "    worker.start()\n    worker.join()\n    return box[0]\n",
+    ),
+]
