@@ -363,3 +363,27 @@ def test_tensors_playing_gpus_refuse_an_unsynchronised_copy_to_the_host_and_keep
     )
     assert refused == ["cuda:1 → CPU 的拷贝用了 non_blocking=True", "cuda:0 → CPU 的拷贝用了 non_blocking=True"]
     assert (buffer_device, values, moved_device) == ("cpu", [0, 1, 1], "cpu")
+
+
+def test_a_banned_function_aliased_after_the_walk_over_torch_modules_or_named_by_a_helper_is_refused():
+    # the walk over torch's modules is kept until a module is imported: an alias set on a torch module after it
+    # ran, and a helper of the learner's that names the function, are found from the learner's code instead
+    import functools
+
+    from course.fixtures.autograd import counting_vjps, sum_and_sum_of_squares
+
+    def rows(f, x):
+        leaf = x.detach().requires_grad_(True)
+        y = f(leaf)
+        eye = torch.eye(y.numel()).reshape(y.numel(), *y.shape)
+        return torch.stack([torch.autograd.grad(y, leaf, v, retain_graph=True)[0] for v in eye])
+
+    assert counting_vjps(rows, sum_and_sum_of_squares, torch.ones(3))[1:] == (2, 1, 2)  # the walk ran
+    torch.autograd.hb_alias = torch.autograd.functional.jacobian
+    helper = functools.partial(torch.autograd.functional.jacobian, vectorize=False)
+    try:
+        for fn in (lambda f, x: torch.autograd.hb_alias(f, x.detach()), lambda f, x: helper(f, x.detach())):
+            with pytest.raises(RuntimeError, match="不能用 torch.autograd.functional.jacobian"):
+                counting_vjps(fn, sum_and_sum_of_squares, torch.ones(3))
+    finally:
+        del torch.autograd.hb_alias

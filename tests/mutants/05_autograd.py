@@ -823,3 +823,29 @@ CORRECT += [  # s33: one backward per micro-batch written with autograd.grad, th
         code=_ACC_HEAD + edited(_ACC_OK, ("        loss.backward()\n", "        torch.autograd.backward(loss)\n")),
     ),
 ]
+
+MUTANTS += [  # s34 (hb): a banned function named by a helper of the learner's, not by the graded function itself
+    dict(
+        grade_id="test_jacobian",
+        name="torch.autograd.functional.jacobian imported at the top and called from a helper",
+        expect="不能用 torch.autograd.functional.jacobian",
+        code="from torch.autograd.functional import jacobian as _full_jacobian\n\n\n"
+        "def _rows(f, x):\n    return _full_jacobian(f, x.detach())\n\n\n"
+        "def jacobian(f, x):\n    return _rows(f, x)\n",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="torch.autograd.functional.vjp imported at the top and called from a helper",
+        expect="不能用 torch.autograd.functional.vjp",
+        code="from torch.autograd.functional import vjp as _full_vjp\n\n\n"
+        "def _value_and_vjp(f, x):\n    value, grad = _full_vjp(f, x.detach())\n    return value.detach(), grad\n\n\n"
+        "def value_and_grad(f, x):\n    return _value_and_vjp(f, x)\n",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="an alias of torch.autograd.functional.jacobian set on torch.autograd",
+        expect="不能用 torch.autograd.functional.jacobian",
+        code="torch.autograd.full_jacobian = torch.autograd.functional.jacobian\n\n\n"
+        "def jacobian(f, x):\n    return torch.autograd.full_jacobian(f, x.detach())\n",
+    ),
+]
