@@ -908,3 +908,36 @@ MUTANTS += [  # s33 (stop 31's leftover): a mask computed from the values, wrong
         expect="期望 -inf，得到 -1",
     ),
 ]
+
+MUTANTS += [  # s34 (hb): the device-generic API waits too (it reached the real driver and was told 'no NVIDIA driver')
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.accelerator.synchronize() after the copies when an accelerator is available",
+        expect="函数里同步了",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if torch.accelerator.is_available() and device.type != 'cpu':\n"
+        "        torch.accelerator.synchronize()\n    return moved\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="waits on torch.accelerator.current_stream(device) after the copies",
+        expect="函数里同步了",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if device.type == 'cuda':\n        torch.accelerator.current_stream(device).synchronize()\n"
+        "    return moved\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="records a torch.Event on the device after the copies and waits for it",
+        expect="函数里同步了",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if device.type == 'cuda':\n        done = torch.Event(device=device)\n        done.record()\n"
+        "        done.synchronize()\n    return moved\n",
+    ),
+]
