@@ -941,3 +941,23 @@ MUTANTS += [  # s34 (hb): the device-generic API waits too (it reached the real 
         "        done.synchronize()\n    return moved\n",
     ),
 ]
+
+MUTANTS += [  # s34 (hb): section 4's global switch; under a played GPU it reached the real driver ('no NVIDIA driver')
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="torch.set_default_device(scores.device), then the mask without device= (never switched back)",
+        expect="不能用 torch.set_default_device",
+        code="def causal_mask_fill(scores):\n    torch.set_default_device(scores.device)\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="torch.set_default_device(scores.device) around the mask, switched back afterwards",
+        expect="不能用 torch.set_default_device",
+        code="def causal_mask_fill(scores):\n    before = torch.get_default_device()\n"
+        "    torch.set_default_device(scores.device)\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)\n    torch.set_default_device(before)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+]
