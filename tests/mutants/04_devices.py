@@ -961,3 +961,28 @@ MUTANTS += [  # s34 (hb): section 4's global switch; under a played GPU it reach
         "    return scores.masked_fill(future, float('-inf'))\n",
     ),
 ]
+
+MUTANTS += [  # s34 (hb): the real synchronize() functions, bound before torch.cuda was played, reached the driver
+    dict(
+        grade_id="test_to_device_async",
+        name="from torch.cuda import synchronize at the top, called after the copies",
+        expect="函数里同步了",
+        code="from torch.cuda import synchronize\n\n\n"
+        + _ASYNC
+        + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if device.type == 'cuda' and torch.cuda.is_available():\n        synchronize(device)\n    return moved\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="from torch.accelerator import synchronize at the top, called after the copies",
+        expect="函数里同步了",
+        code="from torch.accelerator import synchronize as wait_for_device\n\n\n"
+        + _ASYNC
+        + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n"
+        "    if device.type == 'cuda':\n        wait_for_device()\n    return moved\n",
+    ),
+]
