@@ -986,3 +986,26 @@ MUTANTS += [  # s34 (hb): the real synchronize() functions, bound before torch.c
         "    if device.type == 'cuda':\n        wait_for_device()\n    return moved\n",
     ),
 ]
+
+CORRECT += [  # s34 (hb): was told its .cuda() landed on cuda:0 (the current device was not played)
+    dict(
+        grade_id="test_to_device_async",
+        name=".cuda(non_blocking=...) inside with torch.cuda.device(device) (the current device is the target)",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda':\n            with torch.cuda.device(device):\n"
+        "                out[k] = t.cuda(non_blocking=t.device.type == 'cpu' and t.is_pinned())\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # s34 (hb): the global switch for the current GPU (it reached the real driver before)
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.cuda.set_device(device.index or 0), then .cuda(non_blocking=...) (the caller's current GPU changes)",
+        expect="torch.cuda.set_device",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if device.type == 'cuda':\n            torch.cuda.set_device(device.index or 0)\n"
+        "            out[k] = t.cuda(non_blocking=t.device.type == 'cpu' and t.is_pinned())\n"
+        "        else:\n            out[k] = t.to(device)\n    return out\n",
+    ),
+]
