@@ -849,3 +849,22 @@ MUTANTS += [  # s34 (hb): a banned function named by a helper of the learner's, 
         "def jacobian(f, x):\n    return torch.autograd.full_jacobian(f, x.detach())\n",
     ),
 ]
+
+MUTANTS += [  # s34 (hb): was told to cut the batch in order from the start, which it did
+    dict(
+        grade_id="test_accumulate_grads",
+        name="a second forward of each micro-batch under no_grad to log the loss",
+        expect="切块对了，但多做了 2 次前向。其中 2 次是在 torch.no_grad() 里做的",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_OK,
+            (
+                "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n",
+                "        with torch.no_grad():\n"
+                "            logged = loss_fn(model(xb), yb).item() * xb.shape[0] / n\n"
+                "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n",
+            ),
+            ("        total += loss.item()\n", "        total += logged\n"),
+        ),
+    ),
+]
