@@ -1009,3 +1009,15 @@ MUTANTS += [  # s34 (hb): the global switch for the current GPU (it reached the 
         "        else:\n            out[k] = t.to(device)\n    return out\n",
     ),
 ]
+
+CORRECT += [  # s34 (hb): the real torch.cuda.is_available, bound before the call, read False under the played GPU
+    dict(
+        grade_id="test_to_device_async",
+        name="from torch.cuda import is_available at the top; non_blocking only when it is True too",
+        code="from torch.cuda import is_available as cuda_available\n\n\n"
+        + _ASYNC
+        + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = cuda_available() and device.type == 'cuda' and t.device.type == 'cpu' and t.is_pinned()\n"
+        "        moved[key] = t.to(device, non_blocking=overlaps)\n    return moved\n",
+    ),
+]
