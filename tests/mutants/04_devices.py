@@ -1021,3 +1021,13 @@ CORRECT += [  # s34 (hb): the real torch.cuda.is_available, bound before the cal
         "        moved[key] = t.to(device, non_blocking=overlaps)\n    return moved\n",
     ),
 ]
+
+CORRECT += [  # s34 (hb): i, j = triu_indices(...) unpacked rows that lost the played cuda:1 ('cuda:1 and meta')
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="i, j = torch.triu_indices(t, t, 1, device=scores.device), then out[..., i, j] = -inf on a clone",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    i, j = torch.triu_indices(t, t, offset=1, device=scores.device)\n    out = scores.clone()\n"
+        "    out[..., i, j] = float('-inf')\n    return out\n",
+    ),
+]
