@@ -868,3 +868,21 @@ MUTANTS += [  # s34 (hb): was told to cut the batch in order from the start, whi
         ),
     ),
 ]
+
+MUTANTS += [  # s34 (hb): torch's own SGD kernel, imported at the top and called from a helper (full marks before)
+    dict(
+        grade_id="test_sgd_step",
+        name="torch.optim.sgd._single_tensor_sgd imported at the top and called from a helper",
+        expect="不能用 torch.optim.sgd._single_tensor_sgd",
+        code="from torch.optim.sgd import _single_tensor_sgd as _sgd_kernel\n\n\n"
+        "def _sgd_apply(params, grads, bufs, lr, momentum, weight_decay):\n"
+        "    _sgd_kernel(params, grads, bufs, grad_scale=None, found_inf=None, weight_decay=weight_decay,\n"
+        "                momentum=momentum, lr=lr, dampening=0.0, nesterov=False, maximize=False,\n"
+        "                has_sparse_grad=False)\n\n\n"
+        + _SGD_HEAD
+        + "    idx = [i for i, p in enumerate(params) if p.grad is not None]\n"
+        "    ps = [params[i] for i in idx]\n    bufs = [momentum_buffers.get(i) for i in idx]\n"
+        "    with torch.no_grad():\n        _sgd_apply(ps, [p.grad for p in ps], bufs, lr, momentum, weight_decay)\n"
+        "    if momentum:\n        for i, b in zip(idx, bufs):\n            momentum_buffers[i] = b\n",
+    ),
+]
