@@ -1031,3 +1031,14 @@ CORRECT += [  # s34 (hb): i, j = triu_indices(...) unpacked rows that lost the p
         "    out[..., i, j] = float('-inf')\n    return out\n",
     ),
 ]
+
+MUTANTS += [  # s34 (hb): was told that 'cuda' without an index dropped the index; it wrote device=scores.device
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="masks cached by T only (made with device=scores.device on the first call, reused on another device)",
+        expect="用了之前某次调用时建好的掩码",
+        code="_FUTURE = {}\n\n\ndef causal_mask_fill(scores):\n    t = scores.shape[-1]\n    if t not in _FUTURE:\n"
+        "        _FUTURE[t] = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    return scores.masked_fill(_FUTURE[t], float('-inf'))\n",
+    ),
+]
