@@ -886,3 +886,27 @@ MUTANTS += [  # s34 (hb): torch's own SGD kernel, imported at the top and called
         "    if momentum:\n        for i, b in zip(idx, bufs):\n            momentum_buffers[i] = b\n",
     ),
 ]
+
+MUTANTS += [  # s34 (hb): a decorated graded function was read through the decorator's wrapper (full marks before)
+    dict(
+        grade_id="test_value_and_grad",
+        name="@torch.enable_grad() on value_and_grad, torch.autograd.functional.vjp imported at the top",
+        expect="不能用 torch.autograd.functional.vjp",
+        code="from torch.autograd.functional import vjp\n\n\n@torch.enable_grad()\n"
+        + _VG_HEAD
+        + "    value, grad = vjp(f, x.detach())\n    return value.detach(), grad\n",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="@torch.no_grad() on sgd_step, torch.optim.sgd._single_tensor_sgd imported at the top",
+        expect="不能用 torch.optim.sgd._single_tensor_sgd",
+        code="from torch.optim.sgd import _single_tensor_sgd\n\n\n@torch.no_grad()\n"
+        + _SGD_HEAD
+        + "    idx = [i for i, p in enumerate(params) if p.grad is not None]\n"
+        "    ps = [params[i] for i in idx]\n    bufs = [momentum_buffers.get(i) for i in idx]\n"
+        "    _single_tensor_sgd(ps, [p.grad for p in ps], bufs, grad_scale=None, found_inf=None,\n"
+        "                       weight_decay=weight_decay, momentum=momentum, lr=lr, dampening=0.0,\n"
+        "                       nesterov=False, maximize=False, has_sparse_grad=False)\n"
+        "    if momentum:\n        for i, b in zip(idx, bufs):\n            momentum_buffers[i] = b\n",
+    ),
+]
