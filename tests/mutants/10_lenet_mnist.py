@@ -1997,3 +1997,34 @@ CORRECT += [  # s33 review (hc)
         ),
     ),
 ]
+
+_ZEROS = "    bx, by = torch.zeros(xb.shape, device=device), torch.zeros(yb.shape, dtype=yb.dtype, device=device)\n"
+MUTANTS += [  # s34 (hc): the batch written into a device buffer by a mixed in-place call, or the buffer re-pointed
+    dict(  # at the batch's host memory: no move, and a GPU refuses each (the mixed check saw only new results)
+        grade_id="test_train_one_epoch",
+        name="the batch added into zeroed device buffers in place (bx += xb)",
+        expect="写进 cuda:1 上的缓冲区",
+        code=_epoch_with(_MOVE, _ZEROS + "    bx += xb\n    by += yb\n    xb, yb = bx, by\n"),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the batch written into device buffers by index_copy_",
+        expect="写进 cuda:1 上的缓冲区",
+        code=_epoch_with(
+            _MOVE,
+            _ZEROS
+            + "    bx.index_copy_(0, torch.arange(len(xb)), xb)\n    by.index_copy_(0, torch.arange(len(yb)), yb)\n"
+            "    xb, yb = bx, by\n",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="device buffers re-pointed at the batch's host memory (bx.set_(xb)), the model gets a clone",
+        expect="buf.set_(xb)",
+        code=_epoch_with(
+            _MOVE,
+            "    bx, by = torch.empty(0, device=device), torch.empty(0, dtype=yb.dtype, device=device)\n"
+            "    bx.set_(xb)\n    by.set_(yb)\n    xb, yb = bx.clone(), by\n",
+        ),
+    ),
+]
