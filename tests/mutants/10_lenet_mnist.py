@@ -2028,3 +2028,42 @@ MUTANTS += [  # s34 (hc): the batch written into a device buffer by a mixed in-p
         ),
     ),
 ]
+
+_CLIP_CALL = "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)"
+_CAPPED = "torch.nn.utils.clip_grad_norm_(model.parameters(), min(max_norm, 1.0))"
+_INLINE_EPOCH = """        model.train()
+        out = []
+        for xb, yb in train_loader:
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), min(max_norm, 1.0))
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            out.append(loss.detach())
+        losses = torch.stack(out).tolist()
+"""
+MUTANTS += [  # s34 (hc): a cap on max_norm in train_one_epoch itself (every tested max_norm that binds nothing met
+    dict(  # gradient norms under 1), and in an epoch written inside fit (only what fit hands on was compared)
+        grade_id="test_train_one_epoch",
+        name="clip_grad_norm_ with min(max_norm, 1.0)",
+        expect="max_norm=5.0",
+        code=_epoch_with(_CLIP_CALL, _CAPPED),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="an epoch written inside fit that clips with min(max_norm, 1.0)",
+        expect="不该被裁剪：fit 的每个 epoch",
+        code=_fit_with(
+            "        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()\n",
+            _INLINE_EPOCH,
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="fit right, the learner's train_one_epoch clips with min(max_norm, 1.0) (blame the epoch)",
+        expect="问题在你的 train_one_epoch（练习 4）：clip_grad_norm_",
+        code=_body(_EPOCH_SIGNATURE, _EPOCH_OK.replace(_CLIP_CALL, _CAPPED)) + _FIT,
+    ),
+]
