@@ -963,3 +963,15 @@ MUTANTS += [  # s33 (hc and the stop 32 leftover): a nan label is no class; < 0 
         expect="这里 labels 里有 nan",
     ),
 ]
+
+MUTANTS += [  # s34 (hc): after the nan fix the rule read 'a label not in 0 .. num_classes-1', and a membership test
+    dict(  # (== one of arange(num_classes)) flags 1.5 too; no case had an in-range fraction, so both readings passed
+        grade_id="test_diagnose",
+        name="label_range_as_membership_in_arange_flags_an_in_range_fraction",
+        code=_diagnose(
+            range_check="not bool((labels.reshape(-1, 1) == torch.arange(num_classes, device=labels.device))"
+            ".any(dim=1).all())"
+        ),
+        expect="label_range 只比较大小",
+    ),
+]
