@@ -2067,3 +2067,15 @@ MUTANTS += [  # s34 (hc): a cap on max_norm in train_one_epoch itself (every tes
         code=_body(_EPOCH_SIGNATURE, _EPOCH_OK.replace(_CLIP_CALL, _CAPPED)) + _FIT,
     ),
 ]
+
+MUTANTS += [  # s34 (hc): a blocking copy from the batch's NumPy view (no non_blocking exists for it) was told of a
+    dict(  # sync (.numpy() of a pinned host batch syncs nothing); the played copy lies in the array's memory
+        grade_id="test_train_one_epoch",
+        name="the batch copied to the device through torch.as_tensor(xb.numpy(), device=device)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            _MOVE,
+            "    xb, yb = torch.as_tensor(xb.numpy(), device=device), torch.as_tensor(yb.numpy(), device=device)\n",
+        ),
+    ),
+]
