@@ -2079,3 +2079,13 @@ MUTANTS += [  # s34 (hc): a blocking copy from the batch's NumPy view (no non_bl
         ),
     ),
 ]
+MUTANTS += [  # s34 (hc): xb.type_as(p) is xb itself in the played world, re-labelled: no host memory on a device
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the batch moved by xb.type_as(a parameter) (a blocking copy, no non_blocking)",
+        expect="没有用 non_blocking=True",
+        code=_epoch_with(
+            _MOVE, "    p = next(model.parameters())\n    xb, yb = xb.type_as(p), yb.to(device, non_blocking=True)\n"
+        ),
+    ),
+]
