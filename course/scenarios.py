@@ -63,7 +63,8 @@ _FROM_DATA = {"tensor", "as_tensor", "asarray"}
 # Calls that move or index values between devices (not a device mix), and calls that join tensors.
 _MOVES = {
     "to", "cpu", "cuda", "copy_", "__setitem__", "__getitem__", "type", "type_as", "new_tensor", "tensor",
-    "as_tensor", "asarray", "__get__", "__set__", "_to_copy", "set_", "__dlpack__", "_foreach_copy_",
+    "as_tensor", "asarray", "__get__", "__set__", "_to_copy", "set_", "__dlpack__", "_foreach_copy_", "_foreach_copy",
+    "_to_cpu", "fill_", "fill",
 }  # fmt: skip
 _HOST, _ACCELERATOR = torch.device("cpu"), torch.device("cuda")  # the two places SyncCounter tells apart
 _JOINS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
@@ -123,6 +124,7 @@ ATEN_READS = {
     "_unique", "_unique2", "unique_dim", "unique_consecutive", "unique_dim_consecutive", "bincount",
 }  # fmt: skip
 _paused = 0
+_ATEN_OPS = (torch._ops.OpOverload, torch._ops.OpOverloadPacket)  # torch.ops.aten.to.device, torch.ops.aten.to
 
 
 class SyncCounter(TorchFunctionMode):
@@ -140,7 +142,9 @@ class SyncCounter(TorchFunctionMode):
     - copies to the host: ``.cpu()``, ``.to("cpu")`` / ``.to(cpu_tensor)`` (with ``non_blocking=True`` too:
       the values are not there until a sync), ``.type(torch.FloatTensor)``, ``torch.as_tensor(t, device="cpu")``
       (and ``torch.tensor`` / ``torch.asarray``), ``cpu_tensor.copy_(t)``, ``cpu_tensor[i] = t``,
-      ``torch._foreach_copy_([cpu_tensor], [t])`` (one per tensor copied to the host),
+      ``torch._foreach_copy_([cpu_tensor], [t])`` (one per tensor copied to the host, and so the functional
+      ``torch.ops.aten._foreach_copy``), ``cpu_tensor.fill_(t)`` (it reads ``t.item()``), the ATen ops behind
+      them (``torch.ops.aten.to.device(t, cpu, dtype)``, ``torch.ops.aten._to_cpu([t, ...])``, ``_to_copy.out``),
       ``torch.tensor([t1, t2])`` (one per tensor it reads);
     - handing device memory to host code: ``np.from_dlpack(t)`` (``t.__dlpack__()``), ``t.untyped_storage()`` /
       ``t.storage()`` (reading a storage on the host copies it), unless torch's own code asked (``torch.save(t)``
@@ -327,17 +331,32 @@ class SyncCounter(TorchFunctionMode):
         if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY + _SAVE_PY):
             self._record(_SAVED if _called_from(_SAVE_PY) else _HANDS_OUT_MEMORY[name], first)
             return None
-        if func is _T.cpu or (func is _T.to and args):
+        aten_to = name == "to" and isinstance(func, _ATEN_OPS)  # torch.ops.aten.to.device(t, cpu, dtype), ...
+        if func is _T.cpu or ((func is _T.to or aten_to) and args):
             source = self.on_device(args[0])
             targets = [self._names_device(a) for a in (*args[1:], kwargs.get("device"), kwargs.get("other"))]
             targets = [t for t in targets if t is not None]
             target = False if func is _T.cpu else (targets[0] if targets else source)
-            if source and not target and func is _T.to and _called_by_torch():
+            if source and not target and func is not _T.cpu and _called_by_torch((torch._ops.__file__,)):
                 target = True  # torch's own code moving results to the device its inputs came from
             if source and not target:
-                self._copying = func is _T.to and _non_blocking(args, kwargs)
+                self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
                 self._record(_to_label(func, args, kwargs), args[0])
             return target
+        if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
+            read = [t for t in _tensors(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
+            if read:
+                self._record("torch.ops.aten._to_cpu([t, ...])", read[0], times=len(read))
+            return False
+        if name == "_to_copy" and args and _tensors(kwargs.get("out")):  # torch.ops.aten._to_copy.out(t, out=buf)
+            if self.on_device(args[0]) and not self.on_device(_tensors(kwargs["out"])[0]):
+                self._record("torch.ops.aten._to_copy(t, out=cpu_tensor)", args[0])
+            return self.on_device(_tensors(kwargs["out"])[0])
+        if name in ("fill_", "fill") and len(args) > 1 and isinstance(args[1], torch.Tensor):
+            # cpu_tensor.fill_(t): a value on another device is read with .item() (a sync), not refused
+            if not self.on_device(args[0]) and self.on_device(args[1]):
+                self._record("cpu_tensor.fill_(t)", args[1])
+            return self.on_device(args[0])
         if func is _T.copy_ and len(args) > 1:
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 self._record("cpu_tensor.copy_(t)", args[1])
@@ -347,13 +366,14 @@ class SyncCounter(TorchFunctionMode):
             if not self.on_device(args[0]) and self.on_device(args[1]):
                 self._record("torch.ops.aten.copy(cpu_tensor, t)", args[1])
             return self.on_device(args[0])
-        if name == "_foreach_copy_":  # torch._foreach_copy_(dsts, srcs): one copy_ per pair, each to the host a sync
+        if name in ("_foreach_copy_", "_foreach_copy"):  # (dsts, srcs): one copy per pair, each to the host a sync
             dsts = _tensors(args[0] if args else kwargs.get("self"))
             srcs = _tensors(args[1] if len(args) > 1 else kwargs.get("src"))
             read = [s for d, s in zip(dsts, srcs) if not self.on_device(d) and self.on_device(s)]
             if read:
-                self._record("torch._foreach_copy_([cpu_tensor], [t])", read[0], times=len(read))
-            return None
+                self._record(f"torch.{name}([cpu_tensor], [t])", read[0], times=len(read))
+            # the functional torch.ops.aten._foreach_copy makes its results where the dsts are
+            return None if name == "_foreach_copy_" or any(self.on_device(d) for d in dsts) else False
         if func is _T.__setitem__ and len(args) > 2:
             read = [t for t in _tensors(args[2]) if self.on_device(t)]
             if not self.on_device(args[0]) and read:
@@ -549,6 +569,8 @@ def _to_label(func: Any, args: tuple, kwargs: dict) -> str:
     if func is _T.cpu:
         return ".cpu()"
     shown = [_show(a) for a in args[1:]] + [f"{k}={_show(v)}" for k, v in kwargs.items()]
+    if isinstance(func, _ATEN_OPS):  # torch.ops.aten.to.device(t, torch.device("cpu"), torch.float32)
+        return f"torch.ops.{func}({', '.join(['t', *shown])})"
     return f".to({', '.join(shown)})"
 
 

@@ -1142,3 +1142,72 @@ MUTANTS += [  # s33: a device named by a string (no index) was told it had no de
         expect="device='cpu'（一个设备名字符串）",
     ),
 ]
+
+MUTANTS += [  # hd: torch.ops.aten.to's overloads (on a CPU a no-op, so no _to_copy reaches the dispatcher) and
+    # torch.ops.aten._to_cpu copy to the host like .to("cpu")
+    dict(
+        grade_id="test_log_running_loss",
+        name="copies_every_loss_to_the_host_with_torch_ops_aten_to_device",
+        mistake="host-sync-every-step",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    host = torch.ops.aten.to.device(loss.detach(), torch.device('cpu'), torch.float32)\n"
+            "    window_sum = window_sum + host * batch_size\n",
+        ),
+        expect='torch.ops.aten.to.device(t, torch.device("cpu"), torch.float32)',
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="copies_every_loss_to_the_host_with_torch_ops_aten_to_dtype_layout",
+        code=_mean_with(
+            "    kept = (target != ignore_index).sum()\n",
+            "    kept = (target != ignore_index).sum()\n"
+            "    loss = torch.ops.aten.to.dtype_layout(loss, device='cpu')\n",
+        ),
+        expect='torch.ops.aten.to.dtype_layout(t, device="cpu")',
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="copies_every_loss_to_the_host_with_torch_ops_aten_to_cpu",
+        mistake="host-sync-every-step",
+        code=_log_with(
+            "windows = []\n",
+            "windows = []\nlosses = torch.ops.aten._to_cpu([loss.detach() for loss in losses])\n",
+        ),
+        expect="torch.ops.aten._to_cpu([t, ...])",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="copies_every_loss_to_the_host_with_the_functional_aten_foreach_copy",
+        mistake="host-sync-every-step",
+        code=_log_with(
+            "windows = []\n",
+            "windows = []\nlosses = torch.ops.aten._foreach_copy([torch.zeros(()) for _ in losses], "
+            "[loss.detach() for loss in losses])\n",
+        ),
+        expect="torch._foreach_copy([cpu_tensor], [t])",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="copies_every_loss_to_the_host_with_to_copy_out",
+        code=_mean_with(
+            "    kept = (target != ignore_index).sum()\n",
+            "    kept = (target != ignore_index).sum()\n"
+            "    loss = torch.ops.aten._to_copy.out(loss.detach(), out=torch.empty(()))\n",
+        ),
+        expect="torch.ops.aten._to_copy(t, out=cpu_tensor)",
+    ),
+]
+
+MUTANTS += [  # hd: cpu_tensor.fill_(t) reads t.item() when t is on another device: a sync, which was called a device mix
+    dict(
+        grade_id="test_log_running_loss",
+        name="fills_a_cpu_scalar_with_every_loss",
+        mistake="host-sync-every-step",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    window_sum = window_sum + torch.empty(()).fill_(loss.detach()) * batch_size\n",
+        ),
+        expect="cpu_tensor.fill_(t)",
+    ),
+]
