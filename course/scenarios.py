@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -157,6 +158,9 @@ class SyncCounter(TorchFunctionMode):
       a dispatch mode entered with this one sees every aten op, and a Python-level call is counted once,
       under its own name (``is_nonzero()``), however many aten reads it made.
 
+    Threads the block starts (``threading.Thread``, a ``ThreadPoolExecutor`` made in the block) are counted too: a
+    torch mode is per thread, so while it counts, ``Thread.start`` runs each new thread under this counter.
+
     ``factories_on_device``: whether tensors made in the block without a device (``torch.zeros(3)``) are on
     the device, as in a demo that imagines everything on the GPU (the default). :func:`count_syncs` sets it to
     False: there a learner's ``torch.zeros(3)`` is a CPU tensor, as on a GPU machine, and a tensor is made on
@@ -186,7 +190,7 @@ class SyncCounter(TorchFunctionMode):
         self.factories_on_device = factories_on_device
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
         self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
-        self._frames: list[list[bool]] = []  # per Python-level call in progress: did the dispatcher read values?
+        self._local = threading.local()  # per thread: Python-level calls in progress (see _frames)
         self._dispatch = _AtenReads(self)
         # host tensors a non_blocking=True device-to-host copy made, and what is computed from them, until a
         # blocking sync: on a GPU their values may not have arrived yet; ``unsynced`` names the first read of one
@@ -197,11 +201,21 @@ class SyncCounter(TorchFunctionMode):
     def __enter__(self) -> SyncCounter:
         super().__enter__()
         self._dispatch.__enter__()
+        self._thread_start = threading.Thread.start
+        threading.Thread.start = _counting_threads(self, self._thread_start)
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        threading.Thread.start = self._thread_start
         self._dispatch.__exit__(*exc)
         super().__exit__(*exc)
+
+    @property
+    def _frames(self) -> list[list[bool]]:
+        """Per Python-level call in progress in this thread: did the dispatcher read values?"""
+        if not hasattr(self._local, "frames"):
+            self._local.frames = []
+        return self._local.frames
 
     def on_device(self, t: torch.Tensor) -> bool:
         """Whether ``t`` would live on the device (every tensor not known to be on the host)."""
@@ -487,6 +501,34 @@ class _AtenReads(TorchDispatchMode):
         if to_host and isinstance(result, torch.Tensor):
             counter._place(result, on_device=False)
         return result
+
+
+class _InThread(TorchFunctionMode):
+    """A :class:`SyncCounter` in a thread started while it counts: a mode is per thread, and a read in a
+    ``threading.Thread`` (or a ``ThreadPoolExecutor`` worker) the counted code starts is a sync all the same."""
+
+    def __init__(self, counter: SyncCounter) -> None:
+        super().__init__()
+        self.counter = counter
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
+        return self.counter.__torch_function__(func, types, args, kwargs)
+
+
+def _counting_threads(counter: SyncCounter, start: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``threading.Thread.start`` that runs the thread's ``run`` under ``counter`` (its modes, in that thread)."""
+
+    def counted_start(thread: threading.Thread, *args: Any, **kwargs: Any) -> Any:
+        run = thread.run
+
+        def counted_run() -> None:
+            with _InThread(counter), _AtenReads(counter):
+                run()
+
+        thread.run = counted_run
+        return start(thread, *args, **kwargs)
+
+    return counted_start
 
 
 def _written(name: str, args: tuple, kwargs: dict) -> list[torch.Tensor]:

@@ -1211,3 +1211,53 @@ MUTANTS += [  # hd: cpu_tensor.fill_(t) reads t.item() when t is on another devi
         expect="cpu_tensor.fill_(t)",
     ),
 ]
+
+MUTANTS += [  # hd: a torch function mode is per thread: reads in threads the function starts were not counted
+    dict(
+        grade_id="test_log_running_loss",
+        name="reads_every_loss_with_item_in_a_thread_of_its_own",
+        mistake="host-sync-every-step",
+        code="""
+import threading
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    values = [0.0] * len(losses)
+
+    def read(i, loss):
+        values[i] = loss.item()
+
+    threads = [threading.Thread(target=read, args=(i, loss.detach())) for i, loss in enumerate(losses)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    logs = []
+    for end in range(log_every, len(losses) + 1, log_every):
+        window = range(end - log_every, end)
+        logs.append(sum(values[i] * batch_sizes[i] for i in window) / sum(batch_sizes[i] for i in window))
+    return logs
+""",
+        expect="同步 (sync) 次数太多",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="reads_the_sums_in_a_thread_pool",
+        code="""
+from concurrent.futures import ThreadPoolExecutor
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    def batch_sum(pair):
+        loss, target = pair
+        kept = int((target != ignore_index).sum())
+        return (loss.item() * kept if kept else 0.0), kept
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        sums = list(pool.map(batch_sum, zip(losses, targets)))
+    count = sum(k for _, k in sums)
+    return sum(s for s, _ in sums) / count if count else float("nan")
+""",
+        expect="同步 (sync) 了",
+    ),
+]
