@@ -779,3 +779,19 @@ MUTANTS += [  # gc: a copy evaluated in eval mode leaves the model's modes alone
         expect="copy.deepcopy(model) 的副本上算也不算",
     ),
 ]
+
+MUTANTS += [  # hd: parameters of the named modules that were frozen before the call are frozen after it too
+    dict(
+        grade_id="test_freeze",
+        name="counts_only_the_parameters_this_call_switched_off",
+        code=_freeze_with(
+            "        count += p.numel()\n",
+            "",
+            (
+                "        p.requires_grad_(False)\n",
+                "        if p.requires_grad:\n            count += p.numel()\n        p.requires_grad_(False)\n",
+            ),
+        ),
+        expect="names 里调用前就已经 requires_grad=False 的参数",
+    ),
+]
