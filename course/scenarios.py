@@ -68,6 +68,9 @@ _MOVES = {
     "_to_cpu", "fill_", "fill",
 }  # fmt: skip
 _HOST, _ACCELERATOR = torch.device("cpu"), torch.device("cuda")  # the two places SyncCounter tells apart
+# Calls whose result's device the counter decides itself (:meth:`SyncCounter._before`): the dispatcher's _to_copy
+# under them is no copy to the host by itself (on a CPU machine every _to_copy names "cpu", ``t.type_as(u)`` too).
+_CONVERTS = {"to", "cpu", "type", "type_as", "new_tensor", "tensor", "as_tensor", "asarray", "_to_copy"}
 _JOINS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
 _IN_PLACE_DUNDERS = {
     "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__", "__iand__",
@@ -212,7 +215,8 @@ class SyncCounter(TorchFunctionMode):
 
     @property
     def _frames(self) -> list[list[bool]]:
-        """Per Python-level call in progress in this thread: did the dispatcher read values?"""
+        """Per Python-level call in progress in this thread: did the dispatcher read values (or copy them to the
+        host), did it run a _to_copy to the host?"""
         if not hasattr(self._local, "frames"):
             self._local.frames = []
         return self._local.frames
@@ -247,11 +251,12 @@ class SyncCounter(TorchFunctionMode):
         if first is not None and not self.mixed:
             self._note_mixed(name, args, kwargs)
         placed = self._before(func, name, args, kwargs, first)
-        self._frames.append([False])
+        self._frames.append([False, False])
         try:
             result = func(*args, **kwargs)
         finally:
-            read = self._frames.pop()[0]
+            values_read, copied_to_host = self._frames.pop()
+        read = values_read or (copied_to_host and name not in _CONVERTS)
         if self._copying or pending:  # a non_blocking copy to the host, or computed from / written with one
             self._copying = False
             written = _written(name, args, kwargs)
@@ -362,10 +367,19 @@ class SyncCounter(TorchFunctionMode):
             if read:
                 self._record("torch.ops.aten._to_cpu([t, ...])", read[0], times=len(read))
             return False
-        if name == "_to_copy" and args and _tensors(kwargs.get("out")):  # torch.ops.aten._to_copy.out(t, out=buf)
-            if self.on_device(args[0]) and not self.on_device(_tensors(kwargs["out"])[0]):
-                self._record("torch.ops.aten._to_copy(t, out=cpu_tensor)", args[0])
-            return self.on_device(_tensors(kwargs["out"])[0])
+        if name == "_to_copy" and args:  # torch.ops.aten._to_copy(t, device="cpu"), and .out(t, out=buf)
+            out = _tensors(kwargs.get("out"))
+            named = self._names_device(kwargs.get("device"))
+            target = named if named is not None else self.on_device(out[0] if out else args[0])
+            if self.on_device(args[0]) and not target:
+                where = "out=cpu_tensor" if out and named is None else 'device="cpu"'
+                self._record(f"torch.ops.aten._to_copy(t, {where})", args[0])
+            return target
+        if name == "type_as" and len(args) > 1 and isinstance(args[1], torch.Tensor):
+            # t.type_as(u) is t.type(u.type()): u's dtype and u's device
+            if self.on_device(args[0]) and not self.on_device(args[1]):
+                self._record(".type_as(cpu_tensor)", args[0])
+            return self.on_device(args[1])
         if name in ("fill_", "fill") and len(args) > 1 and isinstance(args[1], torch.Tensor):
             # cpu_tensor.fill_(t): a value on another device is read with .item() (a sync), not refused
             if not self.on_device(args[0]) and self.on_device(args[1]):
@@ -396,6 +410,11 @@ class SyncCounter(TorchFunctionMode):
         data = args[1] if name == "new_tensor" and len(args) > 1 else args[0] if name in _FROM_DATA and args else None
         device = kwargs.get("device")
         to_host = device is not None and self._names_device(device) is False
+        if name == "new_tensor" and device is None and isinstance(data, torch.Tensor):
+            # cpu_tensor.new_tensor(t) makes its copy where cpu_tensor is; without device= torch.tensor(t) stays on t's
+            if self.on_device(data) and not self.on_device(args[0]):
+                self._record("cpu_tensor.new_tensor(t)", data)
+            return self.on_device(args[0])
         if isinstance(data, torch.Tensor) and to_host and self.on_device(data):
             self._record(f'torch.{name}(t, device="cpu")', data)
         if isinstance(data, (list, tuple)):
@@ -492,8 +511,10 @@ class _AtenReads(TorchDispatchMode):
         to_host = name == "_to_copy" and _names_host(kwargs.get("device"))
         copy_to_host = name == "copy_" and len(args) > 1 and not counter.on_device(args[0])
         if counter._frames:
-            if read or (first is not None and to_host) or (copy_to_host and counter.on_device(args[1])):
+            if read or (copy_to_host and counter.on_device(args[1])):
                 counter._frames[-1][0] = True
+            if first is not None and to_host:
+                counter._frames[-1][1] = True
             return func(*args, **kwargs)
         result = func(*args, **kwargs)
         if first is not None and (read or to_host or (copy_to_host and counter.on_device(args[1]))):

@@ -1261,3 +1261,31 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
         expect="同步 (sync) 了",
     ),
 ]
+
+CORRECT += [  # hd: conversions that keep a tensor on its device are no copy to the host (on a CPU machine every
+    # _to_copy names device "cpu", so the dispatcher's copy of a device tensor there was taken for one)
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="kept_counts_converted_with_type_as_loss",
+        code=_mean_with(
+            "    kept = (target != ignore_index).sum()\n",
+            "    kept = (target != ignore_index).sum().type_as(loss)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="each_loss_converted_to_float64_on_its_own_device",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    window_sum = window_sum + loss.detach().to(loss.device, torch.float64) * batch_size\n",
+        ),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="batch_sums_in_float64_with_torch_as_tensor",
+        code=_epoch_with(
+            "    batch_sum = loss.detach() * batch_size\n",
+            "    batch_sum = torch.as_tensor(loss.detach(), dtype=torch.float64) * batch_size\n",
+        ),
+    ),
+]
