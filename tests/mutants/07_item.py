@@ -1289,3 +1289,25 @@ CORRECT += [  # hd: conversions that keep a tensor on its device are no copy to 
         ),
     ),
 ]
+
+MUTANTS += [  # hd: type_as / new_tensor take their device from a CPU tensor: a copy to the host (now named by the counter)
+    dict(
+        grade_id="test_log_running_loss",
+        name="casts_every_loss_with_type_as_a_cpu_scalar",
+        mistake="host-sync-every-step",
+        code=_log_with(
+            "    window_sum = window_sum + loss.detach() * batch_size\n",
+            "    window_sum = window_sum + loss.detach().type_as(torch.zeros(())) * batch_size\n",
+        ),
+        expect=".type_as(cpu_tensor)",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="copies_every_loss_with_new_tensor_of_a_cpu_scalar",
+        code=_mean_with(
+            "    kept = (target != ignore_index).sum()\n",
+            "    kept = (target != ignore_index).sum()\n    loss = torch.zeros(()).new_tensor(loss.detach())\n",
+        ),
+        expect="cpu_tensor.new_tensor(t)",
+    ),
+]
