@@ -910,3 +910,14 @@ MUTANTS += [  # s34 (hb): a decorated graded function was read through the decor
         "    if momentum:\n        for i, b in zip(idx, bufs):\n            momentum_buffers[i] = b\n",
     ),
 ]
+
+MUTANTS += [  # s34 (hb): a banned function kept as a class attribute of the learner's (full marks before)
+    dict(
+        grade_id="test_jacobian",
+        name="torch.autograd.functional.jacobian kept as a staticmethod of a class, called as _Tools.full",
+        expect="不能用 torch.autograd.functional.jacobian",
+        code="class _Tools:\n    full = staticmethod(torch.autograd.functional.jacobian)\n\n\n"
+        + _JAC_HEAD
+        + "    return _Tools.full(f, x.detach())\n",
+    ),
+]
