@@ -921,3 +921,13 @@ MUTANTS += [  # s34 (hb): a banned function kept as a class attribute of the lea
         + "    return _Tools.full(f, x.detach())\n",
     ),
 ]
+MUTANTS += [  # s34 (hb): a banned function held in a dict / an object of the learner's
+    dict(
+        grade_id="test_jacobian",
+        name="torch.autograd.functional.jacobian held in a dict and called as _TOOLS['full']",
+        expect="不能用 torch.autograd.functional.jacobian",
+        code="_TOOLS = {'full': torch.autograd.functional.jacobian}\n\n\n"
+        + _JAC_HEAD
+        + "    return _TOOLS['full'](f, x.detach())\n",
+    ),
+]
