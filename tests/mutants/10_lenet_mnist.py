@@ -2089,3 +2089,14 @@ MUTANTS += [  # s34 (hc): xb.type_as(p) is xb itself in the played world, re-lab
         ),
     ),
 ]
+
+MUTANTS += [  # s34 (hc): the 0-d device zero added into the host batch in place: the played world re-labelled xb as
+    dict(  # played after the call, so the mixed check (which read where the inputs were afterwards) saw no host tensor
+        grade_id="test_train_one_epoch",
+        name="a 0-d zero made on the device added into the batch in place (xb.add_(zero))",
+        expect="在一次运算里算出来的",
+        code=_epoch_with(
+            _MOVE, "    zero = torch.zeros((), device=device)\n    xb.add_(zero)\n    yb.add_(zero.long())\n"
+        ),
+    ),
+]
