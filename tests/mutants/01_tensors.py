@@ -932,3 +932,40 @@ MUTANTS += [  # s34 review (ha): Tensor.uniform_ in a thread of its own, where t
         "    worker.start()\n    worker.join()\n    return box[0]\n",
     ),
 ]
+
+MUTANTS += [  # s34 review (ha): hiding done from C, where no trace or profile hook looks
+    dict(
+        grade_id="test_make_inputs",
+        name="insert an 'ignore' entry, torch.tensor, remove it: functools.partial calls run by map (C calling C)",
+        expect="改了 warnings.filters",
+        code="import functools\nimport operator\n\n"
+        "def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    entry = ('ignore', None, Warning, None, 0)\n"
+        "    steps = [functools.partial(warnings.filters.insert, 0, entry),\n"
+        "             functools.partial(torch.tensor, values, dtype=torch.float32),\n"
+        "             functools.partial(warnings.filters.remove, entry)]\n"
+        "    return list(map(operator.call, steps))[1]\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="the copy warning marked 'already shown' in the __warningregistry__ of the frames that give it",
+        expect="警告被藏了起来",
+        code="import inspect\nimport sys\n\n"
+        "_MSG = ('To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or '\n"
+        "        'sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).')\n\n"
+        "def make_inputs(values):\n"
+        "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
+        "    src, start = inspect.getsourcelines(type(fx._WarningCauses()).__torch_function__)\n"
+        "    line = start + next(i for i, text in enumerate(src) if 'return func(' in text)\n"
+        "    here = sys._getframe().f_lineno + 8\n"
+        "    for g, ln in ((vars(sys.modules[fx.__name__]), line), (globals(), here)):\n"
+        "        reg = g.setdefault('__warningregistry__', {})\n"
+        "        try:\n"
+        "            warnings.warn_explicit('', lambda m: m, '', 0, registry=reg)  # sets reg['version'], then raises\n"
+        "        except TypeError:\n"
+        "            pass\n"
+        "        reg[(_MSG, UserWarning, ln)] = True\n"
+        "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+]
