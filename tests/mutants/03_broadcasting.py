@@ -1178,3 +1178,21 @@ MUTANTS += [  # s34 review (ha): every observing hook switched off around a loop
         "        return torch.stack([((y - xi) ** 2).sum(1) for xi in x])\n",
     ),
 ]
+MUTANTS += [  # s34 review (ha): the same, with the hooks switched off from C (functools.partial run by map)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="sys.settrace / sys.setprofile switched off and back on from C around a loop with the modes off",
+        expect="调用了 sys.setprofile：关掉了测试用来观察你的代码的钩子",
+        code="import functools\nimport operator\nimport sys\n\n"
+        "from torch.utils._python_dispatch import _disable_current_modes\n\n\n"
+        "def _loop(x, y):\n"
+        "    with torch._C.DisableTorchFunction(), _disable_current_modes():\n"
+        "        return torch.stack([((y - xi) ** 2).sum(1) for xi in x])\n\n\n"
+        "def pairwise_sq_dist(x, y):\n"
+        "    hooks = sys.gettrace(), sys.getprofile()\n"
+        "    steps = [functools.partial(sys.settrace, None), functools.partial(sys.setprofile, None),\n"
+        "             functools.partial(_loop, x, y),\n"
+        "             functools.partial(sys.settrace, hooks[0]), functools.partial(sys.setprofile, hooks[1])]\n"
+        "    return list(map(operator.call, steps))[2]\n",
+    ),
+]
