@@ -68,6 +68,9 @@ _MOVES = {
     "_to_cpu", "fill_", "fill",
 }  # fmt: skip
 _HOST, _ACCELERATOR = torch.device("cpu"), torch.device("cuda")  # the two places SyncCounter tells apart
+# What ``t.device`` of a device tensor reads in a SyncCounter on a CPU machine: a CPU device with an index, so that
+# ``device=str(t.device)`` ("cpu:0", as "cuda:0" on a GPU) still names the device; a learner's host is plain "cpu".
+PLAYED_DEVICE = torch.device("cpu", 0)
 # Calls whose result's device the counter decides itself (:meth:`SyncCounter._before`): the dispatcher's _to_copy
 # under them is no copy to the host by itself (on a CPU machine every _to_copy names "cpu", ``t.type_as(u)`` too).
 _CONVERTS = {"to", "cpu", "type", "type_as", "new_tensor", "tensor", "as_tensor", "asarray", "_to_copy"}
@@ -257,6 +260,8 @@ class SyncCounter(TorchFunctionMode):
         finally:
             values_read, copied_to_host = self._frames.pop()
         read = values_read or (copied_to_host and name not in _CONVERTS)
+        if name == "one_hot" and _given_classes(args, kwargs):
+            read = False  # the range checks a CPU makes; a GPU leaves them to the kernel's asserts, no sync
         if self._copying or pending:  # a non_blocking copy to the host, or computed from / written with one
             self._copying = False
             written = _written(name, args, kwargs)
@@ -283,6 +288,7 @@ class SyncCounter(TorchFunctionMode):
             self._record(f"{name}()（返回 Python 数值）", first)
         if name == "__get__" and isinstance(result, torch.device):
             if first is not None:
+                result = PLAYED_DEVICE if result.type == "cpu" else result
                 self._devices.append(result)  # t.device of a device tensor names the device
             return result
         on_device = first is not None if placed is None else placed
@@ -353,7 +359,8 @@ class SyncCounter(TorchFunctionMode):
         aten_to = name == "to" and isinstance(func, _ATEN_OPS)  # torch.ops.aten.to.device(t, cpu, dtype), ...
         if func is _T.cpu or ((func is _T.to or aten_to) and args):
             source = self.on_device(args[0])
-            targets = [self._names_device(a) for a in (*args[1:], kwargs.get("device"), kwargs.get("other"))]
+            wanted = (*args[1:], kwargs.get("device"), kwargs.get("other"))
+            targets = [self._names_device(a, moving=source) for a in wanted]
             targets = [t for t in targets if t is not None]
             target = False if func is _T.cpu else (targets[0] if targets else source)
             if source and not target and func is not _T.cpu and _called_by_torch((torch._ops.__file__,)):
@@ -369,7 +376,7 @@ class SyncCounter(TorchFunctionMode):
             return False
         if name == "_to_copy" and args:  # torch.ops.aten._to_copy(t, device="cpu"), and .out(t, out=buf)
             out = _tensors(kwargs.get("out"))
-            named = self._names_device(kwargs.get("device"))
+            named = self._names_device(kwargs.get("device"), moving=self.on_device(args[0]))
             target = named if named is not None else self.on_device(out[0] if out else args[0])
             if self.on_device(args[0]) and not target:
                 where = "out=cpu_tensor" if out and named is None else 'device="cpu"'
@@ -409,7 +416,8 @@ class SyncCounter(TorchFunctionMode):
             return None
         data = args[1] if name == "new_tensor" and len(args) > 1 else args[0] if name in _FROM_DATA and args else None
         device = kwargs.get("device")
-        to_host = device is not None and self._names_device(device) is False
+        moving = isinstance(data, torch.Tensor) and self.on_device(data)
+        to_host = device is not None and self._names_device(device, moving=moving) is False
         if name == "new_tensor" and device is None and isinstance(data, torch.Tensor):
             # cpu_tensor.new_tensor(t) makes its copy where cpu_tensor is; without device= torch.tensor(t) stays on t's
             if self.on_device(data) and not self.on_device(args[0]):
@@ -443,17 +451,24 @@ class SyncCounter(TorchFunctionMode):
             return self.factories_on_device
         return None
 
-    def _names_device(self, target: Any) -> bool | None:
-        """Whether ``target`` (an argument of ``.to``, ``device=``) names the device; None if it names none."""
+    def _names_device(self, target: Any, *, moving: bool = False) -> bool | None:
+        """Whether ``target`` (an argument of ``.to``, ``device=``) names the device; None if it names none.
+
+        ``"cpu:0"`` is what ``str(t.device)`` of a device tensor reads here (:data:`PLAYED_DEVICE`): it names the
+        device for a new tensor or a host tensor moved there, not for a device tensor ``moving`` to it (on a GPU
+        machine that string is a copy to the host)."""
         if isinstance(target, torch.Tensor):
             return self.on_device(target)
-        if isinstance(target, torch.device):
-            return target.type != "cpu" or any(target is d for d in self._devices)
         if isinstance(target, str):
             try:
-                return torch.device(target).type != "cpu"
+                target = torch.device(target)
             except RuntimeError:
                 return None
+            if target.type == "cpu" and target.index is None:
+                return False
+        if isinstance(target, torch.device):
+            played = target == PLAYED_DEVICE and not moving
+            return target.type != "cpu" or played or any(target is d for d in self._devices)
         if isinstance(target, int) and not isinstance(target, bool):
             return True  # a CUDA device index
         return None
@@ -562,6 +577,13 @@ def _written(name: str, args: tuple, kwargs: dict) -> list[torch.Tensor]:
         targets += _tensors(args[0])
     with torch._C.DisableTorchFunction():
         return targets + [t._base for t in targets if t._base is not None]
+
+
+def _given_classes(args: tuple, kwargs: dict) -> bool:
+    """Whether ``F.one_hot(labels, num_classes)`` was told the number of classes: without it (-1) the host reads
+    ``labels.max()`` on any device, a sync; with it a GPU makes no read (only a CPU checks the range)."""
+    classes = args[1] if len(args) > 1 else kwargs.get("num_classes", -1)
+    return isinstance(classes, int) and not isinstance(classes, bool) and classes >= 0
 
 
 def _names_host(device: Any) -> bool:

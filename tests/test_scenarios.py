@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from course.fixtures import PlayedDevices
-from course.scenarios import devices_of_call
+from course.scenarios import count_syncs, devices_of_call
 
 CUDA = torch.device("cuda:0")
 
@@ -47,3 +47,25 @@ def test_the_played_devices_refuse_an_out_tensor_on_the_host_like_a_gpu():
     x, total = torch.ones(3), torch.zeros(())
     with PlayedDevices({id(x): CUDA}, strict=True), pytest.raises(RuntimeError, match="same device"):
         torch.sum(x, dim=0, out=total)
+
+
+def test_one_hot_with_num_classes_is_no_sync_and_without_it_reads_the_maximum():
+    labels = torch.tensor([0, 2, 1])
+    _, told = count_syncs(lambda y: torch.nn.functional.one_hot(y, 3), labels)
+    _, guessed = count_syncs(lambda y: torch.nn.functional.one_hot(y), labels)
+    assert told["calls"] == []
+    assert guessed["calls"] == ["one_hot()"]
+
+
+def test_str_of_a_device_tensors_device_names_the_device_for_a_new_tensor_not_for_a_copy_of_it():
+    loss = torch.tensor(1.0)
+
+    def accumulate(t):
+        total = torch.zeros((), device=str(t.device))  # "cuda:0" on a GPU: on the device
+        total += t
+        return total
+
+    _, made_there = count_syncs(accumulate, loss)
+    _, copied = count_syncs(lambda t: t.to("cpu:0"), loss)  # typed out: a copy to the host on a GPU machine
+    assert (made_there["calls"], made_there["mixed"]) == ([], "")
+    assert copied["calls"] == ['.to("cpu:0")']
