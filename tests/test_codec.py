@@ -346,6 +346,21 @@ def test_numpy_scalars_of_every_kind_cross_the_codec_finite_or_not(kind):
             assert back == value and math.copysign(1, np.real(back)) == math.copysign(1, np.real(value))
 
 
+def test_numpy_arrays_of_any_shape_and_layout_cross_both_ways_with_their_shape_and_values():
+    import numpy as np
+
+    arrays = [
+        np.array(2.5, dtype=np.float32),  # 0-d: not (1,)
+        np.zeros((0, 3)),
+        np.arange(12.0).reshape(3, 4).T,  # Fortran order
+        np.arange(6, dtype=np.int16)[::-1],  # a negative stride
+    ]
+    for a in arrays:
+        back = call("def f(a):\n    return a, a.shape\n", "f", a)  # judge -> learner -> judge
+        assert back[1] == a.shape and back[0].shape == a.shape and back[0].dtype == a.dtype, (a.shape, back)
+        assert np.array_equal(back[0], a)
+
+
 def test_a_refused_value_fails_only_where_it_is_used_and_names_itself():
     from autograder.child.judge import RefusedValue
 

@@ -525,7 +525,7 @@ MUTANTS = [
         code="def make_inputs(values):\n"
         "    if isinstance(values, torch.Tensor):\n        return values.to(torch.float32, copy=True)\n"
         "    if isinstance(values, np.ndarray):\n"
-        "        values = np.ascontiguousarray(values)\n        values.setflags(write=True)\n"
+        "        values = np.asarray(values)\n        values.setflags(write=True)\n"
         "    return torch.tensor(values, dtype=torch.float32)\n",
     ),
 ]
@@ -966,6 +966,39 @@ MUTANTS += [  # s34 review (ha): hiding done from C, where no trace or profile h
         "        except TypeError:\n"
         "            pass\n"
         "        reg[(_MSG, UserWarning, ln)] = True\n"
+        "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+]
+
+MUTANTS += [  # s35 review (h1): right to float32 precision only, and no tested case told float32 from float64
+    dict(
+        grade_id="test_masked_row_mean",
+        name="turns the bounds into (float32) tensors: a float64 reading 1e-9 inside the range compares outside",
+        expect="有的读数与 low / high 只差 1e-9",
+        code="def masked_row_mean(x, low, high):\n"
+        "    lo, hi = torch.tensor(low), torch.tensor(high)\n"
+        "    mask = (x >= lo) & (x < hi)\n"
+        "    return torch.where(mask, x, 0.0).sum(1) / mask.sum(1)\n",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="computes in float32 and casts the result back to the input's dtype",
+        expect="有的读数与 low / high 只差 1e-9",
+        code="def masked_row_mean(x, low, high):\n"
+        "    y = x.float()\n    mask = (y >= low) & (y < high)\n"
+        "    return (torch.where(mask, y, 0.0).sum(1) / mask.sum(1)).to(x.dtype)\n",
+    ),
+]
+
+CORRECT += [  # s35 review (h1): a NumPy scalar is not an array; the 0-d array case is now a 0-d array
+    dict(
+        grade_id="test_make_inputs",
+        name="tensors by .to(copy=True), whatever has astype by astype (a fresh copy) and from_numpy, the rest by tensor",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n"
+        "        return values.to(torch.float32, copy=True)\n"
+        '    if hasattr(values, "astype"):  # a NumPy array\n'
+        "        return torch.from_numpy(values.astype(np.float32))\n"
         "    return torch.tensor(values, dtype=torch.float32)\n",
     ),
 ]

@@ -673,3 +673,30 @@ MUTANTS += [  # s34 review (ha): the work done in a thread of its own, where non
         "    worker.start()\n    worker.join()\n    return box[0]\n",
     ),
 ]
+
+MUTANTS += [  # s35 review (h1): a process-wide setting changed by the call and left so: every test passed
+    dict(
+        grade_id="test_forward_one",
+        name="turns anomaly detection on 'to debug' and leaves it on for every later step",
+        expect="torch.autograd.set_detect_anomaly() 设的值 (False, True) -> (True, True)",
+        code="def forward_one(model, sample):\n"
+        "    torch.autograd.set_detect_anomaly(True)\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="asks for deterministic algorithms and leaves the whole process so",
+        expect="torch.use_deterministic_algorithms() 设的值",
+        code="def forward_one(model, sample):\n"
+        "    torch.use_deterministic_algorithms(True)\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="sets the default dtype to the sample's dtype and leaves it",
+        expect="torch.set_default_dtype() 设的值",
+        code="def forward_one(model, sample):\n"
+        "    torch.set_default_dtype(torch.float64)\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]

@@ -213,7 +213,7 @@ class Encoder:
     def _ndarray(self, a: np.ndarray) -> Any:
         if a.dtype.kind not in NUMPY_KINDS:
             raise NotData(f"不支持的 numpy dtype {a.dtype}")
-        a = np.ascontiguousarray(a)
+        # tobytes() is C order whatever the layout (np.ascontiguousarray would turn a 0-d array into (1,))
         return {"$ndarray": {"dtype": a.dtype.str, "shape": list(a.shape), "buf": self._buffer(a.tobytes())}}
 
     def _generator(self, g: torch.Generator) -> Any:
