@@ -2100,3 +2100,15 @@ MUTANTS += [  # s34 (hc): the 0-d device zero added into the host batch in place
         ),
     ),
 ]
+
+CORRECT += [  # s34 (hc) left over: torch.cuda was not played with the model's device, so the usual guard failed
+    dict(
+        grade_id="test_train_one_epoch",
+        name="non_blocking=torch.cuda.is_available(): non-blocking exactly when there is a GPU",
+        code=_epoch_with(
+            _MOVE,
+            "    xb = xb.to(device, non_blocking=torch.cuda.is_available())\n"
+            "    yb = yb.to(device, non_blocking=torch.cuda.is_available())\n",
+        ),
+    ),
+]
