@@ -459,6 +459,13 @@ _ENTRIES = (
         "gradients cleared after step()",
         "zero_grad() 放在训练步开头、backward() 之前：放在 step() 之后时，调用前留在 .grad 里的旧梯度会被累加进这一步，这一步的梯度之后也看不到了。",
     ),
+    # 06_no_grad (s35 review, h3)
+    Mistake(
+        "inference-tensor-in-training",
+        "推理张量进了要反向传播的计算",
+        "an inference tensor used in computation autograd records",
+        "inference_mode() 里算出的张量只用于纯推理：要当常数进训练计算的值，用 torch.no_grad() 或 .detach() 得到。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -795,3 +795,71 @@ MUTANTS += [  # hd: parameters of the named modules that were frozen before the 
         expect="names 里调用前就已经 requires_grad=False 的参数",
     ),
 ]
+
+MUTANTS += [  # s35 review (h3): each passed every test, or was told a cause it did not have
+    dict(
+        grade_id="test_freeze",
+        name="makes the whole model trainable first ('a clean slate'), unfreezing what the caller had frozen",
+        expect="调用前 requires_grad=False，调用之后变成了 True",
+        code=_freeze_with("count = 0\n", "model.requires_grad_(True)\ncount = 0\n"),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="restores the model's mode recursively, then flips back the modules that differed (recursively again)",
+        expect="backbone eval、backbone.3 train",
+        code="def evaluate(model, x):\n"
+        "    was_training = model.training\n"
+        "    exceptions = [m for m in model.modules() if m.training != was_training]\n"
+        "    model.eval()\n"
+        "    try:\n"
+        "        with torch.inference_mode():\n"
+        "            return model(x)\n"
+        "    finally:\n"
+        "        model.train(was_training)\n"
+        "        for m in exceptions:\n"
+        "            m.train(not was_training)\n",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="folds a soft (Polyak) update of target_net into the loss",
+        expect="的数值变了：td_loss 只计算并返回 loss",
+        code=_td_with(
+            "return ((prediction - target) ** 2).mean()",
+            "loss = ((prediction - target) ** 2).mean()\n"
+            "with torch.no_grad():\n"
+            "    for pt, pv in zip(target_net.parameters(), value_net.parameters()):\n"
+            "        pt.mul_(0.995).add_(pv, alpha=0.005)\n"
+            "return loss",
+        ),
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="the target computed under inference_mode: an inference tensor in the computation backward runs through",
+        mistake="inference-tensor-in-training",
+        expect="target 是在 torch.inference_mode() 里算的",
+        code=_td_with("with torch.no_grad():", "with torch.inference_mode():"),
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="collects each group in the order of sorted parameter names, not the model's order",
+        expect="组里参数的顺序和 model.named_parameters() 不同",
+        code="def make_optimizer(model, lr, weight_decay):\n"
+        "    named = dict(model.named_parameters())\n"
+        "    decay = [named[n] for n in sorted(named) if named[n].requires_grad and named[n].dim() >= 2]\n"
+        "    no_decay = [named[n] for n in sorted(named) if named[n].requires_grad and named[n].dim() < 2]\n"
+        '    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]\n'
+        "    return torch.optim.AdamW(groups, lr=lr)\n",
+    ),
+    dict(  # was told that detach() left the start without requires_grad (it had requires_grad_(True))
+        grade_id="test_refine",
+        name="updates out of place under no_grad (z = z - lr * z.grad): from step 2 z needs no grad",
+        expect="第 2 步收到的却不需要了",
+        code=_refine_with("        z -= lr * z.grad\n    z.grad = None\n", "        z = z - lr * z.grad\n"),
+    ),
+    dict(  # was told z was no leaf (it was a leaf; .grad is None before the first backward)
+        grade_id="test_refine",
+        name="clears z.grad at the top of the loop, before the first backward",
+        expect="z.grad 在第一次 backward() 之前是 None",
+        code=_refine_with("    loss_fn(z).backward()\n", "    z.grad.zero_()\n    loss_fn(z).backward()\n"),
+    ),
+]
