@@ -931,3 +931,150 @@ MUTANTS += [  # s34 (hb): a banned function held in a dict / an object of the le
         + "    return _TOOLS['full'](f, x.detach())\n",
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h2): the first five passed every test, the last three were told a cause they did not have
+    dict(
+        grade_id="test_jacobian",
+        name="allocates J like y (new_zeros): a float64 y gives J in y's dtype, not x's",
+        expect="期望 torch.float32，得到 torch.float64",
+        code=(
+            "def jacobian(f, x):\n"
+            "    leaf = x.detach().requires_grad_(True)\n"
+            "    y = f(leaf)\n"
+            "    J = y.new_zeros(y.shape + x.shape)\n"
+            "    flat = J.reshape(y.numel(), *x.shape)\n"
+            "    for i in range(y.numel()):\n"
+            "        v = torch.zeros_like(y).reshape(-1)\n"
+            "        v[i] = 1.0\n"
+            "        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)\n"
+            "        flat[i] = row\n"
+            "    return flat.reshape(y.shape + x.shape)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="differentiates a parameter in place and sets its .grad to None before and after",
+        expect="调用前 x.grad 里有梯度，调用之后它成了 None",
+        code=(
+            "def value_and_grad(f, x):\n"
+            "    leaf = x if (x.is_leaf and x.requires_grad) else x.detach().requires_grad_(True)\n"
+            "    leaf.grad = None\n"
+            "    value = f(leaf)\n"
+            "    value.backward()\n"
+            "    grad = leaf.grad\n"
+            "    leaf.grad = None\n"
+            "    return value.detach(), grad\n"
+        ),
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="differentiates a parameter in place, clearing its .grad for every row and at the end",
+        expect="调用前 x.grad 里有梯度，调用之后它成了 None",
+        code=(
+            "def jacobian(f, x):\n"
+            "    leaf = x if (x.is_leaf and x.requires_grad) else x.detach().requires_grad_(True)\n"
+            "    y = f(leaf)\n"
+            "    rows = []\n"
+            "    for i in range(y.numel()):\n"
+            "        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)\n"
+            "        v[i] = 1.0\n"
+            "        leaf.grad = None\n"
+            "        y.backward(v.reshape(y.shape), retain_graph=True)\n"
+            "        rows.append(leaf.grad.clone())\n"
+            "    leaf.grad = None\n"
+            "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="model.train() first: an eval-mode model comes back in training mode",
+        expect="调用前整个模型在评估模式",
+        code=(
+            "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
+            "    model.train()\n"
+            "    model.zero_grad(set_to_none=True)\n"
+            "    n = x.shape[0]\n"
+            "    total = 0.0\n"
+            "    for start in range(0, n, micro_batch_size):\n"
+            "        xb = x[start:start + micro_batch_size]\n"
+            "        yb = y[start:start + micro_batch_size]\n"
+            "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n"
+            "        loss.backward()\n"
+            "        total = total + loss.detach()\n"
+            "    return float(total)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="the first momentum buffer from torch.zeros(p.shape): float32 beside float16 parameters",
+        expect="momentum_buffers[0]",
+        code=(
+            "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            d = p.grad + weight_decay * p\n"
+            "            if momentum != 0:\n"
+            "                buf = momentum_buffers.get(i, torch.zeros(p.shape))\n"
+            "                momentum_buffers[i] = momentum * buf + d\n"
+            "                d = momentum_buffers[i]\n"
+            "            p.sub_(lr * d)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="backward() dedented out of the loop: only the last micro-batch is backpropagated",
+        expect="反向传播只做了 1 次",
+        code=(
+            "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
+            "    model.zero_grad(set_to_none=True)\n"
+            "    n = x.shape[0]\n"
+            "    total = 0.0\n"
+            "    for start in range(0, n, micro_batch_size):\n"
+            "        xb = x[start:start + micro_batch_size]\n"
+            "        yb = y[start:start + micro_batch_size]\n"
+            "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n"
+            "        total += loss.item()\n"
+            "    loss.backward()\n"
+            "    return total\n"
+        ),
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="one v made before the loop and never cleared: it fills up with ones",
+        expect="这些行没有经过任何 .grad",
+        code=(
+            "def jacobian(f, x):\n"
+            "    leaf = x.detach().requires_grad_(True)\n"
+            "    y = f(leaf)\n"
+            "    v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)\n"
+            "    rows = []\n"
+            "    for i in range(y.numel()):\n"
+            "        v[i] = 1.0\n"
+            "        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)\n"
+            "        rows.append(row)\n"
+            "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="adds weight decay into d, then steps with p.grad instead of d or the buffer",
+        expect="这是只用 p.grad 更新的结果",
+        code=(
+            "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            d = p.grad + weight_decay * p\n"
+            "            if momentum != 0:\n"
+            "                if i in momentum_buffers:\n"
+            "                    momentum_buffers[i] = momentum * momentum_buffers[i] + d\n"
+            "                else:\n"
+            "                    momentum_buffers[i] = d.clone()\n"
+            "            p.sub_(lr * p.grad)\n"
+        ),
+    ),
+]

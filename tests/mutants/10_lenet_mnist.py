@@ -1415,7 +1415,7 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
     dict(
         grade_id="test_train_one_epoch",
         name="device chosen inside as cuda-if-available-else-cpu, not the model's",
-        expect="模型收到的 xb 在 cpu 上",
+        expect="模型收到的 xb 在 cuda:0 上",
         code=_epoch_with(
             "device = next(model.parameters()).device\n",
             'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n',
