@@ -466,7 +466,7 @@ MUTANTS = [
     dict(
         grade_id="test_time_grid",
         name="arange to stop plus a fixed epsilon",
-        expect="超过了 stop",
+        expect="不正好是 stop",
         code="def time_grid(start, stop, dt):\n    return torch.arange(start, stop + 1e-9, dt)\n",
     ),
     dict(
@@ -1000,5 +1000,47 @@ CORRECT += [  # s35 review (h1): a NumPy scalar is not an array; the 0-d array c
         '    if hasattr(values, "astype"):  # a NumPy array\n'
         "        return torch.from_numpy(values.astype(np.float32))\n"
         "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+]
+
+
+MUTANTS += [  # s35 review (h1, second pass): each passed every test
+    dict(
+        grade_id="test_make_labels",
+        name="through uint8 on the way to long: labels wrap above 255",
+        expect="Tensor(shape=(9,)",
+        code=("def make_labels(raw):\n    return (raw - 1).to(torch.uint8).long()\n"),
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="compares the position (x - low) / (high - low) with [0, 1): rounding moves a reading 1 ulp below high out",
+        expect="有读数比 high 只小 1 ulp",
+        code=(
+            "def masked_row_mean(x, low, high):\n"
+            "    u = (x - low) / (high - low)\n"
+            "    mask = (u >= 0) & (u < 1)\n"
+            "    return torch.where(mask, x, torch.zeros_like(x)).sum(dim=1) / mask.sum(dim=1)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name='rounds the grid to 6 decimals "to clean up float noise": a grid with step 1e-10 becomes zeros',
+        expect="time_grid(0.0, 1e-09, 1e-10)",
+        code=(
+            "def time_grid(start, stop, dt):\n"
+            "    k = round((stop - start) / dt)\n"
+            "    grid = torch.linspace(start, stop, steps=k + 1)\n"
+            "    return grid.round(decimals=6)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="start + dt * arange(k + 1): the last point is not exactly stop",
+        expect="不正好是 stop",
+        code=(
+            "def time_grid(start, stop, dt):\n"
+            "    k = round((stop - start) / dt)\n"
+            "    return start + dt * torch.arange(k + 1)\n"
+        ),
     ),
 ]

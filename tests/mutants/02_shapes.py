@@ -700,3 +700,18 @@ MUTANTS += [  # s35 review (h1): a process-wide setting changed by the call and 
         "    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h1, second pass): process-wide settings left changed
+    dict(
+        grade_id="test_forward_one",
+        name='sets one thread and cudnn.benchmark "for fast single-sample inference" and leaves both',
+        expect="全局设置变了",  # threads or cudnn.benchmark: a sandboxed learner runs on one thread already
+        code=(
+            "def forward_one(model, sample):\n"
+            "    torch.backends.cudnn.benchmark = True\n"
+            "    torch.set_num_threads(1)\n"
+            "    return model(sample.unsqueeze(0)).squeeze(0)\n"
+        ),
+    ),
+]

@@ -1196,3 +1196,70 @@ MUTANTS += [  # s34 review (ha): the same, with the hooks switched off from C (f
         "    return list(map(operator.call, steps))[2]\n",
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h1, second pass): each passed every test
+    dict(
+        grade_id="test_mse_loss",
+        name="computes in float32 and casts back: a float64 error of 1e-9 becomes 0",
+        expect="只差 1e-9、3e-9",
+        code=(
+            "def mse_loss(pred, target):\n"
+            '    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"\n'
+            "    if pred.dim() == 2 and pred.shape[1] == 1:\n"
+            "        pred = pred.squeeze(-1)\n"
+            "    if target.dim() == 2 and target.shape[1] == 1:\n"
+            "        target = target.squeeze(-1)\n"
+            "    if pred.dim() != 1 or pred.shape != target.shape:\n"
+            '        raise ValueError(f"incompatible shapes: {shapes}")\n'
+            "    return ((pred.float() - target.float()) ** 2).mean().to(pred.dtype)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="sum() / N: the float16 sum of squares overflows where the mean does not",
+        expect="每个误差都是 10",
+        code=(
+            "def mse_loss(pred, target):\n"
+            '    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"\n'
+            "    if pred.dim() == 2 and pred.shape[1] == 1:\n"
+            "        pred = pred.squeeze(-1)\n"
+            "    if target.dim() == 2 and target.shape[1] == 1:\n"
+            "        target = target.squeeze(-1)\n"
+            "    if pred.dim() != 1 or pred.shape != target.shape:\n"
+            '        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")\n'
+            "    return ((pred - target) ** 2).sum() / pred.shape[0]\n"
+        ),
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="computes in float32 and casts back to the input dtype",
+        expect="1000.01",
+        code=(
+            "def pairwise_sq_dist(x, y):\n"
+            "    diff = x.float().unsqueeze(1) - y.float().unsqueeze(0)\n"
+            "    return (diff ** 2).sum(dim=-1).to(x.dtype)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="adds in float32 and casts back: int64 values above 2**24 lose their last digits",
+        expect="Tensor(shape=(1, 2), dtype=torch.int64)",
+        code=(
+            "def batch_outer_sum(a, b):\n"
+            "    a32, b32 = a.float(), b.float()\n"
+            "    return (a32.unsqueeze(2) + b32.unsqueeze(1)).to(a.dtype)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="adds into x.reshape(n, c, -1): a copy when H and W cannot be merged, x unchanged",
+        expect="(2, 3, 5, 4)",
+        code=(
+            "def add_channel_bias_(x, bias):\n"
+            "    n, c = x.shape[:2]\n"
+            "    x.reshape(n, c, -1).add_(bias[:, None])\n"
+            "    return x\n"
+        ),
+    ),
+]
