@@ -1042,3 +1042,40 @@ MUTANTS += [  # s34 (hb): was told that 'cuda' without an index dropped the inde
         "    return scores.masked_fill(_FUTURE[t], float('-inf'))\n",
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h2): each was told a cause it did not have
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="masks where scores.tril() == 0: a zero score on the diagonal is masked, the others are not",
+        expect="第一个错在索引 (0, 0)：期望 0，得到 -inf",
+        code=(
+            "def causal_mask_fill(scores):\n"
+            "    future = scores.tril() == 0\n"
+            '    return scores.masked_fill(future, float("-inf"))\n'
+        ),
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x.to(device=p.device, dtype=p.dtype) for a model ref: the model's dtype, no x.to(tensor)",
+        expect="的 dtype 变成了 torch.float64（应保持 x 的 torch.float32）",
+        code=(
+            "def to_device_like(x, ref):\n"
+            "    if isinstance(ref, nn.Module):\n"
+            "        p = next(ref.parameters())\n"
+            "        return x.to(device=p.device, dtype=p.dtype)\n"
+            "    return x.to(ref.device)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name='scores.float() "for a stable softmax", then masked_fill: float32 for a float16 input',
+        expect="dtype 变了：输入是 torch.float16，返回 torch.float32",
+        code=(
+            "def causal_mask_fill(scores):\n"
+            "    t = scores.shape[-1]\n"
+            "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+            '    return scores.float().masked_fill(future, float("-inf"))\n'
+        ),
+    ),
+]
