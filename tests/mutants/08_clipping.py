@@ -1010,3 +1010,77 @@ MUTANTS += [  # s33: the banned foreach norm through its ATen overload, and the 
         expect="get_total_norm",
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h4): the first three passed every test, the last was told a cause it did not have
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="the sum of squares in the gradients' own dtype: float16 overflows once the norm passes 256",
+        expect="期望 608.5，得到 inf",
+        code=(
+            "def clip_by_global_norm_(parameters, max_norm):\n"
+            "    grads = [p.grad for p in parameters if p.grad is not None]\n"
+            "    if not grads:\n"
+            "        return torch.tensor(0.0)\n"
+            "    total = torch.sqrt(sum(g.pow(2).sum() for g in grads))\n"
+            "    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n"
+            "    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)\n"
+            "    return total\n"
+        ),
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a hand-written p-norm in the gradients' dtype: float16 overflows",
+        expect="期望 1005，得到 inf",
+        code=(
+            "def layer_grad_norms(model, norm_type=2.0):\n"
+            "    def norm(t):\n"
+            "        t = t.abs()\n"
+            '        if norm_type == float("inf"):\n'
+            "            return t.max()\n"
+            "        return t.pow(norm_type).sum().pow(1.0 / norm_type)\n"
+            "    groups = {}\n"
+            "    for name, p in model.named_parameters():\n"
+            "        if p.grad is not None:\n"
+            '            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n'
+            "    layers = {k: norm(torch.stack([norm(g) for g in gs])) for k, gs in groups.items()}\n"
+            "    if not layers:\n"
+            "        return {}, torch.tensor(0.0)\n"
+            "    return layers, norm(torch.stack(list(layers.values())))\n"
+        ),
+    ),
+    dict(
+        grade_id="test_advise",
+        name="compares the float32 ratio clipped / steps with 0.2 instead of 5 * clipped > steps",
+        expect="steps=100000000, clipped=20000001",
+        code=(
+            "def advise(stats):\n"
+            '    if stats["steps"] == 0:\n'
+            '        raise ValueError("no training steps yet")\n'
+            '    if not torch.isfinite(stats["largest"]):\n'
+            '        return "check_data"\n'
+            '    if stats["clipped"] / stats["steps"] > 0.2:\n'
+            '        return "fix_lr_or_init"\n'
+            '    return "keep_clipping"\n'
+        ),
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="clamp(coef, 1.0): a positional 1.0 is min=, so coef never drops below 1",
+        expect="两处都要对：算出的 coef 确实小于 1",
+        code=(
+            "def clip_by_global_norm_(parameters, max_norm):\n"
+            "    grads = [p.grad for p in parameters if p.grad is not None]\n"
+            "    if not grads:\n"
+            "        return torch.tensor(0.0)\n"
+            "    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n"
+            "    coef = torch.clamp(max_norm / (total + 1e-6), 1.0)\n"
+            "    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)\n"
+            "    return total\n"
+        ),
+    ),
+]

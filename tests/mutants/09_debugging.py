@@ -975,3 +975,51 @@ MUTANTS += [  # s34 (hc): after the nan fix the rule read 'a label not in 0 .. n
         expect="label_range 只比较大小",
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h4): each passed every test
+    dict(
+        grade_id="test_diagnose",
+        name="torch.allclose(row_sums, 1, atol=1e-3): its default rtol widens the tolerance to 1.01e-3",
+        expect="刚超过容差 1e-3",
+        code=(
+            "def diagnose(logits, labels, num_classes):\n"
+            "    problems = set()\n"
+            "    if logits.device != labels.device:\n"
+            '        problems.add("device_mismatch")\n'
+            "    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:\n"
+            '        problems.add("shape_mismatch")\n'
+            "    if labels.dtype != torch.long:\n"
+            '        problems.add("label_dtype")\n'
+            "    if not labels.is_meta and labels.numel() > 0:\n"
+            "        if not bool(((labels >= 0) & (labels < num_classes)).all()):\n"
+            '            problems.add("label_range")\n'
+            "    if not logits.is_meta and logits.numel() > 0:\n"
+            "        if not bool(torch.isfinite(logits).all()):\n"
+            '            problems.add("nonfinite")\n'
+            "        elif logits.dim() == 2 and logits.shape[1] >= 2:\n"
+            "            row_sums = logits.sum(dim=1)\n"
+            "            if bool(((logits >= 0) & (logits <= 1)).all()) and torch.allclose(row_sums, torch.ones_like(row_sums), atol=1e-3):\n"
+            '                problems.add("probabilities_not_logits")\n'
+            "    return problems\n"
+        ),
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="y.unsqueeze_(1) to match the output: the caller's y changes shape",
+        expect="原地改了调用者的 y（形状 (3,) -> (3, 1)）",
+        code=(
+            "def regression_step(model, x, y, optimizer):\n"
+            "    optimizer.zero_grad()\n"
+            "    pred = model(x)\n"
+            "    y.unsqueeze_(1)\n"
+            "    loss = ((pred - y) ** 2).mean()\n"
+            "    if not torch.isfinite(loss):\n"
+            '        return {"loss": loss.item(), "grad_norm": None, "skipped": True}\n'
+            "    loss.backward()\n"
+            "    norm = grad_norm(model)\n"
+            "    optimizer.step()\n"
+            '    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}\n'
+        ),
+    ),
+]

@@ -2112,3 +2112,56 @@ CORRECT += [  # s34 (hc) left over: torch.cuda was not played with the model's d
         ),
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h4): each passed every test
+    dict(
+        grade_id="test_lenet",
+        name="x.view(x.size(0), -1) in place of torch.flatten(x, 1): fails on a non-contiguous input",
+        expect="view() 需要兼容的内存布局",
+        code=(
+            "class LeNet(nn.Module):\n"
+            "    def __init__(self, in_channels=1, num_classes=10, image_size=28):\n"
+            "        super().__init__()\n"
+            "        side = (image_size // 2 - 4) // 2\n"
+            "        if side < 1:\n"
+            '            raise ValueError(f"image_size={image_size} is too small")\n'
+            "        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)\n"
+            "        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)\n"
+            "        self.fc1 = nn.Linear(16 * side * side, 120)\n"
+            "        self.fc2 = nn.Linear(120, 84)\n"
+            "        self.fc3 = nn.Linear(84, num_classes)\n"
+            "\n"
+            "    def forward(self, x):\n"
+            "        x = F.max_pool2d(F.relu(self.conv1(x)), 2)\n"
+            "        x = F.max_pool2d(F.relu(self.conv2(x)), 2)\n"
+            "        x = x.view(x.size(0), -1)\n"
+            "        x = F.relu(self.fc1(x))\n"
+            "        x = F.relu(self.fc2(x))\n"
+            "        return self.fc3(x)\n"
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name='clips optimizer.param_groups[0]["params"]: the other groups are never clipped',
+        expect="SGD 两个参数组，max_norm=0.05",
+        code=(
+            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
+            "    device = next(model.parameters()).device\n"
+            "    model.train()\n"
+            '    params = optimizer.param_groups[0]["params"]\n'
+            "    losses = []\n"
+            "    for xb, yb in loader:\n"
+            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
+            "        optimizer.zero_grad(set_to_none=True)\n"
+            "        loss = loss_fn(model(xb), yb)\n"
+            "        loss.backward()\n"
+            "        torch.nn.utils.clip_grad_norm_(params, max_norm)\n"
+            "        optimizer.step()\n"
+            "        if scheduler is not None:\n"
+            "            scheduler.step()\n"
+            "        losses.append(loss.detach())\n"
+            "    return torch.stack(losses)\n"
+        ),
+    ),
+]
