@@ -1084,3 +1084,27 @@ MUTANTS += [  # s35 review (h4): the first three passed every test, the last was
         ),
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h4): was told its clip sat in the wrong place (it sat right; the generator was spent)
+    dict(
+        grade_id="test_train_step",
+        name="next(model.parameters()) on a stored generator, then clip_grad_norm_ of what is left of it",
+        expect="先遍历过一次的，再传进去就是空的",
+        code=(
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    params = model.parameters()\n"
+            "    device = next(params).device\n"
+            "    x, y = batch\n"
+            "    optimizer.zero_grad()\n"
+            "    loss = F.mse_loss(model(x.to(device)), y.to(device))\n"
+            "    loss.backward()\n"
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(params, max_norm)\n"
+            "    optimizer.step()\n"
+            '    stats["steps"] += 1\n'
+            '    stats["clipped"] += grad_norm > max_norm\n'
+            '    stats["largest"] = torch.maximum(stats["largest"], grad_norm)\n'
+            "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]
