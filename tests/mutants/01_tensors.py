@@ -1044,3 +1044,15 @@ MUTANTS += [  # s35 review (h1, second pass): each passed every test
         ),
     ),
 ]
+
+
+MUTANTS += [  # s35 review (h1): the notebook's own earlier solution: a float16 sum overflows where the mean does not
+    dict(
+        grade_id="test_masked_row_mean",
+        name="sums in x's own dtype: 1000 float16 readings of 100 sum to inf",
+        expect="第 0 行是 1000 个 100",
+        code="def masked_row_mean(x, low, high):\n"
+        "    mask = (x >= low) & (x < high)\n"
+        "    return torch.where(mask, x, torch.zeros_like(x)).sum(dim=1) / mask.sum(dim=1)\n",
+    ),
+]
