@@ -1078,3 +1078,16 @@ MUTANTS += [  # s35 review (h2): the first five passed every test, the last thre
         ),
     ),
 ]
+
+MUTANTS += [  # s35 review (h2): the one-hot v made with the default device: a GPU x fails (meta plays it)
+    dict(
+        grade_id="test_jacobian",
+        name="v = torch.zeros(y.numel()) on the default device, whatever device y is on",
+        expect="expected device meta but got cpu",
+        code=_JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n    rows = []\n"
+        "    for i in range(y.numel()):\n        v = torch.zeros(y.numel())\n        v[i] = 1.0\n"
+        "        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)\n"
+        "        rows.append(row)\n"
+        "    return torch.stack(rows).reshape(y.shape + x.shape)\n",
+    ),
+]
