@@ -2145,23 +2145,13 @@ MUTANTS += [  # s35 review (h4): each passed every test
         grade_id="test_train_one_epoch",
         name='clips optimizer.param_groups[0]["params"]: the other groups are never clipped',
         expect="SGD 两个参数组，max_norm=0.05",
-        code=(
-            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
-            "    device = next(model.parameters()).device\n"
-            "    model.train()\n"
-            '    params = optimizer.param_groups[0]["params"]\n'
-            "    losses = []\n"
-            "    for xb, yb in loader:\n"
-            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
-            "        optimizer.zero_grad(set_to_none=True)\n"
-            "        loss = loss_fn(model(xb), yb)\n"
-            "        loss.backward()\n"
-            "        torch.nn.utils.clip_grad_norm_(params, max_norm)\n"
-            "        optimizer.step()\n"
-            "        if scheduler is not None:\n"
-            "            scheduler.step()\n"
-            "        losses.append(loss.detach())\n"
-            "    return torch.stack(losses)\n"
+        code=_body(
+            _EPOCH_SIGNATURE,
+            edited(
+                _EPOCH_OK,
+                ("losses = []\n", 'params = optimizer.param_groups[0]["params"]\nlosses = []\n'),
+                ("clip_grad_norm_(model.parameters(), max_norm)", "clip_grad_norm_(params, max_norm)"),
+            ),
         ),
     ),
 ]
@@ -2172,23 +2162,13 @@ MUTANTS += [  # s35 review (h4): was told its clip sat in the wrong place (it sa
         grade_id="test_train_one_epoch",
         name="params = model.parameters() hoisted out of the loop: spent by the first clip",
         expect="它是生成器，只能遍历一次",
-        code=(
-            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
-            "    params = model.parameters()\n"
-            "    device = next(model.parameters()).device\n"
-            "    model.train()\n"
-            "    losses = []\n"
-            "    for xb, yb in loader:\n"
-            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
-            "        optimizer.zero_grad(set_to_none=True)\n"
-            "        loss = loss_fn(model(xb), yb)\n"
-            "        loss.backward()\n"
-            "        torch.nn.utils.clip_grad_norm_(params, max_norm)\n"
-            "        optimizer.step()\n"
-            "        if scheduler is not None:\n"
-            "            scheduler.step()\n"
-            "        losses.append(loss.detach())\n"
-            "    return torch.stack(losses)\n"
+        code=_body(
+            _EPOCH_SIGNATURE,
+            edited(
+                _EPOCH_OK,
+                ("losses = []\n", "params = model.parameters()\nlosses = []\n"),
+                ("clip_grad_norm_(model.parameters(), max_norm)", "clip_grad_norm_(params, max_norm)"),
+            ),
         ),
     ),
 ]
