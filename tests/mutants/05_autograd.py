@@ -1091,3 +1091,18 @@ MUTANTS += [  # s35 review (h2): the one-hot v made with the default device: a G
         "    return torch.stack(rows).reshape(y.shape + x.shape)\n",
     ),
 ]
+
+MUTANTS += [  # s35 final pass (r2): passed every test (every test kept momentum fixed)
+    dict(
+        grade_id="test_sgd_step",
+        name="keeps a momentum buffer even with momentum=0: a warm-up from 0 to 0.9 starts from a stale buffer",
+        expect="momentum 先 0 后 0.9（预热），第 3 步后的参数",
+        code=_SGD_HEAD + "    with torch.no_grad():\n        for i, p in enumerate(params):\n"
+        "            if p.grad is None:\n                continue\n"
+        "            d = p.grad + weight_decay * p\n"
+        "            if i in momentum_buffers:\n"
+        "                momentum_buffers[i] = momentum * momentum_buffers[i] + d\n"
+        "            else:\n                momentum_buffers[i] = d.clone()\n"
+        "            p.sub_(lr * momentum_buffers[i])\n",
+    ),
+]

@@ -863,3 +863,20 @@ MUTANTS += [  # s35 review (h3): each passed every test, or was told a cause it 
         code=_refine_with("    loss_fn(z).backward()\n", "    z.grad.zero_()\n    loss_fn(z).backward()\n"),
     ),
 ]
+
+MUTANTS += [  # s35 final pass (r2): passed every test (no tested reward required grad, no value_net was in eval mode)
+    dict(
+        grade_id="test_td_loss",
+        name="detaches only target_net(x_next): a reward that requires grad still gets a gradient",
+        expect="反向传播流进了 reward",
+        code="def td_loss(value_net, target_net, x, reward, x_next, gamma):\n"
+        "    target = reward + gamma * target_net(x_next).detach()\n"
+        "    return ((value_net(x) - target) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="value_net.train() first 'to be safe': an eval-mode value_net comes back in training mode",
+        expect="value_net 的模式变了",
+        code=_td_with("with torch.no_grad():", "value_net.train()\nwith torch.no_grad():"),
+    ),
+]
