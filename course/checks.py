@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import torch
 
-from course import hints
+from course import hints, settings
 
 __all__ = [
     "Case",
@@ -45,6 +45,16 @@ class CheckError(AssertionError):
     def __init__(self, message: str = "", *, mistake: str = "") -> None:
         super().__init__(message)
         self.mistake = mistake
+
+
+class SettingChanged(CheckError):
+    """A learner's call left a process-wide setting changed (``course.settings``); raised in the judge when the
+    learner process reports one in its reply, so that a check can say which function did it."""
+
+    def __init__(self, setting: str, change: str) -> None:
+        self.setting, self.change = setting, change
+        self.text, mistake = settings.message(setting, change)
+        super().__init__(f"调用返回之后，{self.text}", mistake=mistake)
 
 
 def fail(message: str, *, mistake: str = "") -> NoReturn:
@@ -540,15 +550,25 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
         args, kwargs = case.args, case.kwargs
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        before = settings.snapshot()
+        error: Exception | None = None
         try:
             result = fn(*args, **kwargs)
-        except CheckError:
-            raise
-        except Exception as exc:  # the learner's code failed: say where and, if we can, why
-            hint = _explain_exception(exc)
-            detail = str(exc).strip()[:300].rstrip("。.")
+        except Exception as exc:  # noqa: BLE001 - judged below, after the settings are put back
+            error = exc
+        left = settings.restore_changed(before)
+        if isinstance(error, SettingChanged):  # the judge: the learner's process found and restored it
+            left = [(error.setting, error.change)]
+        if left:
+            text, mistake = settings.message(*left[0])
+            fail(f"输入 {case.describe()} 时，{fn_name} 返回之后，{text}", mistake=mistake)
+        if isinstance(error, CheckError):
+            raise error
+        if error is not None:  # the learner's code failed: say where and, if we can, why
+            hint = _explain_exception(error)
+            detail = str(error).strip()[:300].rstrip("。.")
             fail(
-                f"输入 {case.describe()} 时，{fn_name} 抛出 {type(exc).__name__}"
+                f"输入 {case.describe()} 时，{fn_name} 抛出 {type(error).__name__}"
                 + (f": {detail}" if detail else "")
                 + (f"。{hint}" if hint else "")
             )

@@ -466,6 +466,14 @@ _ENTRIES = (
         "an inference tensor used in computation autograd records",
         "inference_mode() 里算出的张量只用于纯推理：要当常数进训练计算的值，用 torch.no_grad() 或 .detach() 得到。",
     ),
+    # every notebook (s36): course.settings watches every call of a learner's function
+    Mistake(
+        "global-setting-changed",
+        "函数返回后留下了对全局设置的改动",
+        "leaves a process-wide setting changed",
+        "函数只通过返回值交出结果：torch.set_default_dtype、warnings.filterwarnings 这类调用改的是整个进程，"
+        "临时改动用只管一个块的写法（with warnings.catch_warnings(): 等），或者干脆不改。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

@@ -211,6 +211,11 @@ def solutions(source: Path) -> dict[str, str]:
     return found
 
 
+def solution_with(assignment: str, grade_id: str, *edits: tuple[str, str]) -> str:
+    """A mutant's code: the instructor's answer cell ``grade_id`` of ``assignment`` with ``edits`` (:func:`edited`)."""
+    return edited(solutions(source_path(assignment))[grade_id], *edits)
+
+
 def honest_submission(assignment: str) -> nbformat.NotebookNode:
     """The release notebook with the source's solutions pasted into its answer cells (what a learner
     who gets everything right hands in: no hidden tests, no solution markers)."""

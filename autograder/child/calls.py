@@ -30,6 +30,7 @@ from autograder.child.codec import (
     set_grad,
     storage_bytes,
 )
+from course.checks import SettingChanged
 
 
 class LearnerError(Exception):
@@ -109,8 +110,13 @@ class Request:
             if error is not None and (not isinstance(error, list) or len(error) != 2):
                 raise CodecError("消息格式不对 (error)")
             value = None if error is not None else dec.decode(header.get("value"))
+            setting = header.get("setting")
+            if setting is not None and not (isinstance(setting, list) and len(setting) == 2):
+                raise CodecError("消息格式不对 (setting)")
         except Exception as exc:  # noqa: BLE001 - anything the judge cannot rebuild fails this call only
             raise ReplyError(f"返回值无法交给评分器 (not data)：{str(exc)[:300]}") from None
+        if setting is not None:  # found by the learner process's own code, not by the learner's
+            raise SettingChanged(str(setting[0])[:200], str(setting[1])[:300])
         if error is not None:
             raise rebuild_error(*error)
         return value, warnings, stdout

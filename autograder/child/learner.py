@@ -22,6 +22,7 @@ from typing import Any
 from autograder.child.calls import Incoming
 from autograder.child.codec import CodecError, LearnerEncoder
 from autograder.wire.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
+from course import settings
 
 OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
 
@@ -213,6 +214,7 @@ class Server:
         value, error = None, None
         with captured() as (out, _err), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            before = settings.snapshot()
             try:
                 with deadline(self.timeout):
                     target = self.resolve(header.get("target"))
@@ -224,8 +226,10 @@ class Server:
                 error = CellTimeout(f"调用运行超过时限（{self.timeout:g} 秒 CPU 时间），被停止")
             except Exception as exc:  # noqa: BLE001 - the learner's exception goes back as data
                 error = exc
+            changed = settings.restore_changed(before)  # at once: the next call runs as the first did
         warned = [[type(w.message).__name__, str(w.message)[:2000]] for w in caught[:20]]
-        return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value())
+        extra = {"setting": list(changed[0])} if changed else {}
+        return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value(), **extra)
 
     def _names(self, names: Any) -> tuple[dict[str, Any], list[Any]]:
         enc = LearnerEncoder(handles=self.handles)

@@ -1,5 +1,7 @@
 """Wrong answers learners write for 01_tensors; each must fail its test cell with the message named."""
 
+from tests.notebooks import solution_with
+
 MUTANTS = [
     # mismatches
     dict(
@@ -572,7 +574,7 @@ MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test, or got a wron
     dict(
         grade_id="test_make_inputs",
         name="warnings.filterwarnings('ignore') for the whole process, then torch.tensor of everything",
-        expect="调用了 warnings.filterwarnings()",
+        expect="warnings.filterwarnings() / warnings.simplefilter()",
         code="def make_inputs(values):\n"
         "    warnings.filterwarnings('ignore')\n"
         "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
@@ -712,7 +714,7 @@ MUTANTS += [  # issue-17 s31 review (ga): the filter-list watch let a replaced w
     dict(
         grade_id="test_make_inputs",
         name="warnings.showwarning replaced by a no-op for the whole process",
-        expect="替换了 warnings.showwarning",
+        expect="全局设置变了：warnings.showwarning",
         code="def make_inputs(values):\n"
         "    warnings.showwarning = lambda *args, **kwargs: None\n"
         "    if isinstance(values, torch.Tensor):\n"
@@ -1054,5 +1056,20 @@ MUTANTS += [  # s35 review (h1): the notebook's own earlier solution: a float16 
         code="def masked_row_mean(x, low, high):\n"
         "    mask = (x >= low) & (x < high)\n"
         "    return torch.where(mask, x, torch.zeros_like(x)).sum(dim=1) / mask.sum(dim=1)\n",
+    ),
+]
+
+
+MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.settings watches every call)
+    dict(
+        grade_id="test_time_grid",
+        name="sets torch.set_default_dtype() inside time_grid and leaves it so",
+        mistake="global-setting-changed",
+        expect="torch.set_default_dtype()",
+        code=solution_with(
+            "01_tensors",
+            "time_grid",
+            ("    k = round(", "    torch.set_default_dtype(torch.float64)  # for an exact grid\n    k = round("),
+        ),
     ),
 ]

@@ -1,5 +1,7 @@
 """Wrong answers learners write for 03_broadcasting; each must fail its test cell with the message named."""
 
+from tests.notebooks import solution_with
+
 _PAD = (
     "    ndim = max(len(a), len(b))\n"
     "    a = (1,) * (ndim - len(a)) + tuple(a)\n"
@@ -1260,6 +1262,36 @@ MUTANTS += [  # s35 review (h1, second pass): each passed every test
             "    n, c = x.shape[:2]\n"
             "    x.reshape(n, c, -1).add_(bias[:, None])\n"
             "    return x\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.settings watches every call)
+    dict(
+        grade_id="test_mse_loss",
+        name="sets warnings.filterwarnings() inside mse_loss and leaves it so",
+        mistake="global-setting-changed",
+        expect="warnings.filterwarnings()",
+        code="import warnings\n\n"
+        + solution_with(
+            "03_broadcasting",
+            "mse_loss",
+            ('    shapes = f"', '    warnings.filterwarnings("ignore")  # no broadcasting warnings\n    shapes = f"'),
+        ),
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="sets torch.set_float32_matmul_precision() inside pairwise_sq_dist and leaves it so",
+        mistake="global-setting-changed",
+        expect="torch.set_float32_matmul_precision()",
+        code=solution_with(
+            "03_broadcasting",
+            "pairwise_sq_dist",
+            (
+                "    diff = x.unsqueeze(1)",
+                '    torch.set_float32_matmul_precision("medium")  # faster matmul\n    diff = x.unsqueeze(1)',
+            ),
         ),
     ),
 ]

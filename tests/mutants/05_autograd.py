@@ -1,6 +1,6 @@
 """Wrong answers learners write for 05_autograd; each must fail its test cell with the message named."""
 
-from tests.notebooks import edited
+from tests.notebooks import edited, solution_with
 
 _SGD_HEAD = "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
 _ACC_HEAD = "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
@@ -1104,5 +1104,23 @@ MUTANTS += [  # s35 final pass (r2): passed every test (every test kept momentum
         "                momentum_buffers[i] = momentum * momentum_buffers[i] + d\n"
         "            else:\n                momentum_buffers[i] = d.clone()\n"
         "            p.sub_(lr * momentum_buffers[i])\n",
+    ),
+]
+
+
+MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.settings watches every call)
+    dict(
+        grade_id="test_jacobian",
+        name="sets torch.autograd.set_detect_anomaly() inside jacobian and leaves it so",
+        mistake="global-setting-changed",
+        expect="torch.autograd.set_detect_anomaly()",
+        code=solution_with(
+            "05_autograd",
+            "jacobian",
+            (
+                "    leaf = x.detach()",
+                "    torch.autograd.set_detect_anomaly(True)  # to debug backward\n    leaf = x.detach()",
+            ),
+        ),
     ),
 ]

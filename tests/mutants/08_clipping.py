@@ -1,6 +1,6 @@
 """Wrong answers learners write for 08_clipping; each must fail its test cell with ``expect`` in the message."""
 
-from tests.notebooks import edited
+from tests.notebooks import edited, solution_with
 
 _LAYERS = """
 def layer_grad_norms(model, norm_type=2.0):
@@ -1105,6 +1105,23 @@ MUTANTS += [  # s35 review (h4): was told its clip sat in the wrong place (it sa
             '    stats["clipped"] += grad_norm > max_norm\n'
             '    stats["largest"] = torch.maximum(stats["largest"], grad_norm)\n'
             "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]
+
+MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.settings watches every call)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="torch.set_grad_enabled(False) without with: grad mode stays off after the call",
+        mistake="grad-mode-left-off",
+        expect="grad mode 仍然关着",
+        code=solution_with(
+            "08_clipping",
+            "clip_by_global_norm_",
+            (
+                "    grads = [p.grad",
+                "    torch.set_grad_enabled(False)  # the scaling must not be recorded\n    grads = [p.grad",
+            ),
         ),
     ),
 ]

@@ -4,7 +4,7 @@ Every planted bug of the notebook has a mutant: for ``diagnose`` each code is mi
 mutant; for the two broken training steps each mutant fixes all planted bugs but one.
 """
 
-from tests.notebooks import edited
+from tests.notebooks import edited, solution_with
 
 _DIAGNOSE_OK = """
 def diagnose(logits, labels, num_classes):
@@ -1020,6 +1020,22 @@ MUTANTS += [  # s35 review (h4): each passed every test
             "    norm = grad_norm(model)\n"
             "    optimizer.step()\n"
             '    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}\n'
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.settings watches every call)
+    dict(
+        grade_id="test_diagnose",
+        name="sets numpy.seterr() inside diagnose and leaves it so",
+        mistake="global-setting-changed",
+        expect="numpy.seterr()",
+        code="import numpy as np\n\n"
+        + solution_with(
+            "09_debugging",
+            "diagnose",
+            ("    problems = set()", '    np.seterr(all="ignore")  # no NumPy warnings on nan\n    problems = set()'),
         ),
     ),
 ]
