@@ -1,0 +1,83 @@
+"""A learner's function that leaves a process-wide setting changed fails, in the kernel and in the judge, and the
+setting is put back at once; what only a library did, or what the learner merely claims, does not count."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+from autograder.child.judge import Learner, LoopbackChannel, Remote
+from autograder.child.learner import Server, exec_cell
+from course import checks, settings
+
+
+def remote_function(source: str, name: str) -> Remote:
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile("import warnings\nimport torch\n" + source, "<learner>", "exec"), namespace)
+    return Remote(Learner(LoopbackChannel(Server(namespace, exec_cell(namespace)))), ["name", name])
+
+
+def test_a_changed_setting_is_put_back_and_named_with_how_it_changed():
+    before = settings.snapshot()
+    torch.set_default_dtype(torch.float64)
+    torch.set_float32_matmul_precision("medium")
+    changed = settings.restore_changed(before)
+    assert changed == [
+        ("torch.set_default_dtype()", "torch.float32 -> torch.float64"),
+        ("torch.set_float32_matmul_precision()", "'highest' -> 'medium'"),
+    ]
+    assert torch.get_default_dtype() == torch.float32 and torch.get_float32_matmul_precision() == "highest"
+    assert settings.restore_changed(before) == []
+
+
+def test_a_filter_for_one_message_or_a_librarys_own_category_is_not_a_blanket_filter():
+    class LibraryWarning(Warning):
+        pass
+
+    with warnings.catch_warnings():
+        before = settings.snapshot()
+        warnings.filterwarnings("ignore", message="some library's message")
+        warnings.simplefilter("once", LibraryWarning)  # what SymPy does when it is imported
+        assert settings.restore_changed(before) == []
+        warnings.simplefilter("ignore")
+        assert settings.restore_changed(before) == [
+            ("warnings.filterwarnings() / warnings.simplefilter()", "新增 [('ignore', 'Warning')]")
+        ]
+
+
+def test_in_the_kernel_call_learner_names_the_function_and_puts_the_setting_back():
+    def mse(a: torch.Tensor) -> torch.Tensor:
+        torch.set_default_dtype(torch.float64)
+        return a.square().mean()
+
+    with pytest.raises(checks.CheckError) as failed:
+        checks.call_learner(mse, checks.Case((torch.ones(2),)), fn_name="mse")
+    assert failed.value.mistake == "global-setting-changed"
+    assert "mse 返回之后" in str(failed.value) and "torch.set_default_dtype()" in str(failed.value)
+    assert torch.get_default_dtype() == torch.float32
+
+
+def test_the_learner_process_puts_the_setting_back_and_the_judge_gets_it_as_a_field():
+    fn = remote_function("def f(x):\n    torch.set_grad_enabled(False)\n    return x * 2\n", "f")
+    with pytest.raises(checks.SettingChanged) as failed:
+        fn(torch.ones(2))
+    assert failed.value.setting == "torch.set_grad_enabled()" and failed.value.change == "True -> False"
+    assert failed.value.mistake == "grad-mode-left-off"
+    assert torch.is_grad_enabled()
+    with pytest.raises(checks.CheckError, match="grad mode 仍然关着"):
+        checks.call_learner(fn, checks.Case((torch.ones(2),)), fn_name="f")
+
+
+def test_an_exception_the_learner_names_setting_changed_is_only_the_learners_error():
+    fn = remote_function(
+        "class SettingChanged(Exception):\n    pass\n\ndef f(x):\n    raise SettingChanged('torch.set_default_dtype()')\n",
+        "f",
+    )
+    with pytest.raises(Exception) as raised:
+        fn(torch.ones(2))
+    assert not isinstance(raised.value, checks.CheckError)
+    with pytest.raises(checks.CheckError) as failed:
+        checks.call_learner(fn, checks.Case((torch.ones(2),)), fn_name="f")
+    assert failed.value.mistake == "" and "f 抛出 SettingChanged" in str(failed.value)
