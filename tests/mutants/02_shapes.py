@@ -715,3 +715,14 @@ MUTANTS += [  # s35 review (h1, second pass): process-wide settings left changed
         ),
     ),
 ]
+
+
+MUTANTS += [  # s35 leftover: the model follows the sample (every tested device was the CPU)
+    dict(
+        grade_id="test_forward_one",
+        name="model.to(sample.device) first: the caller's model moves to the sample's device",
+        mistake="modifies-input",
+        expect="模型的参数到了 ['meta']",
+        code="def forward_one(model, sample):\n    model = model.to(sample.device)\n    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]

@@ -1079,3 +1079,38 @@ MUTANTS += [  # s35 review (h2): each was told a cause it did not have
         ),
     ),
 ]
+
+
+MUTANTS += [  # s35 leftover: every tested move_to source was on the CPU, so non_blocking=True towards it passed
+    dict(
+        grade_id="test_move_to",
+        name="batch.to(device, non_blocking=True) for every tensor, also GPU -> CPU",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code=(
+            "def move_to(batch, device):\n"
+            "    if isinstance(batch, torch.Tensor):\n"
+            "        return batch.to(device, non_blocking=True)\n"
+            "    if isinstance(batch, dict):\n"
+            "        return {key: move_to(value, device) for key, value in batch.items()}\n"
+            "    if isinstance(batch, list):\n"
+            "        return [move_to(item, device) for item in batch]\n"
+            "    if isinstance(batch, tuple):\n"
+            "        return tuple(move_to(item, device) for item in batch)\n"
+            "    return batch\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s35 leftover: every tested to_device_like source was on the CPU
+    dict(
+        grade_id="test_to_device_like",
+        name="x.to(device, non_blocking=True): also for a copy back from the GPU",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code=(
+            "def to_device_like(x, ref):\n"
+            "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+            "    return x.to(device, non_blocking=True)\n"
+        ),
+    ),
+]

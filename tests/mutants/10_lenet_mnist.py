@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from tests.notebooks import edited
+from tests.notebooks import edited, solution_with
 
 _NOTEBOOK = Path(__file__).resolve().parents[2] / "source" / "10_lenet_mnist" / "10_lenet_mnist.ipynb"
 
@@ -2170,5 +2170,33 @@ MUTANTS += [  # s35 review (h4): was told its clip sat in the wrong place (it sa
                 ("clip_grad_norm_(model.parameters(), max_norm)", "clip_grad_norm_(params, max_norm)"),
             ),
         ),
+    ),
+]
+
+
+MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.settings watches every call)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="sets torch.backends.cudnn.benchmark inside train_one_epoch and leaves it so",
+        mistake="global-setting-changed",
+        expect="torch.backends.cudnn.benchmark",
+        code=solution_with(
+            "10_lenet_mnist",
+            "train_one_epoch",
+            (
+                "    model.train()\n",
+                "    model.train()\n    torch.backends.cudnn.benchmark = True  # faster convolutions\n",
+            ),
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s35 leftover: validation one sample at a time gives the same accuracy
+    dict(
+        grade_id="test_fit",
+        name="evaluate(model, x_val, y_val, 1): validates with batches of one sample",
+        expect="一共前向了 15 个 batch",
+        code=_fit_with("evaluate(model, x_val, y_val, 1000)", "evaluate(model, x_val, y_val, 1)"),
     ),
 ]
