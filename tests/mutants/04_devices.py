@@ -1114,3 +1114,25 @@ MUTANTS += [  # s35 leftover: every tested to_device_like source was on the CPU
         ),
     ),
 ]
+
+
+MUTANTS += [  # s35 final pass r2: anything with a .to() was moved, a module in the batch too (in place)
+    dict(
+        grade_id="test_move_to",
+        name="hasattr(batch, 'to') instead of isinstance(batch, torch.Tensor): moves a module in the batch",
+        mistake="modifies-input",
+        expect="对不是张量的值也调用了 .to()",
+        code=(
+            "def move_to(batch, device):\n"
+            "    if hasattr(batch, 'to'):\n"
+            "        return batch.to(device)\n"
+            "    if isinstance(batch, dict):\n"
+            "        return {key: move_to(value, device) for key, value in batch.items()}\n"
+            "    if isinstance(batch, list):\n"
+            "        return [move_to(item, device) for item in batch]\n"
+            "    if isinstance(batch, tuple):\n"
+            "        return tuple(move_to(item, device) for item in batch)\n"
+            "    return batch\n"
+        ),
+    ),
+]
