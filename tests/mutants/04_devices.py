@@ -1,5 +1,7 @@
 """Wrong answers learners write for 04_devices; each must fail its test cell with the message named."""
 
+from tests.notebooks import solution_with
+
 _LIKE = "def to_device_like(x, ref):\n"
 
 _ASYNC = "def to_device_async(batch, device):\n"
@@ -1086,17 +1088,8 @@ MUTANTS += [  # s35 leftover: every tested move_to source was on the CPU, so non
         grade_id="test_move_to",
         name="batch.to(device, non_blocking=True) for every tensor, also GPU -> CPU",
         expect="GPU -> CPU 的拷贝用了 non_blocking=True",
-        code=(
-            "def move_to(batch, device):\n"
-            "    if isinstance(batch, torch.Tensor):\n"
-            "        return batch.to(device, non_blocking=True)\n"
-            "    if isinstance(batch, dict):\n"
-            "        return {key: move_to(value, device) for key, value in batch.items()}\n"
-            "    if isinstance(batch, list):\n"
-            "        return [move_to(item, device) for item in batch]\n"
-            "    if isinstance(batch, tuple):\n"
-            "        return tuple(move_to(item, device) for item in batch)\n"
-            "    return batch\n"
+        code=solution_with(
+            "04_devices", "move_to", ("return batch.to(device)", "return batch.to(device, non_blocking=True)")
         ),
     ),
 ]
@@ -1122,17 +1115,8 @@ MUTANTS += [  # s35 final pass r2: anything with a .to() was moved, a module in 
         name="hasattr(batch, 'to') instead of isinstance(batch, torch.Tensor): moves a module in the batch",
         mistake="modifies-input",
         expect="对不是张量的值也调用了 .to()",
-        code=(
-            "def move_to(batch, device):\n"
-            "    if hasattr(batch, 'to'):\n"
-            "        return batch.to(device)\n"
-            "    if isinstance(batch, dict):\n"
-            "        return {key: move_to(value, device) for key, value in batch.items()}\n"
-            "    if isinstance(batch, list):\n"
-            "        return [move_to(item, device) for item in batch]\n"
-            "    if isinstance(batch, tuple):\n"
-            "        return tuple(move_to(item, device) for item in batch)\n"
-            "    return batch\n"
+        code=solution_with(
+            "04_devices", "move_to", ("if isinstance(batch, torch.Tensor):", "if hasattr(batch, 'to'):")
         ),
     ),
 ]
