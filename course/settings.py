@@ -65,6 +65,23 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         lambda: (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda")),
         lambda v: (torch.set_autocast_enabled("cpu", v[0]), torch.set_autocast_enabled("cuda", v[1])),
     ),
+    "torch.set_warn_always()": (torch.is_warn_always_enabled, torch.set_warn_always),
+    "torch.autograd.set_multithreading_enabled()": (
+        torch._C._is_multithreading_enabled,
+        torch._C._set_multithreading_enabled,
+    ),
+    "torch.backends.mkldnn.enabled": (
+        lambda: torch.backends.mkldnn.enabled,
+        _set_attr(torch.backends.mkldnn, "enabled"),
+    ),
+    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction": (
+        lambda: torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
+        _set_attr(torch.backends.cuda.matmul, "allow_fp16_reduced_precision_reduction"),
+    ),
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction": (
+        lambda: torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
+        _set_attr(torch.backends.cuda.matmul, "allow_bf16_reduced_precision_reduction"),
+    ),
     "torch.backends.cuda.matmul.allow_tf32": (
         lambda: torch.backends.cuda.matmul.allow_tf32,
         _set_attr(torch.backends.cuda.matmul, "allow_tf32"),

@@ -726,3 +726,19 @@ MUTANTS += [  # s35 leftover: the model follows the sample (every tested device 
         code="def forward_one(model, sample):\n    model = model.to(sample.device)\n    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]
+
+
+MUTANTS += [  # s36 (maintainer's own look at the new device check): a RuntimeError swallowed (the BatchNorm case raises ValueError)
+    dict(
+        grade_id="test_forward_one",
+        name="a RuntimeError from the model swallowed: returns None",
+        expect="返回了结果：模型和样本不在同一设备时",
+        code=(
+            "def forward_one(model, sample):\n"
+            "    try:\n"
+            "        return model(sample.unsqueeze(0)).squeeze(0)\n"
+            "    except RuntimeError:\n"
+            "        return None\n"
+        ),
+    ),
+]
