@@ -880,3 +880,43 @@ MUTANTS += [  # s35 final pass (r2): passed every test (no tested reward require
         code=_td_with("with torch.no_grad():", "value_net.train()\nwith torch.no_grad():"),
     ),
 ]
+
+
+# Right answers written another way: each must pass its test cell (tests/test_mutants.py).
+CORRECT = [  # s36: the maintainer's look for false negatives (06 had no correct variants)
+    dict(
+        grade_id="test_evaluate",
+        name="restores each module with m.train(mode) in modules() order (a parent's recursion is undone by its children after it)",
+        code="def evaluate(model, x):\n    modes = [(m, m.training) for m in model.modules()]\n    model.eval()\n    try:\n        with torch.inference_mode():\n            out = model(x)\n    finally:\n        for m, t in modes:\n            m.train(t)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="two list comprehensions over named_parameters(), p.ndim for the split",
+        code='def make_optimizer(model, lr, weight_decay):\n    params = [p for _, p in model.named_parameters() if p.requires_grad]\n    return torch.optim.AdamW(\n        [{"params": [p for p in params if p.ndim >= 2], "weight_decay": weight_decay},\n         {"params": [p for p in params if p.ndim < 2], "weight_decay": 0.0}], lr=lr)\n',
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="the whole target computed with a graph, then .detach()",
+        code="def td_loss(value_net, target_net, x, reward, x_next, gamma):\n    target = (reward + gamma * target_net(x_next)).detach()\n    return ((value_net(x) - target) ** 2).mean()\n",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="F.mse_loss against a target computed under no_grad()",
+        code="import torch.nn.functional as F\ndef td_loss(value_net, target_net, x, reward, x_next, gamma):\n    with torch.no_grad():\n        target = reward + gamma * target_net(x_next)\n    return F.mse_loss(value_net(x), target)\n",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="torch.optim.SGD over [z]: zero_grad() before each backward()",
+        code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    opt = torch.optim.SGD([z], lr=lr)\n    for _ in range(steps):\n        opt.zero_grad()\n        loss_fn(z).backward()\n        opt.step()\n    return z.detach()\n",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="torch.autograd.grad(loss, z) instead of backward(): z.grad is never set",
+        code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    for _ in range(steps):\n        loss = loss_fn(z)\n        (g,) = torch.autograd.grad(loss, z)\n        with torch.no_grad():\n            z -= lr * g\n    return z.detach()\n",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="the submodule looked up in dict(model.named_modules()), frozen with requires_grad_(False) and train(False)",
+        code="def freeze(model, names):\n    count = 0\n    for name in names:\n        module = dict(model.named_modules())[name]\n        module.requires_grad_(False)\n        module.train(False)\n        count += sum(p.numel() for p in module.parameters())\n    return count\n",
+    ),
+]
