@@ -9,6 +9,9 @@ Either way the setting is put back at once, so later checks run as they would ha
 
 from __future__ import annotations
 
+import logging
+import os
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -22,17 +25,23 @@ def _set_attr(owner: Any, name: str) -> Callable[[Any], None]:
     return lambda value: setattr(owner, name, value)
 
 
-class _Filters(tuple):
-    """``warnings.filters``, compared by their blanket entries for Python's own categories (no message or
-    module pattern), the ones ``filterwarnings("ignore")`` / ``simplefilter("ignore", UserWarning)`` add: a
-    library that Python imports during a call may add filters of its own (SymPy adds ``("once",
-    SymPyDeprecationWarning)``), which are not the learner's doing."""
+class _Filters:
+    """``warnings.filters`` as read, with the number of modules imported then. Two readings differ when an entry
+    was added or removed; when modules were imported in between, only blanket entries for Python's own
+    categories (no message or module pattern, the ones ``filterwarnings("ignore")`` adds) count: a library
+    imported during a call may add filters of its own (SymPy adds ``("once", SymPyDeprecationWarning)``)."""
 
-    def blanket(self) -> list[Any]:
-        return [e for e in self if e[1] is None and e[3] is None and getattr(e[2], "__module__", "") == "builtins"]
+    def __init__(self) -> None:
+        self.entries = tuple(warnings.filters)
+        self.modules = len(sys.modules)
+
+    def counted(self, other: _Filters) -> list[Any]:
+        if self.modules == other.modules:
+            return list(self.entries)
+        return [e for e in self.entries if e[1] is None and e[3] is None and e[2].__module__ == "builtins"]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Filters) and self.blanket() == other.blanket()
+        return isinstance(other, _Filters) and self.counted(other) == other.counted(self)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -41,8 +50,42 @@ class _Filters(tuple):
 
 
 def _set_filters(value: _Filters) -> None:
-    warnings.filters[:] = list(value)
+    warnings.filters[:] = list(value.entries)
     warnings._filters_mutated()  # type: ignore[attr-defined]  # as warnings.filterwarnings does
+
+
+class _Environ:
+    """``os.environ`` as read, with the number of modules imported then; readings taken around an import are
+    equal (a library may set variables for itself when Python imports it)."""
+
+    def __init__(self) -> None:
+        self.values = dict(os.environ)
+        self.modules = len(sys.modules)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Environ) and (self.modules != other.modules or self.values == other.values)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _set_environ(value: _Environ) -> None:
+    for name in set(os.environ) - set(value.values):
+        del os.environ[name]
+    for name, text in value.values.items():
+        if os.environ.get(name) != text:
+            os.environ[name] = text
+
+
+def _root_logger() -> tuple[int, tuple[Any, ...]]:
+    return logging.root.level, tuple(logging.root.handlers)
+
+
+def _set_root_logger(value: tuple[int, tuple[Any, ...]]) -> None:
+    logging.root.setLevel(value[0])
+    logging.root.handlers[:] = list(value[1])
 
 
 # Each setting as what the learner would have typed to change it: (read, restore). Read values compare with
@@ -100,9 +143,11 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     ),
     "torch.backends.cudnn.enabled": (lambda: torch.backends.cudnn.enabled, _set_attr(torch.backends.cudnn, "enabled")),
     "torch.set_printoptions()": (lambda: dict(vars(PRINT_OPTS)), lambda v: vars(PRINT_OPTS).update(v)),
-    "warnings.filterwarnings() / warnings.simplefilter()": (lambda: _Filters(warnings.filters), _set_filters),
+    "warnings.filterwarnings() / warnings.simplefilter()": (_Filters, _set_filters),
     "warnings.showwarning": (lambda: warnings.showwarning, _set_attr(warnings, "showwarning")),
     "numpy.seterr()": (np.geterr, lambda v: np.seterr(**v)),
+    "logging.basicConfig() / the root logger": (_root_logger, _set_root_logger),
+    "os.environ": (_Environ, _set_environ),
 }
 
 
@@ -118,15 +163,25 @@ def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:
     for name, (read, restore) in SETTINGS.items():
         now = read()
         if now != before[name]:
-            changed.append((name, _change(before[name], now)))
+            changed.append((name, _change(read, before[name], now)))
             restore(before[name])
     return changed
 
 
-def _change(before: Any, now: Any) -> str:
+def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
     if isinstance(before, _Filters):  # the entries added, not the whole list
-        added = [(entry[0], entry[2].__name__) for entry in now.blanket() if entry not in before.blanket()]
-        return f"新增 {added[:3]}" if added else f"{len(before.blanket())} 条 -> {len(now.blanket())} 条"
+        was, now_entries = before.counted(now), now.counted(before)
+        added = [(e[0], e[2].__name__, e[1].pattern if e[1] else None) for e in now_entries if e not in was]
+        if added:
+            return f"新增 {added[:3]}"
+        if len(was) == len(now_entries):
+            return "已有的规则被挪到了前面（排在前面的规则先起作用）"
+        return f"{len(was)} 条 -> {len(now_entries)} 条"
+    if isinstance(before, _Environ):
+        names = sorted(k for k in set(before.values) | set(now.values) if before.values.get(k) != now.values.get(k))
+        return "变了的变量：" + ", ".join(names[:5])
+    if read is _root_logger:
+        return f"级别 {logging.getLevelName(before[0])} -> {logging.getLevelName(now[0])}，handler {len(before[1])} 个 -> {len(now[1])} 个"
     if callable(before):
         return f"{getattr(before, '__qualname__', before)!s:.60} -> {getattr(now, '__qualname__', now)!s:.60}"
     return f"{before!r:.100} -> {now!r:.100}"

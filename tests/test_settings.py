@@ -3,6 +3,8 @@ setting is put back at once; what only a library did, or what the learner merely
 
 from __future__ import annotations
 
+import sys
+import types
 import warnings
 
 import pytest
@@ -32,19 +34,31 @@ def test_a_changed_setting_is_put_back_and_named_with_how_it_changed():
     assert settings.restore_changed(before) == []
 
 
-def test_a_filter_for_one_message_or_a_librarys_own_category_is_not_a_blanket_filter():
+def test_a_filter_for_one_message_counts_unless_a_library_was_imported_during_the_call():
     class LibraryWarning(Warning):
         pass
 
     with warnings.catch_warnings():
         before = settings.snapshot()
-        warnings.filterwarnings("ignore", message="some library's message")
-        warnings.simplefilter("once", LibraryWarning)  # what SymPy does when it is imported
-        assert settings.restore_changed(before) == []
-        warnings.simplefilter("ignore")
+        warnings.filterwarnings("ignore", message="TypedStorage is deprecated")
         assert settings.restore_changed(before) == [
-            ("warnings.filterwarnings() / warnings.simplefilter()", "新增 [('ignore', 'Warning')]")
+            (
+                "warnings.filterwarnings() / warnings.simplefilter()",
+                "新增 [('ignore', 'Warning', 'TypedStorage is deprecated')]",
+            )
         ]
+        before = settings.snapshot()
+        sys.modules["_a_library_imported_during_the_call"] = types.ModuleType("_a_library_imported_during_the_call")
+        try:
+            warnings.simplefilter("once", LibraryWarning)  # what SymPy does when it is imported
+            warnings.filterwarnings("ignore", message="its own message")
+            assert settings.restore_changed(before) == []
+            warnings.simplefilter("ignore")  # a blanket filter is never a library's
+            assert settings.restore_changed(before) == [
+                ("warnings.filterwarnings() / warnings.simplefilter()", "新增 [('ignore', 'Warning', None)]")
+            ]
+        finally:
+            del sys.modules["_a_library_imported_during_the_call"]
 
 
 def test_in_the_kernel_call_learner_names_the_function_and_puts_the_setting_back():

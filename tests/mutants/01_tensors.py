@@ -1073,3 +1073,37 @@ MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.s
         ),
     ),
 ]
+
+
+MUTANTS += [  # s36 review (a2): a fencepost slip on an exact grid was told to use the round() it already used
+    dict(
+        grade_id="test_time_grid",
+        name="k + 2 points (start, k intervals, stop counted twice), k rounded",
+        expect="正好是整数 k = 4，k 个间隔有 k + 1 个点",
+        code=solution_with("01_tensors", "time_grid", ("steps=k + 1", "steps=k + 2")),
+    ),
+]
+
+
+MUTANTS += [  # s36 review (a2): the notebook's own solution compared in x's dtype, where low = 0.7 is 0.699999988
+    dict(
+        grade_id="test_masked_row_mean",
+        name="compares float32 readings with the Python bounds in float32 (the solution before s36)",
+        expect="读数 0.699999988 < low = 0.7",
+        code=solution_with(
+            "01_tensors",
+            "masked_row_mean",
+            ("    xd = x.double()", "    xd = x"),
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s36 review (a2): .type(torch.LongTensor) is always a CPU tensor; no input was on another device
+    dict(
+        grade_id="test_make_labels",
+        name="(raw - 1).type(torch.LongTensor): the old-tutorial cast that moves labels to the CPU",
+        expect="make_labels 抛出 NotImplementedError",
+        code="def make_labels(raw):\n    return (raw - 1).type(torch.LongTensor)\n",
+    ),
+]

@@ -742,3 +742,31 @@ MUTANTS += [  # s36 (maintainer's own look at the new device check): a RuntimeEr
         ),
     ),
 ]
+
+
+MUTANTS += [  # s36 review (a2): warnings filters left behind by shares_storage
+    dict(
+        grade_id="test_shares_storage",
+        name="the usual fix for the TypedStorage warning: a filter for its message, left for the whole process",
+        mistake="global-setting-changed",
+        expect="新增 [('ignore', 'Warning', 'TypedStorage is deprecated')]",
+        code=(
+            "import warnings\n\n\n"
+            "def shares_storage(a, b):\n"
+            '    warnings.filterwarnings("ignore", message="TypedStorage is deprecated")\n'
+            "    return a.storage().data_ptr() == b.storage().data_ptr()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="warnings.simplefilter('ignore') in shares_storage (the visible test called it outside the watch)",
+        mistake="global-setting-changed",
+        expect="warnings.filterwarnings() / warnings.simplefilter()",
+        code=(
+            "import warnings\n\n\n"
+            "def shares_storage(a, b):\n"
+            '    warnings.simplefilter("ignore")\n'
+            "    return a.storage().data_ptr() == b.storage().data_ptr()\n"
+        ),
+    ),
+]

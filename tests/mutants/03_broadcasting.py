@@ -1295,3 +1295,33 @@ MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.s
         ),
     ),
 ]
+
+
+MUTANTS += [  # s36 review (a2): no input required grad, so a no_grad pairwise_sq_dist passed
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="@torch.no_grad() on pairwise_sq_dist: distances out of the graph",
+        mistake="detached-from-graph",
+        expect="pairwise_sq_dist(需要梯度的 x (3, 2), y (2, 2)) 的返回值 应该在计算图里",
+        code=solution_with(
+            "03_broadcasting", "pairwise_sq_dist", ("def pairwise_sq_dist(", "@torch.no_grad()\ndef pairwise_sq_dist(")
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s36 review (a2): the notebook's own solution squared float16 errors in float16 (300 ** 2 is inf)
+    dict(
+        grade_id="test_mse_loss",
+        name="squares float16 errors in float16 (the solution before s36; F.mse_loss does the same)",
+        expect="一个误差是 300",
+        code=solution_with(
+            "03_broadcasting",
+            "mse_loss",
+            (
+                "    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)",
+                "    return ((pred - target) ** 2).mean()",
+            ),
+        ),
+    ),
+]

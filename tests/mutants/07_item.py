@@ -1,6 +1,6 @@
 """Wrong answers learners write for 07_item; each test cell must reject them, naming the mistake."""
 
-from tests.notebooks import edited
+from tests.notebooks import edited, solution_with
 
 
 def _body(signature: str, body: str, imports: str = "") -> str:
@@ -1340,6 +1340,25 @@ MUTANTS += [  # s35 review (h3): a non_blocking copy to the host read with no sy
             "logs.append((window_sum / window_n).item())",
             'logs.append((window_sum / window_n).to("cpu", non_blocking=True).item())',
             ("(epoch_sum / epoch_n).item()", '(epoch_sum / epoch_n).to("cpu", non_blocking=True).item()'),
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s36 review (c2): logging.basicConfig changes the root logger for the whole process
+    dict(
+        grade_id="test_train_epoch",
+        name="logging.basicConfig(level=INFO) in train_epoch, to see its progress lines",
+        mistake="global-setting-changed",
+        expect="logging.basicConfig() / the root logger",
+        code="import logging\n\n"
+        + solution_with(
+            "07_item",
+            "train_epoch",
+            (
+                "    model.train()\n",
+                '    logging.basicConfig(level=logging.INFO, format="%(message)s")\n    model.train()\n',
+            ),
         ),
     ),
 ]

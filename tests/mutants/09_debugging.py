@@ -1039,3 +1039,22 @@ MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.s
         ),
     ),
 ]
+
+
+MUTANTS += [  # s36 review (c2): an environment variable set for debugging stays set for the whole process
+    dict(
+        grade_id="test_train_step",
+        name="os.environ['CUDA_LAUNCH_BLOCKING'] = '1' in train_step, for debugging",
+        mistake="global-setting-changed",
+        expect="os.environ（变了的变量：CUDA_LAUNCH_BLOCKING）",
+        code="import os\n\n"
+        + solution_with(
+            "09_debugging",
+            "train_step",
+            (
+                "    model.train()\n",
+                '    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"  # errors at the right line\n    model.train()\n',
+            ),
+        ),
+    ),
+]
