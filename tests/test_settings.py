@@ -3,6 +3,8 @@ setting is put back at once; what only a library did, or what the learner merely
 
 from __future__ import annotations
 
+import logging
+import os
 import sys
 import types
 import warnings
@@ -95,3 +97,15 @@ def test_an_exception_the_learner_names_setting_changed_is_only_the_learners_err
     with pytest.raises(checks.CheckError) as failed:
         checks.call_learner(fn, checks.Case((torch.ones(2),)), fn_name="f")
     assert failed.value.mistake == "" and "f 抛出 SettingChanged" in str(failed.value)
+
+
+def test_the_root_logger_and_the_environment_are_settings_too():
+    level, handlers = logging.root.level, list(logging.root.handlers)
+    before = settings.snapshot()
+    logging.basicConfig(level=logging.DEBUG, force=True)  # force: pytest's own handlers are on the root logger
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+    changed = dict(settings.restore_changed(before))
+    assert changed["logging.basicConfig() / the root logger"].endswith(f"-> DEBUG，handler {len(handlers)} 个 -> 1 个")
+    assert changed["os.environ"] == "变了的变量：CUDA_LAUNCH_BLOCKING"
+    assert "CUDA_LAUNCH_BLOCKING" not in os.environ
+    assert logging.root.level == level and logging.root.handlers == handlers

@@ -1348,7 +1348,7 @@ MUTANTS += [  # s35 review (h3): a non_blocking copy to the host read with no sy
 MUTANTS += [  # s36 review (c2): logging.basicConfig changes the root logger for the whole process
     dict(
         grade_id="test_train_epoch",
-        name="logging.basicConfig(level=INFO) in train_epoch, to see its progress lines",
+        name="logging.basicConfig(level=INFO, force=True) in train_epoch, to see its progress lines in a notebook",
         mistake="global-setting-changed",
         expect="logging.basicConfig() / the root logger",
         code="import logging\n\n"
@@ -1357,7 +1357,7 @@ MUTANTS += [  # s36 review (c2): logging.basicConfig changes the root logger for
             "train_epoch",
             (
                 "    model.train()\n",
-                '    logging.basicConfig(level=logging.INFO, format="%(message)s")\n    model.train()\n',
+                '    logging.basicConfig(level=logging.INFO, format="%(message)s", force=True)\n    model.train()\n',
             ),
         ),
     ),
