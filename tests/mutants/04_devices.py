@@ -1120,3 +1120,21 @@ MUTANTS += [  # s35 final pass r2: anything with a .to() was moved, a module in 
         ),
     ),
 ]
+
+
+MUTANTS += [  # s36 review (b2): no causal test passed scores that require grad
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the fill under torch.no_grad() ('the mask is a constant'): attention scores out of the graph",
+        mistake="detached-from-graph",
+        expect="causal_mask_fill(需要梯度的 scores (3, 3)) 的返回值 应该在计算图里",
+        code=solution_with(
+            "04_devices",
+            "causal_mask_fill",
+            (
+                '    return scores.masked_fill(future, float("-inf"))',
+                '    with torch.no_grad():\n        return scores.masked_fill(future, float("-inf"))',
+            ),
+        ),
+    ),
+]

@@ -1124,3 +1124,35 @@ MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.s
         ),
     ),
 ]
+
+
+_JAC_BY_BACKWARD = (
+    "def jacobian(f, x):\n"
+    "    leaf = x.detach().requires_grad_(True)\n"
+    "    y = f(leaf)\n"
+    "    rows = []\n"
+    "    for i in range(y.numel()):\n"
+    "        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)\n"
+    "        v[i] = 1.0\n"
+    "        leaf.grad = None\n"
+    "        y.backward(v.reshape(y.shape), retain_graph=True)\n"
+    "        rows.append(leaf.grad.to(x.dtype))\n"
+    "    return torch.stack(rows).reshape(y.shape + x.shape)\n"
+)
+
+MUTANTS += [  # s36 review (b2): no f had parameters of its own, so backward() into them passed
+    dict(
+        grade_id="test_jacobian",
+        name="one y.backward(v, retain_graph=True) per row: f's own parameters get .grad too",
+        expect="f 自己的参数 ['weight', 'bias'] 有了 .grad",
+        code=_JAC_BY_BACKWARD,
+    ),
+]
+
+CORRECT += [  # s36: backward() limited to the leaf writes no other .grad
+    dict(
+        grade_id="test_jacobian",
+        name="y.backward(v, inputs=[leaf], retain_graph=True): only the leaf gets .grad",
+        code=edited(_JAC_BY_BACKWARD, ("retain_graph=True)", "inputs=[leaf], retain_graph=True)")),
+    ),
+]
