@@ -25,56 +25,62 @@ def _set_attr(owner: Any, name: str) -> Callable[[Any], None]:
     return lambda value: setattr(owner, name, value)
 
 
-class _Filters:
-    """``warnings.filters`` as read, with the number of modules imported then. Two readings differ when an entry
-    was added or removed; when modules were imported in between, only blanket entries for Python's own
-    categories (no message or module pattern, the ones ``filterwarnings("ignore")`` adds) count: a library
-    imported during a call may add filters of its own (SymPy adds ``("once", SymPyDeprecationWarning)``)."""
+class _ReadAroundImports:
+    """A reading of some process state, with the number of modules imported when it was taken: a library that
+    Python imports during a call may change that state for itself, which is not the learner's doing."""
 
-    def __init__(self) -> None:
-        self.entries = tuple(warnings.filters)
+    def __init__(self, value: Any) -> None:
+        self.value = value
         self.modules = len(sys.modules)
 
-    def counted(self, other: _Filters) -> list[Any]:
-        if self.modules == other.modules:
-            return list(self.entries)
-        return [e for e in self.entries if e[1] is None and e[3] is None and e[2].__module__ == "builtins"]
+    def same(self, other: Any, imported: bool) -> bool:
+        raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Filters) and self.counted(other) == other.counted(self)
+        return type(other) is type(self) and self.same(other, imported=self.modules != other.modules)  # type: ignore[attr-defined]
 
     def __ne__(self, other: object) -> bool:
         return not self == other
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class _Filters(_ReadAroundImports):
+    """``warnings.filters``: two readings differ when an entry was added or removed; around an import only the
+    blanket entries for Python's own categories count (no message or module pattern, the ones
+    ``filterwarnings("ignore")`` adds; SymPy's import adds ``("once", SymPyDeprecationWarning)``)."""
+
+    def __init__(self) -> None:
+        super().__init__(tuple(warnings.filters))
+
+    def counted(self, imported: bool) -> list[Any]:
+        if not imported:
+            return list(self.value)
+        return [e for e in self.value if e[1] is None and e[3] is None and e[2].__module__ == "builtins"]
+
+    def same(self, other: _Filters, imported: bool) -> bool:
+        return self.counted(imported) == other.counted(imported)
 
 
 def _set_filters(value: _Filters) -> None:
-    warnings.filters[:] = list(value.entries)
+    warnings.filters[:] = list(value.value)
     warnings._filters_mutated()  # type: ignore[attr-defined]  # as warnings.filterwarnings does
 
 
-class _Environ:
-    """``os.environ`` as read, with the number of modules imported then; readings taken around an import are
-    equal (a library may set variables for itself when Python imports it)."""
+class _Environ(_ReadAroundImports):
+    """``os.environ``; readings taken around an import are the same (a library may set variables for itself)."""
 
     def __init__(self) -> None:
-        self.values = dict(os.environ)
-        self.modules = len(sys.modules)
+        super().__init__(dict(os.environ))
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Environ) and (self.modules != other.modules or self.values == other.values)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment]
+    def same(self, other: _Environ, imported: bool) -> bool:
+        return imported or self.value == other.value
 
 
 def _set_environ(value: _Environ) -> None:
-    for name in set(os.environ) - set(value.values):
+    for name in set(os.environ) - set(value.value):
         del os.environ[name]
-    for name, text in value.values.items():
+    for name, text in value.value.items():
         if os.environ.get(name) != text:
             os.environ[name] = text
 
@@ -170,7 +176,8 @@ def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
     if isinstance(before, _Filters):  # the entries added, not the whole list
-        was, now_entries = before.counted(now), now.counted(before)
+        imported = before.modules != now.modules
+        was, now_entries = before.counted(imported), now.counted(imported)
         added = [(e[0], e[2].__name__, e[1].pattern if e[1] else None) for e in now_entries if e not in was]
         if added:
             return f"新增 {added[:3]}"
@@ -178,7 +185,7 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
             return "已有的规则被挪到了前面（排在前面的规则先起作用）"
         return f"{len(was)} 条 -> {len(now_entries)} 条"
     if isinstance(before, _Environ):
-        names = sorted(k for k in set(before.values) | set(now.values) if before.values.get(k) != now.values.get(k))
+        names = sorted(k for k in set(before.value) | set(now.value) if before.value.get(k) != now.value.get(k))
         return "变了的变量：" + ", ".join(names[:5])
     if read is _root_logger:
         return f"级别 {logging.getLevelName(before[0])} -> {logging.getLevelName(now[0])}，handler {len(before[1])} 个 -> {len(now[1])} 个"
