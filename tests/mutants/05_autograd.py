@@ -1156,3 +1156,28 @@ CORRECT += [  # s36: backward() limited to the leaf writes no other .grad
         code=edited(_JAC_BY_BACKWARD, ("retain_graph=True)", "inputs=[leaf], retain_graph=True)")),
     ),
 ]
+
+_VG_BY_BACKWARD = (
+    "def value_and_grad(f, x):\n"
+    "    leaf = x.detach().requires_grad_(True)\n"
+    "    value = f(leaf)\n"
+    "    value.backward()\n"
+    "    return value.detach(), leaf.grad\n"
+)
+
+MUTANTS += [  # s37: the spec's old reference answer: no tested f had parameters of its own
+    dict(
+        grade_id="test_value_and_grad",
+        name="value.backward(): f's own parameters get .grad too",
+        expect="f 自己的参数 ['linear.weight', 'linear.bias'] 有了 .grad",
+        code=_VG_BY_BACKWARD,
+    ),
+]
+
+CORRECT += [  # s37: backward() limited to the leaf writes no other .grad
+    dict(
+        grade_id="test_value_and_grad",
+        name="value.backward(inputs=[leaf]): only the leaf gets .grad",
+        code=edited(_VG_BY_BACKWARD, ("value.backward()", "value.backward(inputs=[leaf])")),
+    ),
+]
