@@ -85,7 +85,7 @@ def _td_with(old: str, new: str, *more: tuple[str, str]) -> str:
 _REFINE_OK = """
 z = h.detach().clone().requires_grad_(True)
 for _ in range(steps):
-    loss_fn(z).backward()
+    loss_fn(z).backward(inputs=[z])
     with torch.no_grad():
         z -= lr * z.grad
     z.grad = None
@@ -476,7 +476,7 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
         grade_id="test_refine",
         name="clone_without_detach_stays_in_the_callers_graph",
         code=_refine_with("h.detach().clone()", "h.clone()"),
-        expect="非叶子",
+        expect="不是 requires_grad=True 的叶子（grad_fn=CloneBackward0）",
     ),
     dict(
         grade_id="test_refine",
@@ -860,7 +860,7 @@ MUTANTS += [  # s35 review (h3): each passed every test, or was told a cause it 
         grade_id="test_refine",
         name="clears z.grad at the top of the loop, before the first backward",
         expect="z.grad 在第一次 backward() 之前是 None",
-        code=_refine_with("    loss_fn(z).backward()\n", "    z.grad.zero_()\n    loss_fn(z).backward()\n"),
+        code=_refine_with("    loss_fn(z).backward(", "    z.grad.zero_()\n    loss_fn(z).backward("),
     ),
 ]
 
@@ -878,6 +878,45 @@ MUTANTS += [  # s35 final pass (r2): passed every test (no tested reward require
         name="value_net.train() first 'to be safe': an eval-mode value_net comes back in training mode",
         expect="value_net 的模式变了",
         code=_td_with("with torch.no_grad():", "value_net.train()\nwith torch.no_grad():"),
+    ),
+]
+
+MUTANTS += [  # s37: no tested loss_fn had parameters of its own, so backward() into them passed
+    dict(
+        grade_id="test_refine",
+        name="loss_fn(z).backward(): the loss's own parameter gets gradient too",
+        expect="scale 的 .grad 变了",
+        code=_refine_with("backward(inputs=[z])", "backward()"),
+    ),
+    dict(
+        grade_id="test_refine",
+        name="backward(), then loss_fn.zero_grad() to undo it: the caller's accumulated gradient is gone",
+        expect="调用之后成了 None",
+        code=_refine_with(
+            "backward(inputs=[z])",
+            "backward()",
+            ("    z.grad = None\n", "    z.grad = None\n    loss_fn.zero_grad()\n"),
+        ),
+    ),
+]
+
+MUTANTS += [  # s36 review (b2): passed every test (no tested model tied a weight between two modules)
+    dict(
+        grade_id="test_freeze",
+        name="prefix match over model.named_parameters(): a tied weight is listed once, under its first name",
+        expect="权重绑定",
+        code="""
+def freeze(model, names):
+    count = 0
+    for pname, p in model.named_parameters():
+        if any(pname.startswith(n + ".") for n in names):
+            p.requires_grad_(False)
+            count += p.numel()
+    for mname, m in model.named_modules():
+        if any(mname == n or mname.startswith(n + ".") for n in names):
+            m.eval()
+    return count
+""",
     ),
 ]
 
@@ -907,7 +946,7 @@ CORRECT = [  # s36: the maintainer's look for false negatives (06 had no correct
     dict(
         grade_id="test_refine",
         name="torch.optim.SGD over [z]: zero_grad() before each backward()",
-        code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    opt = torch.optim.SGD([z], lr=lr)\n    for _ in range(steps):\n        opt.zero_grad()\n        loss_fn(z).backward()\n        opt.step()\n    return z.detach()\n",
+        code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    opt = torch.optim.SGD([z], lr=lr)\n    for _ in range(steps):\n        opt.zero_grad()\n        loss_fn(z).backward(inputs=[z])\n        opt.step()\n    return z.detach()\n",
     ),
     dict(
         grade_id="test_refine",
