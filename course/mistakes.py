@@ -400,9 +400,10 @@ _ENTRIES = (
     ),
     Mistake(
         "global-seed-reset",
-        "在训练循环里重设了全局随机种子",
-        "the global seed reset inside the training loop",
-        "torch.manual_seed 只在训练开始前调用一次：每个 epoch 重设种子，Dropout 的掩码和打乱的顺序每个 epoch 都一样。",
+        "在函数里重设了全局随机种子",
+        "the global seed reset inside a function",
+        "torch.manual_seed / torch.seed 改的是整个进程的随机数生成器：只在程序开始时调用一次。在函数里（例如每个 epoch）"
+        "重设，调用者之后的随机数全跟着变，Dropout 的掩码和打乱的顺序每次都一样；要可复现，用 torch.Generator。",
     ),
     Mistake(
         "snapshot-without-buffers",

@@ -85,6 +85,43 @@ def _set_environ(value: _Environ) -> None:
             os.environ[name] = text
 
 
+_PROBE_SEED = 0x5EED_2117_113  # the global seed a watched call starts from: one no learner writes
+
+
+class _Seed:
+    """The global RNG's seed, ``torch.initial_seed()``: ``torch.manual_seed`` and ``torch.seed`` change it, drawing
+    random numbers does not. A reading taken before a call arms a probe: the seed field of the generator's state
+    becomes ``_PROBE_SEED`` while the stream of random numbers goes on unchanged, so that even a
+    ``torch.manual_seed(0)`` in a notebook seeded with 0 shows. :func:`restore_changed` puts the seed back."""
+
+    def __init__(self, arm: bool) -> None:
+        self.state = torch.get_rng_state()
+        self.seed = torch.initial_seed()
+        if arm:
+            _set_seed_field(_PROBE_SEED)
+        self.value = torch.initial_seed()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Seed) and self.value == other.value
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _set_seed_field(seed: int) -> None:
+    """``torch.initial_seed()`` becomes ``seed``; the generator's stream of numbers stays where it is (the seed is
+    the first 8 bytes of the CPU generator's state)."""
+    state = torch.get_rng_state()
+    state[:8] = torch.tensor([seed], dtype=torch.int64).view(torch.uint8)
+    torch.set_rng_state(state)
+
+
+def _set_seed(value: _Seed) -> None:
+    torch.set_rng_state(value.state)  # the stream as it was before the call, and the seed
+
+
 def _root_logger() -> tuple[int, tuple[Any, ...]]:
     return logging.root.level, tuple(logging.root.handlers)
 
@@ -97,6 +134,7 @@ def _set_root_logger(value: tuple[int, tuple[Any, ...]]) -> None:
 # Each setting as what the learner would have typed to change it: (read, restore). Read values compare with
 # ``==`` (functions, such as showwarning, by identity).
 SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
+    "torch.manual_seed() / torch.seed()": (lambda: _Seed(arm=False), _set_seed),
     "torch.set_grad_enabled()": (torch.is_grad_enabled, torch.set_grad_enabled),
     "torch.set_default_dtype()": (torch.get_default_dtype, torch.set_default_dtype),
     "torch.set_default_device()": (torch.get_default_device, torch.set_default_device),
@@ -157,9 +195,13 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
 }
 
 
+_SEED = "torch.manual_seed() / torch.seed()"
+
+
 def snapshot() -> dict[str, Any]:
-    """Every setting's value now."""
-    return {name: read() for name, (read, _) in SETTINGS.items()}
+    """Every setting's value now, taken just before a watched call (it arms the seed probe, see :class:`_Seed`)."""
+    before = {name: read() for name, (read, _) in SETTINGS.items() if name != _SEED}
+    return {_SEED: _Seed(arm=True), **before}
 
 
 def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:
@@ -171,6 +213,8 @@ def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:
         if now != before[name]:
             changed.append((name, _change(read, before[name], now)))
             restore(before[name])
+        elif name == _SEED:
+            _set_seed_field(before[name].seed)  # the probe off again: the stream goes on from where the call left it
     return changed
 
 
@@ -184,6 +228,8 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
         if len(was) == len(now_entries):
             return "已有的规则被挪到了前面（排在前面的规则先起作用）"
         return f"{len(was)} 条 -> {len(now_entries)} 条"
+    if isinstance(before, _Seed):
+        return f"调用中种子被重设为 {now.value}"
     if isinstance(before, _Environ):
         names = sorted(k for k in set(before.value) | set(now.value) if before.value.get(k) != now.value.get(k))
         return "变了的变量：" + ", ".join(names[:5])
@@ -209,6 +255,13 @@ def message(setting: str, change: str) -> tuple[str, str]:
                 f"grad mode 变了（{change}）：torch.set_grad_enabled() 不带 with 改的是全局设置，调用者之后的每一步都跟着变。",
                 "global-setting-changed",
             )
+        )
+    if setting == _SEED:
+        return (
+            f"重设了全局随机种子（{change}）：torch.manual_seed() / torch.seed() 改的是整个进程的随机数生成器，"
+            "调用者之后的 torch.rand / randn、Dropout 的掩码、DataLoader 的打乱顺序都跟着变，每次调用还会重复同样的随机数。"
+            "函数里不要动全局的随机数生成器；要可复现的随机数，用传进来的或自己新建的 torch.Generator。",
+            "global-seed-reset",
         )
     return (
         f"全局设置变了：{setting}（{change}）。这是整个进程的设置，会一直留到有人再改回来，"

@@ -546,7 +546,8 @@ MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test, or got a wron
     dict(
         grade_id="test_linear_init",
         name="reseeds the global generator from generator.initial_seed() and draws without the generator",
-        expect="两次得到完全相同的权重",
+        expect="重设了全局随机种子",
+        mistake="global-seed-reset",
         code="def linear_init(in_features, out_features, generator):\n"
         "    torch.manual_seed(generator.initial_seed())\n"
         "    b = 1 / math.sqrt(in_features)\n"
