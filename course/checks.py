@@ -517,23 +517,84 @@ def _clone(value: Any) -> Any:
     return value
 
 
-def _same_inputs(before: Any, after: Any) -> bool:
+def _same_values(before: torch.Tensor, after: torch.Tensor) -> bool:
+    if before.device.type == "meta":  # no data to compare
+        return before.shape == after.shape
+    if before.shape != after.shape or before.numel() == 0 or torch.equal(before, after.detach()):
+        return before.shape == after.shape
+    if before.is_floating_point() and before.dtype == after.dtype:  # nan == nan here: an unchanged nan input
+        return bool(
+            torch.equal(before.isnan(), after.detach().isnan())
+            and torch.equal(before.nan_to_num(), after.detach().nan_to_num())
+        )
+    return False
+
+
+def _input_change(before: Any, after: Any, given: Any, where: str) -> str:
+    """How the learner's inputs ``after`` a call differ from the copy ``before`` taken ahead of it ('' if they
+    do not): a tensor in a list or dict replaced by another (``given``: :func:`_identities` of the inputs as
+    they were given), its values, ``requires_grad`` or graph, a number or string in a list or dict, the length
+    of a list or the keys of a dict. ``where`` names the input."""
     if isinstance(before, torch.Tensor):
-        if before.device.type == "meta":  # no data to compare
-            return before.shape == after.shape
-        if before.shape != after.shape or before.numel() == 0 or torch.equal(before, after.detach()):
-            return before.shape == after.shape
-        if before.is_floating_point() and before.dtype == after.dtype:  # nan == nan here: an unchanged nan input
-            return bool(
-                torch.equal(before.isnan(), after.detach().isnan())
-                and torch.equal(before.nan_to_num(), after.detach().nan_to_num())
-            )
-        return False
+        if not isinstance(after, torch.Tensor):
+            return f"{where}：从张量变成了 {type(after).__name__}"
+        if id(after) != given:
+            return f"{where}：被换成了另一个张量（例如 xs[i] = xs[i].detach()；列表和 dict 里的东西也是调用者的）"
+        if not _same_values(before, after):
+            return f"{where}：张量的数值变了（in-place 操作，例如 x += 1、x.add_()）"
+        if before.requires_grad != after.requires_grad:
+            return f"{where}：张量的 requires_grad 从 {before.requires_grad} 变成了 {after.requires_grad}（例如 detach_()、requires_grad_()）"
+        if (before.grad_fn is None) != (after.grad_fn is None):
+            return f"{where}：张量离开了计算图（grad_fn 没了，例如 detach_()）"
+        return ""
     if isinstance(before, (list, tuple)):
-        return len(before) == len(after) and all(_same_inputs(b, a) for b, a in zip(before, after))
+        if len(before) != len(after):
+            return f"{where}：长度从 {len(before)} 变成了 {len(after)}"
+        for i, (b, a, g) in enumerate(zip(before, after, given)):
+            found = _input_change(b, a, g, f"{where}[{i}]")
+            if found:
+                return found
+        return ""
     if isinstance(before, dict):
-        return all(_same_inputs(before[k], after[k]) for k in before)
-    return True
+        if set(before) != set(after):
+            return f"{where}：键从 {sorted(map(str, before))} 变成了 {sorted(map(str, after))}"
+        for key in before:
+            found = _input_change(before[key], after[key], given[key], f"{where}[{key!r}]")
+            if found:
+                return found
+        return ""
+    if isinstance(before, (bool, int, float, str, bytes, type(None))):
+        same = before == after or (
+            isinstance(before, float) and isinstance(after, float) and before != before and after != after
+        )
+        return "" if same and type(before) is type(after) else f"{where}：从 {before!r:.40} 变成了 {after!r:.40}"
+    return ""
+
+
+def _identities(value: Any) -> Any:
+    """``value`` with every tensor inside its lists, tuples and dicts replaced by its ``id``: a list item
+    replaced by another tensor (``losses[i] = losses[i].detach()``) shows even when the values are the same."""
+    if isinstance(value, torch.Tensor):
+        return id(value)
+    if isinstance(value, (list, tuple)):
+        return [_identities(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _identities(v) for k, v in value.items()}
+    return None
+
+
+def _changed_argument(before: tuple[tuple, dict], after: tuple[tuple, dict], given: Any) -> str:
+    """How the call changed its arguments (``(args, kwargs)`` before and after, ``given``: their
+    :func:`_identities` when they were given), naming the argument."""
+    for i, (b, a, g) in enumerate(zip(before[0], after[0], given[0])):
+        found = _input_change(b, a, g, f"第 {i + 1} 个参数")
+        if found:
+            return found
+    for key in before[1]:
+        found = _input_change(before[1][key], after[1][key], given[1][key], f"参数 {key}")
+        if found:
+            return found
+    return ""
 
 
 def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool = True) -> Any:
@@ -546,6 +607,7 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
     if copy:
         args, kwargs = _clone(case.args), _clone(case.kwargs)
         snapshot = (_clone(case.args), _clone(case.kwargs))
+        given = _identities((args, kwargs))
     else:
         args, kwargs = case.args, case.kwargs
     with warnings.catch_warnings(record=True) as caught:
@@ -572,12 +634,14 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
                 + (f": {detail}" if detail else "")
                 + (f"。{hint}" if hint else "")
             )
-    if copy and not _same_inputs(snapshot, (args, kwargs)):
-        fail(
-            f"输入 {case.describe()} 时，{fn_name} 修改了输入张量（in-place 操作，例如 x += 1、x.add_()）："
-            "不要修改调用者传入的数据，返回一个新张量。",
-            mistake="modifies-input",
-        )
+    if copy:
+        change = _changed_argument(snapshot, (args, kwargs), given)
+        if change:
+            fail(
+                f"输入 {case.describe()} 时，{fn_name} 修改了调用者传入的数据（{change}）。"
+                "不要修改调用者传入的数据，返回新的结果。",
+                mistake="modifies-input",
+            )
     if caught:
         case.warnings = [str(w.message) for w in caught]  # type: ignore[attr-defined]
     return result

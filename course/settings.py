@@ -114,7 +114,7 @@ def _set_seed_field(seed: int) -> None:
     """``torch.initial_seed()`` becomes ``seed``; the generator's stream of numbers stays where it is (the seed is
     the first 8 bytes of the CPU generator's state)."""
     state = torch.get_rng_state()
-    state[:8] = torch.tensor([seed], dtype=torch.int64).view(torch.uint8)
+    state[:8] = torch.tensor(list(seed.to_bytes(8, "little")), dtype=torch.uint8)  # a uint64, little-endian
     torch.set_rng_state(state)
 
 
@@ -215,6 +215,8 @@ def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:
             restore(before[name])
         elif name == _SEED:
             _set_seed_field(before[name].seed)  # the probe off again: the stream goes on from where the call left it
+        if name == _SEED:
+            before[name].value = before[name].seed  # disarmed: a second look finds nothing new
     return changed
 
 
@@ -258,7 +260,8 @@ def message(setting: str, change: str) -> tuple[str, str]:
         )
     if setting == _SEED:
         return (
-            f"重设了全局随机种子（{change}）：torch.manual_seed() / torch.seed() 改的是整个进程的随机数生成器，"
+            f"重设了全局随机种子：全局随机数生成器的状态被换掉了（{change}）。torch.manual_seed()、torch.seed()、"
+            "torch.set_rng_state() 改的是整个进程的随机数生成器，"
             "调用者之后的 torch.rand / randn、Dropout 的掩码、DataLoader 的打乱顺序都跟着变，每次调用还会重复同样的随机数。"
             "函数里不要动全局的随机数生成器；要可复现的随机数，用传进来的或自己新建的 torch.Generator。",
             "global-seed-reset",

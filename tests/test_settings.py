@@ -109,3 +109,29 @@ def test_the_root_logger_and_the_environment_are_settings_too():
     assert changed["os.environ"] == "变了的变量：CUDA_LAUNCH_BLOCKING"
     assert "CUDA_LAUNCH_BLOCKING" not in os.environ
     assert logging.root.level == level and logging.root.handlers == handlers
+
+
+def test_reseeding_the_global_rng_counts_even_with_the_seed_it_already_had_and_drawing_does_not():
+    torch.manual_seed(0)
+    torch.rand(3)
+    state = torch.get_rng_state()
+    before = settings.snapshot()
+    torch.manual_seed(0)  # the notebook's own seed: torch.initial_seed() alone would not change
+    assert [name for name, _ in settings.restore_changed(before)] == ["torch.manual_seed() / torch.seed()"]
+    assert torch.equal(torch.get_rng_state(), state)  # the stream as it was before the call
+    expected = torch.rand(4)
+    torch.set_rng_state(state)
+    before = settings.snapshot()
+    torch.rand(2)  # a Dropout in training mode draws: that is not reseeding
+    assert settings.restore_changed(before) == [] and torch.initial_seed() == 0
+    torch.set_rng_state(state)
+    before = settings.snapshot()
+    assert settings.restore_changed(before) == []
+    assert torch.equal(torch.rand(4), expected)  # the probe leaves the stream where it was
+
+
+def test_the_learner_process_reports_a_reseeded_global_rng_as_a_field():
+    fn = remote_function("def f(x):\n    torch.manual_seed(0)\n    return x + torch.rand(2)\n", "f")
+    with pytest.raises(checks.CheckError) as failed:
+        checks.call_learner(fn, checks.Case((torch.ones(2),)), fn_name="f")
+    assert failed.value.mistake == "global-seed-reset" and "重设了全局随机种子" in str(failed.value)

@@ -17,6 +17,8 @@ for loss, target in zip(losses, targets):
     kept = (target != ignore_index).sum()
     total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
     count = count + kept
+if not losses:
+    return float("nan")
 return (total / count).item()
 """
 _MEAN_TOTAL = "    total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n"
@@ -990,6 +992,8 @@ MUTANTS += [  # gd: the losses written into a preallocated buffer without detach
         mistake="loss-accumulated-with-graph",
         code="""
 def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
     n = len(losses)
     vals = torch.zeros(n, device=losses[0].device)
     kept = torch.zeros(n, dtype=torch.long, device=losses[0].device)
@@ -1028,6 +1032,8 @@ CORRECT += [  # gd: the same buffers filled with detached values
         name="fills_a_preallocated_buffer_with_detached_weighted_losses",
         code="""
 def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
     n = len(losses)
     vals = torch.zeros(n, device=losses[0].device)
     kept = torch.zeros(n, dtype=torch.long, device=losses[0].device)
@@ -1139,7 +1145,7 @@ CORRECT += [  # hd: str(t.device) keeps the index ("cuda:0" on a GPU): an accumu
         name="accumulates_into_zeros_made_with_device_equal_str_of_loss_device",
         code=_mean_with(
             "total, count = 0.0, 0",
-            "total, count = torch.zeros((), device=str(losses[0].device)), 0",
+            "if not losses:\n    return float('nan')\ntotal, count = torch.zeros((), device=str(losses[0].device)), 0",
             ("    total = total + ", "    total += "),
         ),
     ),
@@ -1360,5 +1366,52 @@ MUTANTS += [  # s36 review (c2): logging.basicConfig changes the root logger for
                 '    logging.basicConfig(level=logging.INFO, format="%(message)s", force=True)\n    model.train()\n',
             ),
         ),
+    ),
+]
+
+
+MUTANTS += [  # s37 review (c3): passed every test (no test had an empty epoch; the caller's lists were not compared)
+    dict(
+        grade_id="test_log_running_loss",
+        name="one torch.stack of every loss first: no step at all raises",
+        expect="stack expects a non-empty TensorList",
+        code=_log_with(_LOG_RETURN, "torch.stack([loss.detach() for loss in losses])\n" + _LOG_RETURN),
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="no guard for an epoch without batches: 0.0 / 0 raises ZeroDivisionError",
+        expect="ZeroDivisionError",
+        code=_mean_with('if not losses:\n    return float("nan")\n', ""),
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="detaches the caller's losses in its list (losses[i] = losses[i].detach())",
+        mistake="modifies-input",
+        expect="第 1 个参数[0]：被换成了另一个张量",
+        code=_mean_with(
+            "total, count = 0.0, 0\n",
+            "for i in range(len(losses)):\n    losses[i] = losses[i].detach()\ntotal, count = 0.0, 0\n",
+        ),
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="turns the caller's batch_sizes into prefix sums in place",
+        mistake="modifies-input",
+        expect="第 2 个参数[1]：从",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    for i in range(1, len(batch_sizes)):
+        batch_sizes[i] += batch_sizes[i - 1]
+    windows = []
+    window_sum = 0.0
+    for step, loss in enumerate(losses, start=1):
+        n = batch_sizes[step - 1] - (batch_sizes[step - 2] if step > 1 else 0)
+        window_sum = window_sum + loss.detach() * n
+        if step % log_every == 0:
+            start = batch_sizes[step - log_every - 1] if step > log_every else 0
+            windows.append(window_sum / (batch_sizes[step - 1] - start))
+            window_sum = 0.0
+    return torch.stack(windows).tolist() if windows else []
+""",
     ),
 ]
