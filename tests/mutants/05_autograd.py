@@ -1181,3 +1181,17 @@ CORRECT += [  # s37: backward() limited to the leaf writes no other .grad
         code=edited(_VG_BY_BACKWARD, ("value.backward()", "value.backward(inputs=[leaf])")),
     ),
 ]
+
+MUTANTS += [  # s37 review (b3): passed every test (nothing counted the calls of f)
+    dict(
+        grade_id="test_value_and_grad",
+        name="the value from a no_grad forward, the gradient from a second forward",
+        expect="调用了 f 2 次",
+        code="def value_and_grad(f, x):\n"
+        "    with torch.no_grad():\n"
+        "        value = f(x)\n"
+        "    leaf = x.detach().requires_grad_(True)\n"
+        "    (grad,) = torch.autograd.grad(f(leaf), leaf)\n"
+        "    return value, grad\n",
+    ),
+]

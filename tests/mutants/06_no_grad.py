@@ -959,3 +959,16 @@ CORRECT = [  # s36: the maintainer's look for false negatives (06 had no correct
         code="def freeze(model, names):\n    count = 0\n    for name in names:\n        module = dict(model.named_modules())[name]\n        module.requires_grad_(False)\n        module.train(False)\n        count += sum(p.numel() for p in module.parameters())\n    return count\n",
     ),
 ]
+
+MUTANTS += [  # s37 review (b3): passed every test (only each group's lr was looked at)
+    dict(
+        grade_id="test_make_optimizer",
+        name="lr written into each group only: the optimizer's own default lr stays AdamW's 1e-3",
+        expect="optimizer.defaults['lr'] 却是 0.001",
+        code=_optimizer_with(
+            _GROUPS,
+            '[{"params": decay, "lr": lr, "weight_decay": weight_decay}, {"params": no_decay, "lr": lr, "weight_decay": 0.0}]',
+            (_ADAMW, "torch.optim.AdamW(groups)"),
+        ),
+    ),
+]
