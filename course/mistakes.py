@@ -309,9 +309,9 @@ _ENTRIES = (
     ),
     Mistake(
         "zero-grad-inside-accumulation",
-        "在梯度累积的循环里清零了梯度",
-        "gradients zeroed inside the accumulation loop",
-        "zero_grad() 只在开始累积前调用一次：放进循环里会清掉前面几块累积的梯度。",
+        "梯度累积时前面几块的梯度被清掉或覆盖了",
+        "earlier micro-batches' gradients zeroed or overwritten inside the accumulation loop",
+        "zero_grad() 只在开始累积前调用一次，每块的梯度加到 .grad 上：放进循环里的 zero_grad()、p.grad = g 这样的赋值都会丢掉前面几块的梯度。",
     ),
     # 08_clipping
     Mistake(

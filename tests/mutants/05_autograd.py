@@ -1195,3 +1195,25 @@ MUTANTS += [  # s37 review (b3): passed every test (nothing counted the calls of
         "    return value, grad\n",
     ),
 ]
+
+MUTANTS += [  # s37 review (b3): wrong cause (told zero_grad() was in the loop; it never called zero_grad)
+    dict(
+        grade_id="test_accumulate_grads",
+        name="autograd.grad per micro-batch assigned to p.grad instead of added",
+        mistake="zero-grad-inside-accumulation",
+        expect="p.grad = g 直接赋值而不是累加",
+        code=_ACC_HEAD + "    params = [p for p in model.parameters() if p.requires_grad]\n"
+        "    n = x.shape[0]\n"
+        "    total = 0.0\n"
+        "    for p in params:\n"
+        "        p.grad = None\n"
+        "    for start in range(0, n, micro_batch_size):\n"
+        "        xb, yb = x[start:start + micro_batch_size], y[start:start + micro_batch_size]\n"
+        "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n"
+        "        grads = torch.autograd.grad(loss, params)\n"
+        "        for p, g in zip(params, grads):\n"
+        "            p.grad = g\n"
+        "        total += loss.item()\n"
+        "    return total\n",
+    ),
+]

@@ -234,7 +234,7 @@ def evaluate(model, x):
         code=_eval_with(
             _MODES, "was_training = model.training\n", (_RESTORE, "finally:\n    model.train(was_training)\n")
         ),
-        expect="model.train(was_training) 会递归",
+        expect="直接 model.train(was_training) 是这样",
     ),
     dict(
         grade_id="test_evaluate",
@@ -273,7 +273,7 @@ def freeze(model, names):
         grade_id="test_freeze",
         name="eval_as_freeze",
         code=_freeze_with(_FREEZE_EACH, _COUNT_ALL),
-        expect="eval() 不是梯度开关",
+        expect="评估模式只管 Dropout / BatchNorm 的行为，不改 requires_grad",
     ),
     dict(
         grade_id="test_freeze",
@@ -970,5 +970,38 @@ MUTANTS += [  # s37 review (b3): passed every test (only each group's lr was loo
             '[{"params": decay, "lr": lr, "weight_decay": weight_decay}, {"params": no_decay, "lr": lr, "weight_decay": 0.0}]',
             (_ADAMW, "torch.optim.AdamW(groups)"),
         ),
+    ),
+]
+
+MUTANTS += [  # s37 review (b3): wrong cause (the message blamed model.train(was_training), which it never called)
+    dict(
+        grade_id="test_evaluate",
+        name="restores every module's own mode, children first: each parent's train() overwrites them",
+        mistake="recursive-train-restore",
+        expect="先恢复子模块、后恢复父模块",
+        code=_eval_with(_RESTORE, "finally:\n    for m, t in reversed(modes):\n        m.train(t)\n"),
+    ),
+]
+
+MUTANTS += [  # s37 review (b3): wrong cause (told it used eval() as a gradient switch; it tried to set requires_grad)
+    dict(
+        grade_id="test_freeze",
+        name="p.requires_grad == False (a comparison, not an assignment) in the loop",
+        expect="全都仍然 requires_grad=True",
+        code=_freeze_with("p.requires_grad_(False)", "p.requires_grad == False"),
+    ),
+]
+
+MUTANTS += [  # s37 review (b3): wrong cause (told it made a new tensor each step; torch.func wrapped the same z)
+    dict(
+        grade_id="test_refine",
+        name="torch.func.grad(loss_fn) for the step, z updated in place",
+        expect="torch.func 变换",
+        code="def refine(h, loss_fn, steps, lr):\n"
+        "    z = h.detach().clone()\n"
+        "    step = torch.func.grad(loss_fn)\n"
+        "    for _ in range(steps):\n"
+        "        z.sub_(lr * step(z))\n"
+        "    return z\n",
     ),
 ]
