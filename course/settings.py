@@ -186,6 +186,10 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         _set_attr(torch.backends.cudnn, "deterministic"),
     ),
     "torch.backends.cudnn.enabled": (lambda: torch.backends.cudnn.enabled, _set_attr(torch.backends.cudnn, "enabled")),
+    "torch.cuda.set_sync_debug_mode()": (
+        lambda: torch.cuda.get_sync_debug_mode() if torch.cuda.is_available() else 0,
+        lambda v: torch.cuda.set_sync_debug_mode(v) if torch.cuda.is_available() else None,
+    ),
     "torch.set_printoptions()": (lambda: dict(vars(PRINT_OPTS)), lambda v: vars(PRINT_OPTS).update(v)),
     "warnings.filterwarnings() / warnings.simplefilter()": (_Filters, _set_filters),
     "warnings.showwarning": (lambda: warnings.showwarning, _set_attr(warnings, "showwarning")),
