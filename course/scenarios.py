@@ -188,6 +188,7 @@ class SyncCounter(TorchFunctionMode):
         self.mixed_device_arg = ""  # the device= string that put mixed's host tensor there ('cpu'), if one did
         self._named_host: dict[int, tuple[weakref.ref, str]] = {}  # tensors made with device="cpu" -> that string
         self.losses_made = 0  # losses the course.fixtures loss functions computed (see note_loss)
+        self.sync_losses: list[int] = []  # per entry of ``calls``: ``losses_made`` when that sync happened
         # per-step loss node -> weak refs to tensors computed from that loss with its graph (loss * n, loss.clone())
         self.graph_holders: dict[Any, list[weakref.ref]] = {}
         self._derived: dict[Any, Any] = {}  # grad_fn of such a tensor -> the loss node it comes from
@@ -237,6 +238,7 @@ class SyncCounter(TorchFunctionMode):
             "mixed": self.mixed,
             "mixed_device_arg": self.mixed_device_arg,
             "losses_made": self.losses_made,
+            "sync_losses": list(self.sync_losses),
             "unsynced": self.unsynced,
         }
 
@@ -488,6 +490,7 @@ class SyncCounter(TorchFunctionMode):
         if not self._copying:
             self._in_flight.clear()  # a blocking sync: every copy queued before it has arrived
         self.calls.extend([label] * times)
+        self.sync_losses.extend([self.losses_made] * times)
         if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
             self.on_accumulated_graph += 1
 

@@ -207,7 +207,6 @@ MUTANTS = [
             ("return (total / count).item()", 'return (total / count).item() if count else float("nan")'),
         ),
         expect="最多只能同步 1 次",
-        mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_epoch_mean_loss",
@@ -338,7 +337,6 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
         name="item_every_step",
         code=_log_with(_DETACHED, "loss.item() * batch_size", (_LOG_RETURN, "return windows")),
         expect="同步 (sync) 次数太多",
-        mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_log_running_loss",
@@ -486,7 +484,6 @@ def log_running_loss(losses, batch_sizes, log_every):
             imports="import numpy as np\n\n\n",
         ),
         expect="np.from_dlpack",
-        mistake="host-sync-every-step",
     ),
     dict(
         grade_id="test_log_running_loss",
@@ -952,7 +949,6 @@ MUTANTS += [  # gd: _foreach_copy_ is a move (a8c14ac), and a copy to the host i
     dict(
         grade_id="test_log_running_loss",
         name="copies_every_loss_into_a_cpu_buffer_with_foreach_copy_",
-        mistake="host-sync-every-step",
         code="""
 def log_running_loss(losses, batch_sizes, log_every):
     n_logs = len(losses) // log_every
@@ -1156,7 +1152,6 @@ MUTANTS += [  # hd: torch.ops.aten.to's overloads (on a CPU a no-op, so no _to_c
     dict(
         grade_id="test_log_running_loss",
         name="copies_every_loss_to_the_host_with_torch_ops_aten_to_device",
-        mistake="host-sync-every-step",
         code=_log_with(
             "    window_sum = window_sum + loss.detach() * batch_size\n",
             "    host = torch.ops.aten.to.device(loss.detach(), torch.device('cpu'), torch.float32)\n"
@@ -1177,7 +1172,6 @@ MUTANTS += [  # hd: torch.ops.aten.to's overloads (on a CPU a no-op, so no _to_c
     dict(
         grade_id="test_log_running_loss",
         name="copies_every_loss_to_the_host_with_torch_ops_aten_to_cpu",
-        mistake="host-sync-every-step",
         code=_log_with(
             "windows = []\n",
             "windows = []\nlosses = torch.ops.aten._to_cpu([loss.detach() for loss in losses])\n",
@@ -1187,7 +1181,6 @@ MUTANTS += [  # hd: torch.ops.aten.to's overloads (on a CPU a no-op, so no _to_c
     dict(
         grade_id="test_log_running_loss",
         name="copies_every_loss_to_the_host_with_the_functional_aten_foreach_copy",
-        mistake="host-sync-every-step",
         code=_log_with(
             "windows = []\n",
             "windows = []\nlosses = torch.ops.aten._foreach_copy([torch.zeros(()) for _ in losses], "
@@ -1211,7 +1204,6 @@ MUTANTS += [  # hd: cpu_tensor.fill_(t) reads t.item() when t is on another devi
     dict(
         grade_id="test_log_running_loss",
         name="fills_a_cpu_scalar_with_every_loss",
-        mistake="host-sync-every-step",
         code=_log_with(
             "    window_sum = window_sum + loss.detach() * batch_size\n",
             "    window_sum = window_sum + torch.empty(()).fill_(loss.detach()) * batch_size\n",
@@ -1224,7 +1216,6 @@ MUTANTS += [  # hd: a torch function mode is per thread: reads in threads the fu
     dict(
         grade_id="test_log_running_loss",
         name="reads_every_loss_with_item_in_a_thread_of_its_own",
-        mistake="host-sync-every-step",
         code="""
 import threading
 
@@ -1302,7 +1293,6 @@ MUTANTS += [  # hd: type_as / new_tensor take their device from a CPU tensor: a 
     dict(
         grade_id="test_log_running_loss",
         name="casts_every_loss_with_type_as_a_cpu_scalar",
-        mistake="host-sync-every-step",
         code=_log_with(
             "    window_sum = window_sum + loss.detach() * batch_size\n",
             "    window_sum = window_sum + loss.detach().type_as(torch.zeros(())) * batch_size\n",
@@ -1412,6 +1402,34 @@ def log_running_loss(losses, batch_sizes, log_every):
             windows.append(window_sum / (batch_sizes[step - 1] - start))
             window_sum = 0.0
     return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+]
+
+MUTANTS += [  # s37 review (c3): two syncs per log point, none per step: was tagged as a sync in every step
+    dict(
+        grade_id="test_train_epoch",
+        name="prints_and_appends_the_window_item_at_each_log_point",
+        expect="同步 (sync) 次数太多",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        n = x.shape[0]
+        window_sum, window_n = window_sum + loss.detach() * n, window_n + n
+        epoch_sum, epoch_n = epoch_sum + loss.detach() * n, epoch_n + n
+        if step % log_every == 0:
+            print(f"step {step}: loss {window_sum.item() / window_n:.4f}")
+            logs.append(window_sum.item() / window_n)
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
 """,
     ),
 ]
