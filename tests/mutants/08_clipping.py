@@ -970,7 +970,7 @@ MUTANTS += [  # gc: a look at the rxd fix: "not finite" read off the coefficient
         grade_id="test_clip_by_global_norm_",
         name="finiteness_as_a_positive_coefficient",
         code=_clip_with((_CLIP_WHERE, "    coef = torch.where(coef > 0, coef, torch.ones_like(coef))\n")),
-        expect="按 coef 是不是 0 或 nan 来判断",
+        expect="max_norm = 0，总范数 13 是有限值",
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
@@ -1123,5 +1123,114 @@ MUTANTS += [  # s36: a call that leaves a process-wide setting changed (course.s
                 "    torch.set_grad_enabled(False)  # the scaling must not be recorded\n    grads = [p.grad",
             ),
         ),
+    ),
+]
+
+
+MUTANTS += [  # s37 review (c3): the first three passed every test; the last two were told a cause they did not have
+    dict(
+        grade_id="test_advise",
+        name="reads_stats_into_python_numbers_in_the_callers_dict",
+        mistake="modifies-input",
+        expect="['steps']：从张量变成了 int",
+        code="""
+def advise(stats: dict) -> str:
+    # advise 只调用一次，可以同步：把统计一次性读成 Python 数字
+    for key in ("steps", "clipped", "largest"):
+        stats[key] = stats[key].item()
+    if stats["steps"] == 0:
+        raise ValueError("还没有训练")
+    if not math.isfinite(stats["largest"]):
+        return "check_data"
+    if 5 * stats["clipped"] > stats["steps"]:
+        return "fix_lr_or_init"
+    return "keep_clipping"
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="replaces_a_non_contiguous_grad_by_a_contiguous_copy",
+        expect="p.grad 被换成了另一个张量",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is None:
+            continue
+        if not p.grad.is_contiguous():
+            p.grad = p.grad.contiguous()  # 让 view(-1) 能用（数值不变）
+        groups.setdefault(name.rpartition(".")[0], []).append(p.grad.view(-1))
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {k: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in gs]), norm_type)
+              for k, gs in groups.items()}
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="normalises_the_callers_batch_in_place",
+        mistake="modifies-input",
+        expect="train_step 修改了调用者传入的 batch",
+        code=_step(before_backward="x.sub_(x.mean())"),
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="max_norm_zero_taken_as_no_clipping",
+        expect="max_norm = 0，总范数 13 是有限值",
+        code="""
+def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if max_norm <= 0:  # 常见约定：max_norm <= 0 表示不裁剪（Python 数字上的 if，不同步）
+        return total
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(  # never clips, then zeroes .grad after step(): |grad| <= max_norm, but nothing was clipped after step()
+        grade_id="test_train_step",
+        name="never_clips_and_zeroes_grads_after_step",
+        expect="这一步的梯度没有被裁剪",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = global_grad_norm(model.parameters())  # 裁剪前的总范数（忘了真正裁剪）
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=False)  # 清零梯度，为下一步准备
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+CORRECT += [  # s37 review (c3): float16 gradients, norm and coefficient in float32 (one float16 step from the reference)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="float16_norm_and_coefficient_computed_in_float32",
+        code="""
+def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    # float16 / bfloat16 的梯度：范数和系数在 float32 里算（更准，也不会溢出），返回值用梯度的 dtype
+    work = torch.promote_types(grads[0].dtype, torch.float32)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, dtype=work) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total.to(grads[0].dtype)
+""",
     ),
 ]
