@@ -272,9 +272,9 @@ _ENTRIES = (
     # 04_devices (also: modifies-input above)
     Mistake(
         "to-tensor-copies-dtype",
-        "x.to(张量) 连 dtype 一起改了",
-        "x.to(tensor) copies the tensor's dtype too",
-        "x.to(另一个张量) 同时改 dtype 和 device：只移设备写 x.to(另一个张量.device)。",
+        "移设备时 dtype 也跟着参照张量变了",
+        "the dtype follows the reference tensor too (x.to(tensor))",
+        "x.to(另一个张量) 同时改 dtype 和 device（写 dtype=ref.dtype 也一样）：只移设备写 x.to(另一个张量.device)。",
     ),
     Mistake(
         "global-device",

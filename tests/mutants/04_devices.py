@@ -1138,3 +1138,36 @@ MUTANTS += [  # s36 review (b2): no causal test passed scores that require grad
         ),
     ),
 ]
+
+MUTANTS += [  # s37 review (b4)
+    dict(  # passed every test: no tested T was above 1024
+        grade_id="test_causal_mask_fill",
+        name="one cached causal mask for block_size 1024 per device, sliced to T (nanoGPT style)",
+        expect="1024",
+        code="_BLOCK = 1024\n_MASKS = {}\n\n\n"
+        "def causal_mask_fill(scores):\n"
+        "    if scores.device not in _MASKS:\n"
+        "        _MASKS[scores.device] = torch.ones(_BLOCK, _BLOCK, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    t = scores.shape[-1]\n"
+        "    return scores.masked_fill(_MASKS[scores.device][:t, :t], float('-inf'))\n",
+    ),
+    dict(  # wrong cause: it was told the diagonal was masked, though everything was
+        grade_id="test_causal_mask_fill",
+        name="future.triu(diagonal=1) with its result dropped: every position is masked",
+        expect="每个位置都被替换成了 -inf",
+        code="def causal_mask_fill(scores):\n"
+        "    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device)\n"
+        "    future.triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+    dict(  # wrong cause: told it passed a tensor to .to(); it wrote dtype=ref's dtype
+        grade_id="test_to_device_like",
+        name="x.to(device=ref.device, dtype=ref.dtype): the dtype follows ref",
+        mistake="to-tensor-copies-dtype",
+        expect="写 dtype=ref.dtype 也一样",
+        code=_LIKE
+        + "    like = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
+        + "    return x.to(device=like.device, dtype=like.dtype)\n",
+    ),
+]

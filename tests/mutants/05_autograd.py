@@ -1217,3 +1217,21 @@ MUTANTS += [  # s37 review (b3): wrong cause (told zero_grad() was in the loop; 
         "    return total\n",
     ),
 ]
+
+MUTANTS += [  # s37 review (b4): passed every test (no tested model had a frozen parameter)
+    dict(
+        grade_id="test_accumulate_grads",
+        name="model.requires_grad_(True) first, 'so every parameter gets a gradient': unfreezes the caller's layers",
+        expect="不改调用者冻结的参数",
+        code=_ACC_HEAD + "    model.requires_grad_(True)\n"
+        "    model.zero_grad(set_to_none=True)\n"
+        "    n = x.shape[0]\n"
+        "    total = 0.0\n"
+        "    for start in range(0, n, micro_batch_size):\n"
+        "        xb, yb = x[start:start + micro_batch_size], y[start:start + micro_batch_size]\n"
+        "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n"
+        "        loss.backward()\n"
+        "        total += loss.item()\n"
+        "    return total\n",
+    ),
+]

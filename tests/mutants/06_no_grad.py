@@ -234,7 +234,7 @@ def evaluate(model, x):
         code=_eval_with(
             _MODES, "was_training = model.training\n", (_RESTORE, "finally:\n    model.train(was_training)\n")
         ),
-        expect="直接 model.train(was_training) 是这样",
+        expect="所以直接 model.train(was_training)",
     ),
     dict(
         grade_id="test_evaluate",
@@ -956,7 +956,7 @@ CORRECT = [  # s36: the maintainer's look for false negatives (06 had no correct
     dict(
         grade_id="test_freeze",
         name="the submodule looked up in dict(model.named_modules()), frozen with requires_grad_(False) and train(False)",
-        code="def freeze(model, names):\n    count = 0\n    for name in names:\n        module = dict(model.named_modules())[name]\n        module.requires_grad_(False)\n        module.train(False)\n        count += sum(p.numel() for p in module.parameters())\n    return count\n",
+        code="def freeze(model, names):\n    frozen = {}\n    for name in names:\n        module = dict(model.named_modules())[name]\n        module.requires_grad_(False)\n        module.train(False)\n        frozen.update({id(p): p.numel() for p in module.parameters()})\n    return sum(frozen.values())\n",
     ),
 ]
 
@@ -1003,5 +1003,29 @@ MUTANTS += [  # s37 review (b3): wrong cause (told it made a new tensor each ste
         "    for _ in range(steps):\n"
         "        z.sub_(lr * step(z))\n"
         "    return z\n",
+    ),
+]
+
+MUTANTS += [  # s37 review (b4): wrong cause (told about train(); it copied one flag to every module)
+    dict(
+        grade_id="test_evaluate",
+        name="one saved flag assigned to every module's .training",
+        mistake="recursive-train-restore",
+        expect="只记一个标志再赋给每个模块",
+        code=_eval_with(
+            _MODES,
+            "was_training = model.training\n",
+            (_RESTORE, "finally:\n    for m in model.modules():\n        m.training = was_training\n"),
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s37 review (b4): the old reference counted a parameter tied between two named modules twice
+    dict(
+        grade_id="test_freeze",
+        name="count += p.numel() per module: a weight tied between two named modules is counted twice",
+        expect="有的参数被数了两次",
+        code=_body("def freeze(model, names):", _FREEZE_OK),
     ),
 ]
