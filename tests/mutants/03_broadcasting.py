@@ -1325,3 +1325,20 @@ MUTANTS += [  # s36 review (a2): the notebook's own solution squared float16 err
         ),
     ),
 ]
+
+
+MUTANTS += [  # s37 review (a3): subtracts in float16 and widens only the error (40000 - (-30000) is inf)
+    dict(
+        grade_id="test_mse_loss",
+        name="subtracts in float16, widens the error before squaring",
+        expect="第一对是 40000 与 -30000",
+        code=solution_with(
+            "03_broadcasting",
+            "mse_loss",
+            (
+                "    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)",
+                "    return ((pred - target).to(wide) ** 2).mean().to(pred.dtype)",
+            ),
+        ),
+    ),
+]
