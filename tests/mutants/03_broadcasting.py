@@ -1342,3 +1342,29 @@ MUTANTS += [  # s37 review (a3): subtracts in float16 and widens only the error 
         ),
     ),
 ]
+
+
+MUTANTS += [  # s37 review (a3): the conv layer's bias added out of the graph (bias.grad stayed None)
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x += bias under torch.no_grad()",
+        mistake="detached-from-graph",
+        expect="bias.grad 是 None",
+        code="def add_channel_bias_(x, bias):\n    with torch.no_grad():\n        x += bias.view(-1, 1, 1)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="adds bias.detach()",
+        mistake="detached-from-graph",
+        expect="bias.grad 是 None",
+        code="def add_channel_bias_(x, bias):\n    x.add_(bias.detach()[:, None, None])\n    return x\n",
+    ),
+]
+
+CORRECT += [  # s37: the in-place add on a layer's output keeps the graph, written with add_ and indexing
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.add_(bias[:, None, None])",
+        code="def add_channel_bias_(x, bias):\n    return x.add_(bias[:, None, None])\n",
+    ),
+]
