@@ -1108,3 +1108,53 @@ MUTANTS += [  # s36 review (a2): .type(torch.LongTensor) is always a CPU tensor;
         code="def make_labels(raw):\n    return (raw - 1).type(torch.LongTensor)\n",
     ),
 ]
+
+
+MUTANTS += [  # s37 review (a3): each passed every test
+    dict(
+        grade_id="test_masked_row_mean",
+        name="divides each reading by the count first, then sums in float16 (0.001 / 100000 underflows to 0)",
+        expect="100000 个 0.001",
+        code=solution_with(
+            "01_tensors",
+            "masked_row_mean",
+            (
+                "    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)",
+                "    share = torch.where(mask, x / mask.sum(dim=1, keepdim=True), torch.zeros_like(x))",
+            ),
+            (
+                "    return (total / mask.sum(dim=1)).to(x.dtype)",
+                "    return torch.where(mask.any(dim=1), share.sum(dim=1), torch.full_like(share[:, 0], float('nan')))",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="torch.lerp(-b, b, draw): the library interpolates",
+        expect="用了 torch.lerp",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    bound = 1 / math.sqrt(in_features)\n"
+        "    draw = torch.rand((out_features, in_features), generator=generator)\n"
+        "    return torch.lerp(torch.full_like(draw, -bound), torch.full_like(draw, bound), draw)\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="Tensor.lerp_ on a -b tensor",
+        expect="用了 Tensor.lerp_",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    bound = in_features ** -0.5\n"
+        "    draw = torch.rand((out_features, in_features), generator=generator)\n"
+        "    return torch.full_like(draw, -bound).lerp_(torch.full_like(draw, bound), draw)\n",
+    ),
+]
+
+CORRECT += [  # s37: the transform written as one fused multiply-add is still the learner's own
+    dict(
+        grade_id="test_linear_init",
+        name="torch.addcmul(-b, 2b, draw)",
+        code="def linear_init(in_features, out_features, generator):\n"
+        "    bound = 1 / math.sqrt(in_features)\n"
+        "    draw = torch.rand((out_features, in_features), generator=generator)\n"
+        "    return torch.addcmul(torch.full_like(draw, -bound), torch.full_like(draw, 2 * bound), draw)\n",
+    ),
+]
