@@ -770,3 +770,38 @@ MUTANTS += [  # s36 review (a2): warnings filters left behind by shares_storage
         ),
     ),
 ]
+
+
+MUTANTS += [  # s37 review (a3): the model's error came out changed (only its coming out was checked)
+    dict(
+        grade_id="test_forward_one",
+        name="re-raises the model's RuntimeError as a friendlier ValueError",
+        expect="模型报了 RuntimeError，从函数里出来的却是 ValueError",
+        code="def forward_one(model, sample):\n"
+        "    try:\n        out = model(sample.unsqueeze(0))\n"
+        "    except RuntimeError as err:\n"
+        "        raise ValueError(f'forward_one failed on a sample of shape {tuple(sample.shape)}: {err}') from err\n"
+        "    return out.squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="re-raises a new RuntimeError with the sample's shape added",
+        expect="另一个 RuntimeError（新建的异常对象）",
+        code="def forward_one(model, sample):\n"
+        "    try:\n        out = model(sample.unsqueeze(0))\n"
+        "    except RuntimeError as err:\n"
+        "        raise RuntimeError(f'sample {tuple(sample.shape)} on {sample.device}: {err}') from err\n"
+        "    return out.squeeze(0)\n",
+    ),
+]
+
+CORRECT += [  # s37: catching the model's error to print something, then a bare raise, lets it out as it is
+    dict(
+        grade_id="test_forward_one",
+        name="prints the sample's shape on an error, then a bare raise",
+        code="def forward_one(model, sample):\n"
+        "    try:\n        out = model(sample.unsqueeze(0))\n"
+        "    except Exception:\n        print('forward_one failed on', tuple(sample.shape))\n        raise\n"
+        "    return out.squeeze(0)\n",
+    ),
+]
