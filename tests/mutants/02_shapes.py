@@ -805,3 +805,30 @@ CORRECT += [  # s37: catching the model's error to print something, then a bare 
         "    return out.squeeze(0)\n",
     ),
 ]
+
+
+MUTANTS += [  # s37 review (a3): through NumPy and back: the same memory, not a view of x (inputs all started at 0)
+    dict(
+        grade_id="test_to_nchw",
+        name="x.numpy() transposed, back through torch.from_numpy",
+        expect="用了 Tensor.numpy()",
+        code="def to_nchw(x):\n    a = x.numpy()\n    if a.ndim == 3:\n        a = a[None]\n"
+        "    return torch.from_numpy(a.transpose(0, 3, 1, 2))\n",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="np.asarray(x) transposed, back through torch.as_tensor",
+        expect="用了 np.asarray(x)",
+        code="import numpy as np\n\n\ndef to_nchw(x):\n    a = np.asarray(x)\n    if a.ndim == 3:\n        a = a[None]\n"
+        "    return torch.as_tensor(a.transpose(0, 3, 1, 2))\n",
+    ),
+]
+
+CORRECT += [  # s37: as_strided keeps x's storage offset (the new hidden inputs start inside a batch)
+    dict(
+        grade_id="test_to_nchw",
+        name="as_strided with the strides reordered",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.unsqueeze(0)\n    n, h, w, c = x.shape\n"
+        "    s0, s1, s2, s3 = x.stride()\n    return x.as_strided((n, c, h, w), (s0, s3, s1, s2))\n",
+    ),
+]
