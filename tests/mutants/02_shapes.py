@@ -832,3 +832,13 @@ CORRECT += [  # s37: as_strided keeps x's storage offset (the new hidden inputs 
         "    s0, s1, s2, s3 = x.stride()\n    return x.as_strided((n, c, h, w), (s0, s3, s1, s2))\n",
     ),
 ]
+
+
+MUTANTS += [  # s37 review (a3): the (C, W, H) message named transpose(1, 3), which this answer does not use
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="permute(0, 3, 2, 1): the dims listed in reverse",
+        expect="每个通道里的像素按 (W, H) 排列",
+        code="def flatten_nhwc(x):\n    return x.permute(0, 3, 2, 1).flatten(start_dim=1)\n",
+    ),
+]
