@@ -303,7 +303,7 @@ MUTANTS = [
     dict(
         grade_id="test_patchify",
         name="a Python loop over the rows of patches",
-        expect="每行、每列的块数",
+        expect="步数随块数增长",
         code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
         "    rows = [x[:, :, i * p:(i + 1) * p].reshape(n, c, p, w // p, p).permute(0, 3, 1, 2, 4)"
         ".reshape(n, w // p, c * p * p) for i in range(h // p)]\n"
@@ -840,5 +840,18 @@ MUTANTS += [  # s37 review (a3): the (C, W, H) message named transpose(1, 3), wh
         name="permute(0, 3, 2, 1): the dims listed in reverse",
         expect="每个通道里的像素按 (W, H) 排列",
         code="def flatten_nhwc(x):\n    return x.permute(0, 3, 2, 1).flatten(start_dim=1)\n",
+    ),
+]
+
+
+MUTANTS += [  # s37 review (a3): einops cut the patches and was told it loops (137 steps at 64 and at 4096 patches)
+    dict(
+        grade_id="test_patchify",
+        name="functorch.einops.rearrange (ships with torch), the ViT one-liner",
+        expect="patchify 用了 einops 的 rearrange",
+        # from the submodule: the first call of functorch.einops.rearrange imports that submodule, which then
+        # shadows the function on the package (only a second import in the same process, as here, sees it)
+        code="from functorch.einops.rearrange import rearrange\n\n\ndef patchify(x, p):\n"
+        "    return rearrange(x, 'n c (h p) (w q) -> n (h w) (c p q)', p=p, q=p)\n",
     ),
 ]
