@@ -279,7 +279,7 @@ MUTANTS = [
     dict(
         grade_id="test_patchify",
         name="a Python loop over the patches",
-        expect="说明是在用 Python 循环逐个处理",
+        expect="片数达到了块数",
         code="def patchify(x, p):\n"
         "    n, c, h, w = x.shape\n"
         "    return torch.stack([x[:, :, i:i+p, j:j+p].reshape(n, -1) for i in range(0, h, p) for j in range(0, w, p)], 1)\n",
