@@ -1058,3 +1058,122 @@ MUTANTS += [  # s36 review (c2): an environment variable set for debugging stays
         ),
     ),
 ]
+
+
+MUTANTS += [  # fix37 (d3): each passed every test
+    dict(  # NumPy cannot read a tensor that carries a graph: the most common input, a model's output
+        grade_id="test_diagnose",
+        name="values read through .cpu().numpy(): fails on logits that require grad",
+        expect="requires_grad=True（带着计算图）",
+        code="""import numpy as np
+
+
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        lb = labels.cpu().numpy()
+        if not np.all((lb >= 0) & (lb < num_classes)):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        lg = logits.cpu().numpy()
+        if not np.isfinite(lg).all():
+            problems.add("nonfinite")
+        elif lg.ndim == 2 and lg.shape[1] >= 2:
+            if np.all((lg >= 0) & (lg <= 1)) and np.all(np.abs(lg.sum(axis=1) - 1) <= 1e-3):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+    dict(  # p.grad.zero_() by hand: a fresh model's .grad is None
+        grade_id="test_train_step",
+        name="p.grad.zero_() by hand: raises on a fresh model",
+        expect="每个参数的 .grad 都是 None",
+        code=_train_step(zero_grad="for p in model.parameters():\n        p.grad.zero_()"),
+    ),
+    dict(  # unfreezes what the caller froze
+        grade_id="test_train_step",
+        name="model.requires_grad_(True) unfreezes the caller's frozen parameters",
+        expect="调用之后它的 requires_grad 变成了 True",
+        code=_train_step(zero_grad="model.requires_grad_(True)\n    optimizer.zero_grad()"),
+    ),
+    dict(  # a no_grad forward to look at the loss, then the real one: BatchNorm counts two batches
+        grade_id="test_regression_step",
+        name="a no_grad forward to check the loss, then a second forward",
+        expect="这一步模型前向了 2 次",
+        code="""def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    with torch.no_grad():
+        check = F.mse_loss(model(x).squeeze(1), y)
+    if not torch.isfinite(check):
+        return {"loss": check.item(), "grad_norm": None, "skipped": True}
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": check.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(  # step() on the skipped step: a no-op only because zero_grad() set every .grad to None
+        grade_id="test_regression_step",
+        name="optimizer.step() also on the skipped step",
+        expect="这一步却调用了 optimizer.step()",
+        code="""def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    skipped = not torch.isfinite(loss)
+    norm = None
+    if not skipped:
+        loss.backward()
+        norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": skipped}
+""",
+    ),
+    dict(  # guards the inputs, not the loss: 1e30 is finite, its square is not (no isnan anywhere)
+        grade_id="test_regression_step",
+        name="isfinite guard on the inputs x and y, not on the loss",
+        expect="要检查的是 loss 本身",
+        code="""def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    bad = not (torch.isfinite(x).all() and torch.isfinite(y).all())
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if bad:
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(  # the loss in float64: 1e60 is finite there, so the overflowing batch is trained on
+        grade_id="test_regression_step",
+        name="loss computed in float64: the float32 overflow is not seen",
+        expect="loss 不是在模型输出的 dtype（float32）里算的",
+        code=_regression_step(loss="F.mse_loss(pred.double(), y.double())"),
+    ),
+]
+
+CORRECT += [  # fix37
+    dict(  # isnan beside isinf: both kinds caught (naming isnan in a failure needs the inf let through)
+        grade_id="test_regression_step",
+        name="isinf or isnan guard",
+        code=_regression_step(
+            guard="""if torch.isinf(loss) or torch.isnan(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
+        ),
+    ),
+    dict(  # zero_grad(set_to_none=False) on a fresh model leaves None as it is
+        grade_id="test_train_step",
+        name="zero_grad(set_to_none=False)",
+        code=_train_step(zero_grad="optimizer.zero_grad(set_to_none=False)"),
+    ),
+]
