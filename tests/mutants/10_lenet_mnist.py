@@ -2200,3 +2200,37 @@ MUTANTS += [  # s35 leftover: validation one sample at a time gives the same acc
         code=_fit_with("evaluate(model, x_val, y_val, 1000)", "evaluate(model, x_val, y_val, 1)"),
     ),
 ]
+
+
+MUTANTS += [  # fix37 (d3): each passed every test
+    dict(  # without a generator, a private fixed seed: the caller's torch.manual_seed changes nothing
+        grade_id="test_make_loader",
+        name="shuffle=True without a generator uses torch.Generator().manual_seed(0)",
+        expect="顺序没有跟着全局随机数走",
+        code=_loader_with(
+            "RandomSampler(dataset, generator=generator)",
+            "RandomSampler(dataset, generator=generator or torch.Generator().manual_seed(0))",
+        ),
+    ),
+    dict(  # bf16 logits on the CPU: near-ties change the argmax
+        grade_id="test_evaluate",
+        name="forward under torch.autocast",
+        expect="开着 torch.autocast",
+        code=_restoring_with(
+            "with torch.inference_mode():", "with torch.inference_mode(), torch.autocast(device_type=x.device.type):"
+        ),
+    ),
+    dict(  # unfreezes what the caller froze
+        grade_id="test_train_one_epoch",
+        name="model.requires_grad_(True) at the start of the epoch",
+        expect="调用之后它的 requires_grad 变成了 True",
+        code=_epoch_with("model.train()\n", "model.train()\nmodel.requires_grad_(True)\n"),
+    ),
+    dict(  # the validation split merged into the training data, and still used to select the epoch (slow: trains)
+        grade_id="test_final_accuracy",
+        name="trains on train + validation and still selects the epoch on validation",
+        expect="验证集被并进了训练数据",
+        code="x_more = torch.cat([x_train, x_val.cpu()])\ny_more = torch.cat([y_train, y_val.cpu()])\n"
+        + _training_cell().replace("x_train, y_train, BATCH_SIZE", "x_more, y_more, BATCH_SIZE"),
+    ),
+]
