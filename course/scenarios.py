@@ -210,10 +210,15 @@ class SyncCounter(TorchFunctionMode):
         self._dispatch.__enter__()
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
+        self._waits = {owner: owner.synchronize for owner in _WAITS}
+        for owner, wait in self._waits.items():
+            owner.synchronize = _counting_wait(self, owner, wait)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         threading.Thread.start = self._thread_start
+        for owner, wait in self._waits.items():
+            owner.synchronize = wait
         self._dispatch.__exit__(*exc)
         super().__exit__(*exc)
 
@@ -552,6 +557,22 @@ class _InThread(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
         return self.counter.__torch_function__(func, types, args, kwargs)
+
+
+# What blocks the host until the device is done without reading a value: not a torch function, so patched while
+# counting (on a CPU-only machine nothing calls them; on a GPU each one is a sync like .item()).
+_WAITS = [torch.cuda, torch.cuda.Stream, torch.cuda.Event]
+
+
+def _counting_wait(counter: SyncCounter, owner: Any, wait: Callable[..., Any]) -> Callable[..., Any]:
+    """``owner.synchronize`` that counts as one sync, then waits."""
+    label = "torch.cuda.synchronize()" if owner is torch.cuda else f"{owner.__name__}.synchronize()"
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counter._record(label, None)
+        return wait(*args, **kwargs)
+
+    return counted
 
 
 def _counting_threads(counter: SyncCounter, start: Callable[..., Any]) -> Callable[..., Any]:

@@ -9,6 +9,7 @@ Either way the setting is put back at once, so later checks run as they would ha
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
@@ -122,6 +123,51 @@ def _set_seed(value: _Seed) -> None:
     torch.set_rng_state(value.state)  # the stream as it was before the call, and the seed
 
 
+_UNREADABLE = "(读不出：fp32_precision 新接口已被改过)"
+
+
+def _tolerant(read: Callable[[], Any]) -> Callable[[], Any]:
+    """``read`` of a legacy precision flag, which torch refuses once the ``fp32_precision`` API has set another
+    value; then a marker that differs from every real reading (the new API's own entry names the change)."""
+
+    def reading() -> Any:
+        try:
+            return read()
+        except RuntimeError:
+            return _UNREADABLE
+
+    return reading
+
+
+_FP32_PRECISION = [  # torch 2.9+: where the new API keeps the TF32 choice
+    ("torch.backends", "fp32_precision"),
+    ("torch.backends.cuda.matmul", "fp32_precision"),
+    ("torch.backends.cudnn", "fp32_precision"),
+    ("torch.backends.cudnn.conv", "fp32_precision"),
+    ("torch.backends.cudnn.rnn", "fp32_precision"),
+    ("torch.backends.mkldnn", "fp32_precision"),
+    ("torch.backends.mkldnn.matmul", "fp32_precision"),
+    ("torch.backends.mkldnn.conv", "fp32_precision"),
+    ("torch.backends.mkldnn.rnn", "fp32_precision"),
+]
+
+
+def _owner(path: str) -> Any:
+    owner: Any = torch
+    for part in path.split(".")[1:]:
+        owner = getattr(owner, part, None)
+    return owner
+
+
+def _fp32_precision_settings() -> dict[str, tuple[Callable[[], Any], Callable[[Any], None]]]:
+    found = {}
+    for path, name in _FP32_PRECISION:
+        owner = _owner(path)
+        if owner is not None and hasattr(owner, name):
+            found[f"{path}.{name}"] = (lambda o=owner, n=name: getattr(o, n), _set_attr(owner, name))
+    return found
+
+
 def _root_logger() -> tuple[int, tuple[Any, ...]]:
     return logging.root.level, tuple(logging.root.handlers)
 
@@ -135,6 +181,7 @@ def _set_root_logger(value: tuple[int, tuple[Any, ...]]) -> None:
 # ``==`` (functions, such as showwarning, by identity).
 SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "torch.manual_seed() / torch.seed()": (lambda: _Seed(arm=False), _set_seed),
+    "gc.disable()": (gc.isenabled, lambda on: gc.enable() if on else gc.disable()),
     "torch.set_grad_enabled()": (torch.is_grad_enabled, torch.set_grad_enabled),
     "torch.set_default_dtype()": (torch.get_default_dtype, torch.set_default_dtype),
     "torch.set_default_device()": (torch.get_default_device, torch.set_default_device),
@@ -146,7 +193,10 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         lambda: (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()),
         lambda v: torch.set_anomaly_enabled(*v),
     ),
-    "torch.set_float32_matmul_precision()": (torch.get_float32_matmul_precision, torch.set_float32_matmul_precision),
+    "torch.set_float32_matmul_precision()": (
+        _tolerant(torch.get_float32_matmul_precision),
+        torch.set_float32_matmul_precision,
+    ),
     "torch.set_num_threads()": (torch.get_num_threads, torch.set_num_threads),
     "torch.set_autocast_enabled()": (
         lambda: (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda")),
@@ -170,11 +220,11 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         _set_attr(torch.backends.cuda.matmul, "allow_bf16_reduced_precision_reduction"),
     ),
     "torch.backends.cuda.matmul.allow_tf32": (
-        lambda: torch.backends.cuda.matmul.allow_tf32,
+        _tolerant(lambda: torch.backends.cuda.matmul.allow_tf32),
         _set_attr(torch.backends.cuda.matmul, "allow_tf32"),
     ),
     "torch.backends.cudnn.allow_tf32": (
-        lambda: torch.backends.cudnn.allow_tf32,
+        _tolerant(lambda: torch.backends.cudnn.allow_tf32),
         _set_attr(torch.backends.cudnn, "allow_tf32"),
     ),
     "torch.backends.cudnn.benchmark": (
@@ -186,6 +236,8 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         _set_attr(torch.backends.cudnn, "deterministic"),
     ),
     "torch.backends.cudnn.enabled": (lambda: torch.backends.cudnn.enabled, _set_attr(torch.backends.cudnn, "enabled")),
+    # after the legacy flags: putting a legacy flag back writes these too, so they are read (and put back) last
+    **_fp32_precision_settings(),
     "torch.cuda.set_sync_debug_mode()": (
         lambda: torch.cuda.get_sync_debug_mode() if torch.cuda.is_available() else 0,
         lambda v: torch.cuda.set_sync_debug_mode(v) if torch.cuda.is_available() else None,
@@ -216,12 +268,13 @@ def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:
         now = read()
         if now != before[name]:
             changed.append((name, _change(read, before[name], now)))
-            restore(before[name])
+            if not (isinstance(now, str) and now == _UNREADABLE):  # the fp32_precision entries below put it back
+                restore(before[name])
         elif name == _SEED:
             _set_seed_field(before[name].seed)  # the probe off again: the stream goes on from where the call left it
         if name == _SEED:
             before[name].value = before[name].seed  # disarmed: a second look finds nothing new
-    return changed
+    return sorted(changed, key=lambda change: _UNREADABLE in change[1])  # a legacy flag torch refused to read: last
 
 
 def _change(read: Callable[[], Any], before: Any, now: Any) -> str:

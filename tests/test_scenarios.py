@@ -69,3 +69,18 @@ def test_str_of_a_device_tensors_device_names_the_device_for_a_new_tensor_not_fo
     _, copied = count_syncs(lambda t: t.to("cpu:0"), loss)  # typed out: a copy to the host on a GPU machine
     assert (made_there["calls"], made_there["mixed"]) == ([], "")
     assert copied["calls"] == ['.to("cpu:0")']
+
+
+def test_waiting_for_the_device_counts_as_a_sync_and_the_wait_is_put_back_after():
+    wait = torch.cuda.synchronize
+
+    def epoch_end() -> int:
+        try:
+            torch.cuda.synchronize()  # on a CPU-only machine it raises after being counted
+        except (RuntimeError, AssertionError):
+            pass
+        return 1
+
+    _, report = count_syncs(epoch_end)
+    assert report["calls"] == ["torch.cuda.synchronize()"]
+    assert torch.cuda.synchronize is wait

@@ -3,6 +3,7 @@ setting is put back at once; what only a library did, or what the learner merely
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
@@ -27,7 +28,7 @@ def test_a_changed_setting_is_put_back_and_named_with_how_it_changed():
     before = settings.snapshot()
     torch.set_default_dtype(torch.float64)
     torch.set_float32_matmul_precision("medium")
-    changed = settings.restore_changed(before)
+    changed = [c for c in settings.restore_changed(before) if "fp32_precision" not in c[0]]  # the new API follows
     assert changed == [
         ("torch.set_default_dtype()", "torch.float32 -> torch.float64"),
         ("torch.set_float32_matmul_precision()", "'highest' -> 'medium'"),
@@ -135,3 +136,14 @@ def test_the_learner_process_reports_a_reseeded_global_rng_as_a_field():
     with pytest.raises(checks.CheckError) as failed:
         checks.call_learner(fn, checks.Case((torch.ones(2),)), fn_name="f")
     assert failed.value.mistake == "global-seed-reset" and "重设了全局随机种子" in str(failed.value)
+
+
+def test_the_new_fp32_precision_api_and_the_garbage_collector_are_settings_and_legacy_reads_do_not_crash():
+    before = settings.snapshot()
+    torch.backends.cuda.matmul.fp32_precision = "tf32"  # torch refuses the legacy reads after this
+    gc.disable()
+    changed = dict(settings.restore_changed(before))
+    assert list(changed)[:2] == ["gc.disable()", "torch.backends.cuda.matmul.fp32_precision"]  # what was set
+    assert changed["torch.backends.cuda.matmul.fp32_precision"] == "'none' -> 'tf32'"
+    assert gc.isenabled() and torch.backends.cuda.matmul.fp32_precision == "none"
+    assert torch.get_float32_matmul_precision() == "highest"  # the legacy read works again

@@ -1433,3 +1433,25 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+MUTANTS += [  # s37 review (c4): process-wide settings nothing watched (the garbage collector, the new fp32 API)
+    dict(
+        grade_id="test_train_epoch",
+        name="gc.disable() for the epoch (torchtitan style), left off after it",
+        mistake="global-setting-changed",
+        expect="gc.disable()（True -> False）",
+        code="import gc\n\n"
+        + solution_with("07_item", "train_epoch", ("    model.train()\n", "    gc.disable()\n    model.train()\n")),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.backends.cuda.matmul.fp32_precision = 'tf32' first (the legacy reads then raise)",
+        mistake="global-setting-changed",
+        expect="torch.backends.cuda.matmul.fp32_precision（'none' -> 'tf32'）",
+        code=solution_with(
+            "07_item",
+            "train_epoch",
+            ("    model.train()\n", '    torch.backends.cuda.matmul.fp32_precision = "tf32"\n    model.train()\n'),
+        ),
+    ),
+]
