@@ -1455,3 +1455,19 @@ MUTANTS += [  # s37 review (c4): process-wide settings nothing watched (the garb
         ),
     ),
 ]
+
+MUTANTS += [  # s37 review (c4): an extra eval-mode forward per batch (a "clean" loss to log) was blamed on model.train()
+    dict(
+        grade_id="test_train_epoch",
+        name="second_eval_forward_to_log_a_clean_loss",
+        code=_epoch_with(
+            "    batch_sum = loss.detach() * batch_size\n",
+            "    model.eval()\n"
+            "    with torch.no_grad():\n"
+            "        clean = loss_fn(model(x), y)\n"
+            "    model.train()\n"
+            "    batch_sum = clean * batch_size\n",
+        ),
+        expect="其中 3 次在评估模式",
+    ),
+]
