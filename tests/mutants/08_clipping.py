@@ -1234,3 +1234,42 @@ def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # s37 review (c4): passed every test (each test optimizer had one param group; no test read the weight after a nan step)
+    dict(
+        grade_id="test_train_step",
+        name="clips_only_the_first_param_group",
+        code=_step(clip='grad_norm = torch.nn.utils.clip_grad_norm_(optimizer.param_groups[0]["params"], max_norm)'),
+        expect="只算第一个参数组 optimizer.param_groups[0]",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="global_norm_but_clips_only_the_first_param_group",
+        code=_step(
+            clip="grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])\n"
+            '    torch.nn.utils.clip_grads_with_norm_(optimizer.param_groups[0]["params"], max_norm, grad_norm)'
+        ),
+        expect="只裁剪第一个参数组",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="nan_gradients_zeroed_before_step",
+        code=_step(
+            clip="grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    for p in model.parameters():\n"
+            "        p.grad.nan_to_num_(nan=0.0, posinf=0.0, neginf=0.0)"
+        ),
+        expect="权重 w 应变成 nan",
+    ),
+]
+
+CORRECT += [  # s37 review (c4): the parameters of every param group (the model's parameters, all of them)
+    dict(
+        grade_id="test_train_step",
+        name="clips_the_params_of_every_param_group",
+        code=_step(
+            clip='params = [p for group in optimizer.param_groups for p in group["params"]]\n'
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(params, max_norm)"
+        ),
+    ),
+]
