@@ -246,6 +246,15 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "warnings.filterwarnings() / warnings.simplefilter()": (_Filters, _set_filters),
     "warnings.showwarning": (lambda: warnings.showwarning, _set_attr(warnings, "showwarning")),
     "numpy.seterr()": (np.geterr, lambda v: np.seterr(**v)),
+    "numpy.set_printoptions()": (np.get_printoptions, lambda v: np.set_printoptions(**v)),
+    "torch.utils.backcompat.broadcast_warning.enabled": (
+        lambda: torch.utils.backcompat.broadcast_warning.enabled,
+        _set_attr(torch.utils.backcompat.broadcast_warning, "enabled"),
+    ),
+    "torch.utils.backcompat.keepdim_warning.enabled": (
+        lambda: torch.utils.backcompat.keepdim_warning.enabled,
+        _set_attr(torch.utils.backcompat.keepdim_warning, "enabled"),
+    ),
     "logging.basicConfig() / the root logger": (_root_logger, _set_root_logger),
     "os.environ": (_Environ, _set_environ),
 }
@@ -294,6 +303,9 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
         return "变了的变量：" + ", ".join(names[:5])
     if read is _root_logger:
         return f"级别 {logging.getLevelName(before[0])} -> {logging.getLevelName(now[0])}，handler {len(before[1])} 个 -> {len(now[1])} 个"
+    if isinstance(before, dict) and isinstance(now, dict):  # print options, numpy.seterr: the keys that changed
+        keys = [k for k in before if before.get(k) != now.get(k)]
+        return "，".join(f"{k}: {before.get(k)!r:.30} -> {now.get(k)!r:.30}" for k in keys[:4])
     if callable(before):
         return f"{getattr(before, '__qualname__', before)!s:.60} -> {getattr(now, '__qualname__', now)!s:.60}"
     return f"{before!r:.100} -> {now!r:.100}"

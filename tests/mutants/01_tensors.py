@@ -1158,3 +1158,20 @@ CORRECT += [  # s37: the transform written as one fused multiply-add is still th
         "    return torch.addcmul(torch.full_like(draw, -bound), torch.full_like(draw, 2 * bound), draw)\n",
     ),
 ]
+
+MUTANTS += [  # s37 last pass (a4): NumPy's print options were not watched
+    dict(
+        grade_id="test_make_inputs",
+        name="np.set_printoptions(precision=4, suppress=True) to print the inputs, left set",
+        mistake="global-setting-changed",
+        expect="numpy.set_printoptions()（precision: 8 -> 4",
+        code=solution_with(
+            "01_tensors",
+            "make_inputs",
+            (
+                "    if isinstance(values, torch.Tensor):",
+                "    np.set_printoptions(precision=4, suppress=True)\n    if isinstance(values, torch.Tensor):",
+            ),
+        ),
+    ),
+]

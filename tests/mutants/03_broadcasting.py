@@ -1368,3 +1368,17 @@ CORRECT += [  # s37: the in-place add on a layer's output keeps the graph, writt
         code="def add_channel_bias_(x, bias):\n    return x.add_(bias[:, None, None])\n",
     ),
 ]
+
+MUTANTS += [  # s37 last pass (a4): torch's backcompat warning flags were not watched
+    dict(
+        grade_id="test_mse_loss",
+        name="torch.utils.backcompat.broadcast_warning.enabled = True, left on for the process",
+        mistake="global-setting-changed",
+        expect="torch.utils.backcompat.broadcast_warning.enabled（False -> True）",
+        code=solution_with(
+            "03_broadcasting",
+            "mse_loss",
+            ("    shapes = f", "    torch.utils.backcompat.broadcast_warning.enabled = True\n    shapes = f"),
+        ),
+    ),
+]
