@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import torch
 
-from course import hints, settings
+from course import hints, hooks, settings
 
 __all__ = [
     "Case",
@@ -612,13 +612,16 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
         args, kwargs = case.args, case.kwargs
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        before = settings.snapshot()
+        before, hooks_before = settings.snapshot(), hooks.snapshot((args, kwargs))
         error: Exception | None = None
         try:
             result = fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - judged below, after the settings are put back
             error = exc
         left = settings.restore_changed(before)
+        hook_left = hooks.left_behind(hooks_before)
+        if hook_left and not left:
+            left = [(settings.HOOKS_LEFT, hook_left)]
         if isinstance(error, SettingChanged):  # the judge: the learner's process found and restored it
             left = [(error.setting, error.change)]
         if left:

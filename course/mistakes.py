@@ -475,6 +475,13 @@ _ENTRIES = (
         "函数只通过返回值交出结果：torch.set_default_dtype、warnings.filterwarnings 这类调用改的是整个进程，"
         "临时改动用只管一个块的写法（with warnings.catch_warnings(): 等），或者干脆不改。",
     ),
+    Mistake(
+        "hook-left-on-module",
+        "在调用者的模块上留下了 hook",
+        "leaves a hook registered on the caller's module",
+        "register_forward_hook 这类调用返回一个 handle：用完就 handle.remove()（放在 finally 里），"
+        "否则调用者之后每次 forward / backward 都会再运行它，每调用一次函数还多挂一个。",
+    ),
 )
 
 CATALOGUE: dict[str, Mistake] = {m.id: m for m in _ENTRIES}

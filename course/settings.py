@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 from torch._tensor_str import PRINT_OPTS
+from torch.nn.modules import module as _module
 
 
 def _set_attr(owner: Any, name: str) -> Callable[[Any], None]:
@@ -177,6 +178,24 @@ def _set_root_logger(value: tuple[int, tuple[Any, ...]]) -> None:
     logging.root.handlers[:] = list(value[1])
 
 
+def _global_module_hooks() -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """Every process-wide module hook table (``torch.nn.modules.module.register_module_forward_hook`` and its
+    kin fill them), as (table, its entries)."""
+    return tuple((name, tuple(getattr(_module, name).items())) for name in _GLOBAL_HOOK_TABLES)
+
+
+def _set_global_module_hooks(value: tuple[tuple[str, tuple[Any, ...]], ...]) -> None:
+    for name, items in value:
+        table = getattr(_module, name)
+        table.clear()
+        table.update(items)
+
+
+_GLOBAL_HOOK_TABLES = sorted(n for n, v in vars(_module).items() if n.startswith("_global_") and isinstance(v, dict))
+
+HOOKS_LEFT = "register_*_hook()（调用者传入的模块上）"  # not process-wide: found by course.hooks, told as one
+
+
 # Each setting as what the learner would have typed to change it: (read, restore). Read values compare with
 # ``==`` (functions, such as showwarning, by identity).
 SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
@@ -255,6 +274,10 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         lambda: torch.utils.backcompat.keepdim_warning.enabled,
         _set_attr(torch.utils.backcompat.keepdim_warning, "enabled"),
     ),
+    "torch.nn.modules.module.register_module_forward_hook() 等全局 module hook": (
+        _global_module_hooks,
+        _set_global_module_hooks,
+    ),
     "logging.basicConfig() / the root logger": (_root_logger, _set_root_logger),
     "os.environ": (_Environ, _set_environ),
 }
@@ -301,6 +324,16 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
     if isinstance(before, _Environ):
         names = sorted(k for k in set(before.value) | set(now.value) if before.value.get(k) != now.value.get(k))
         return "变了的变量：" + ", ".join(names[:5])
+    if read is _global_module_hooks:
+        counts = {name: len(entries) for name, entries in before}
+        return (
+            "，".join(
+                f"{name} {counts.get(name, 0)} 个 -> {len(entries)} 个"
+                for name, entries in now
+                if len(entries) != counts.get(name, 0)
+            )
+            or "换了其中的 hook"
+        )
     if read is _root_logger:
         return f"级别 {logging.getLevelName(before[0])} -> {logging.getLevelName(now[0])}，handler {len(before[1])} 个 -> {len(now[1])} 个"
     if isinstance(before, dict) and isinstance(now, dict):  # print options, numpy.seterr: the keys that changed
@@ -326,6 +359,13 @@ def message(setting: str, change: str) -> tuple[str, str]:
                 f"grad mode 变了（{change}）：torch.set_grad_enabled() 不带 with 改的是全局设置，调用者之后的每一步都跟着变。",
                 "global-setting-changed",
             )
+        )
+    if setting == HOOKS_LEFT:
+        return (
+            f"调用者传入的模块上留下了 hook（{change}）：register_*_hook 返回的 handle 要在函数返回前 remove()"
+            "（放在 finally 里），否则调用者之后每次 forward / backward 都会再运行它，每调用一次函数还多挂一个。"
+            "不要改调用者的模型。",
+            "hook-left-on-module",
         )
     if setting == _SEED:
         return (

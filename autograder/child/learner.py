@@ -22,7 +22,7 @@ from typing import Any
 from autograder.child.calls import Incoming
 from autograder.child.codec import CodecError, LearnerEncoder
 from autograder.wire.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
-from course import settings
+from course import hooks, settings
 
 OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
 
@@ -214,10 +214,11 @@ class Server:
         value, error = None, None
         with captured() as (out, _err), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            before = settings.snapshot()
+            before, hooks_before = settings.snapshot(), hooks.snapshot((incoming.args, incoming.kwargs))
             try:
                 with deadline(self.timeout):
                     target = self.resolve(header.get("target"))
+                    hooks_before += hooks.snapshot(target) if header.get("op") != "getattr" else []
                     if header.get("op") == "getattr":
                         value = getattr(target, str(header.get("name")))
                     else:
@@ -227,6 +228,9 @@ class Server:
             except Exception as exc:  # noqa: BLE001 - the learner's exception goes back as data
                 error = exc
             changed = settings.restore_changed(before)  # at once: the next call runs as the first did
+            hook_left = hooks.left_behind(hooks_before)  # hooks left on the modules it was given, taken off too
+            if hook_left and not changed:
+                changed = [(settings.HOOKS_LEFT, hook_left)]
         warned = [[type(w.message).__name__, str(w.message)[:2000]] for w in caught[:20]]
         extra = {"setting": list(changed[0])} if changed else {}
         return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value(), **extra)

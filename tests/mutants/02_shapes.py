@@ -855,3 +855,47 @@ MUTANTS += [  # s37 review (a3): einops cut the patches and was told it loops (1
         "    return rearrange(x, 'n c (h p) (w q) -> n (h w) (c p q)', p=p, q=p)\n",
     ),
 ]
+
+
+MUTANTS += [  # s38 (a4 of s37): a debugging hook registered on the caller's model and never removed
+    dict(
+        grade_id="test_forward_one",
+        name="forward hook printing shapes, left on the caller's model",
+        expect="调用者传入的模块上留下了 hook",
+        mistake="hook-left-on-module",
+        code="def forward_one(model, sample):\n"
+        "    model.register_forward_hook(lambda m, inputs, output: print(tuple(output.shape)))\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="global forward hook (register_module_forward_hook) left registered",
+        expect="全局 module hook",
+        mistake="global-setting-changed",
+        code="from torch.nn.modules.module import register_module_forward_hook\n\n\n"
+        "def forward_one(model, sample):\n"
+        "    register_module_forward_hook(lambda m, inputs, output: None)\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]
+
+CORRECT += [  # s38: a hook removed in finally leaves the model as it was
+    dict(
+        grade_id="test_forward_one",
+        name="forward hook registered and removed in finally",
+        code="def forward_one(model, sample):\n"
+        "    shapes = []\n"
+        "    handle = model.register_forward_hook(lambda m, inputs, output: shapes.append(tuple(output.shape)))\n"
+        "    try:\n        return model(sample.unsqueeze(0)).squeeze(0)\n    finally:\n        handle.remove()\n",
+    ),
+]
+
+CORRECT += [  # s38 ruling on a4 of s37: as_strided with block strides the learner computed is a view, not a cut
+    dict(
+        grade_id="test_patchify",
+        name="as_strided with hand-computed block strides",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n    sn, sc, sh, sw = x.stride()\n"
+        "    blocks = x.as_strided((n, h // p, w // p, c, p, p), (sn, p * sh, p * sw, sc, sh, sw), x.storage_offset())\n"
+        "    return blocks.reshape(n, (h // p) * (w // p), c * p * p)\n",
+    ),
+]

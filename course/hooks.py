@@ -1,0 +1,93 @@
+"""Hooks a call leaves behind on the modules it was given.
+
+A function that registers a hook on the caller's model (``model.register_forward_hook(print_shape)``) and
+never calls ``handle.remove()`` changes that model for good: every later forward runs the hook again, and
+each call adds one more. :func:`snapshot` notes the hooks of every module among a call's arguments (its
+submodules and parameters too); :func:`left_behind` says what the call added and takes it off again, so the
+caller's later steps run as they would. Process-wide module hooks are a watched setting instead
+(``course.settings``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+# The hook tables of one module, each an OrderedDict keyed by the handle's id, with what each holds.
+_MODULE_TABLES = {
+    "_forward_pre_hooks": "forward pre-hook（register_forward_pre_hook）",
+    "_forward_hooks": "forward hook（register_forward_hook）",
+    "_backward_pre_hooks": "backward pre-hook（register_full_backward_pre_hook）",
+    "_backward_hooks": "backward hook（register_full_backward_hook / register_backward_hook）",
+    "_state_dict_pre_hooks": "state_dict pre-hook",
+    "_state_dict_hooks": "state_dict hook",
+    "_load_state_dict_pre_hooks": "load_state_dict pre-hook",
+    "_load_state_dict_post_hooks": "load_state_dict post-hook",
+}
+# Side tables keyed by the same handle ids (flags of a forward hook); cleaned with the hook they belong to.
+_SIDE_TABLES = ("_forward_hooks_with_kwargs", "_forward_hooks_always_called", "_forward_pre_hooks_with_kwargs")
+_TENSOR_TABLES = {
+    "_backward_hooks": "梯度 hook（register_hook）",
+    "_post_accumulate_grad_hooks": "post-accumulate-grad hook（register_post_accumulate_grad_hook）",
+}
+
+Snapshot = list[tuple[str, Any, str, frozenset]]
+
+
+def _modules_in(value: Any, found: list[nn.Module]) -> list[nn.Module]:
+    if isinstance(value, nn.Module):
+        if all(value is not m for m in found):
+            found.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _modules_in(v, found)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _modules_in(v, found)
+    return found
+
+
+def _tables(modules: list[nn.Module]) -> list[tuple[str, Any, str]]:
+    """(where, owner, table name) for every hook table of the modules, their submodules and parameters."""
+    tables: list[tuple[str, Any, str]] = []
+    seen: set[int] = set()
+    for module in modules:
+        for name, sub in module.named_modules(remove_duplicate=False):
+            if id(sub) not in seen:
+                seen.add(id(sub))
+                tables += [(name or type(sub).__name__, sub, t) for t in _MODULE_TABLES if hasattr(sub, t)]
+        for name, p in module.named_parameters(remove_duplicate=False):
+            if id(p) not in seen:
+                seen.add(id(p))
+                tables += [(name, p, t) for t in _TENSOR_TABLES]
+    return tables
+
+
+def _keys(owner: Any, table: str) -> frozenset:
+    hooks = getattr(owner, table, None)
+    return frozenset(hooks) if hooks else frozenset()
+
+
+def snapshot(values: Any) -> Snapshot:
+    """The hooks on every module found in ``values`` (arguments: modules inside lists, tuples and dicts too)."""
+    return [(where, owner, table, _keys(owner, table)) for where, owner, table in _tables(_modules_in(values, []))]
+
+
+def left_behind(before: Snapshot) -> str:
+    """What the call added to the hooks noted in ``before`` ('' if nothing), e.g. ``"fc 上多了 1 个 forward hook
+    （register_forward_hook）"``; the added hooks are removed again."""
+    found = ""
+    for where, owner, table, keys in before:
+        hooks = getattr(owner, table, None)
+        added = [k for k in (hooks or {}) if k not in keys]
+        if not added:
+            continue
+        kind = _MODULE_TABLES.get(table) if not isinstance(owner, torch.Tensor) else _TENSOR_TABLES[table]
+        found = found or f"{where} 上多了 {len(added)} 个 {kind}"
+        for key in added:
+            del hooks[key]
+            for side in _SIDE_TABLES if not isinstance(owner, torch.Tensor) else ():
+                getattr(owner, side, {}).pop(key, None)
+    return found
