@@ -743,7 +743,7 @@ def _steps_held(counter: SyncCounter) -> set[int]:
     stack = []
     for step, refs in enumerate(counter.step_graphs):
         for ref in refs:
-            if _held_by_python(ref):
+            if _held_by_python(ref) and ref().grad_fn is not None:  # out.detach_() after backward: no graph held
                 steps.add(step)
                 stack.append(ref().grad_fn)
     while stack:

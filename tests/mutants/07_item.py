@@ -1471,3 +1471,55 @@ MUTANTS += [  # s37 review (c4): an extra eval-mode forward per batch (a "clean"
         expect="其中 3 次在评估模式",
     ),
 ]
+
+CORRECT += [  # s38 review (c5): detach_() after backward keeps the tensor but lets its graph go
+    dict(
+        grade_id="test_train_epoch",
+        name="loss.detach_() after backward, the loss tensor kept in a list",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    history, sizes = [], []  # every step's loss (detached in place) and batch size\n"
+            "    logs = []\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        loss.detach_()  # backward is done: cut this tensor off its graph, keep the value on the device\n"
+            "        history.append(loss)\n"
+            "        sizes.append(x.shape[0])\n"
+            "        if step % log_every == 0:\n"
+            "            w = slice(step - log_every, step)\n"
+            "            window = sum(l * n for l, n in zip(history[w], sizes[w]))\n"
+            "            logs.append((window / sum(sizes[w])).item())\n"
+            "    epoch = sum(l * n for l, n in zip(history, sizes))\n"
+            "    return logs, (epoch / sum(sizes)).item()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="outputs kept with out.detach_() after backward",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    logs, outputs = [], []  # outputs kept (without graph) for metrics after the epoch\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        out = model(x)\n"
+            "        loss = loss_fn(out, y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        outputs.append(out.detach_())  # backward is done: drop the graph in place, keep the values\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
