@@ -1175,3 +1175,32 @@ MUTANTS += [  # s37 last pass (a4): NumPy's print options were not watched
         ),
     ),
 ]
+
+MUTANTS += [  # s38 fix (fa2, from a4's pass): no input was a big-endian array, no label was above
+    # 32767; a count over the whole tensor was told it was the row length (both 4 in the visible case)
+    dict(
+        grade_id="test_make_inputs",
+        name="from_numpy of values.copy() keeps a big-endian array's byte order",
+        expect="大端序的 NumPy float32 数组 (2, 2)，dtype '>f4' 时，make_inputs 抛出 ValueError",
+        code="def make_inputs(values):\n"
+        "    if isinstance(values, torch.Tensor):\n        return values.to(torch.float32, copy=True)\n"
+        "    if isinstance(values, np.ndarray):\n        return torch.from_numpy(values.copy()).to(torch.float32)\n"
+        "    return torch.tensor(values, dtype=torch.float32)\n",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="through int16 on the way to long: labels wrap above 32767",
+        expect="期望 39999，得到 -25537",
+        code="def make_labels(raw):\n    return (raw - 1).to(torch.int16).long()\n",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="counts without dim=1: divides by the count picked in the whole tensor (4 in the visible case, as the row length)",
+        expect="除以的是整个张量里被选中的个数 5",
+        code=solution_with(
+            "01_tensors",
+            "masked_row_mean",
+            ("return (total / mask.sum(dim=1)).to(x.dtype)", "return (total / mask.sum()).to(x.dtype)"),
+        ),
+    ),
+]
