@@ -1246,7 +1246,7 @@ MUTANTS += [  # s35 review (h1, second pass): each passed every test
     dict(
         grade_id="test_batch_outer_sum",
         name="adds in float32 and casts back: int64 values above 2**24 lose their last digits",
-        expect="Tensor(shape=(1, 2), dtype=torch.int64)",
+        expect="而与先换成 torch.float32 相加、再转回 torch.int64 得到的完全相同",
         code=(
             "def batch_outer_sum(a, b):\n"
             "    a32, b32 = a.float(), b.float()\n"
@@ -1380,5 +1380,16 @@ MUTANTS += [  # s37 last pass (a4): torch's backcompat warning flags were not wa
             "mse_loss",
             ("    shapes = f", "    torch.utils.backcompat.broadcast_warning.enabled = True\n    shapes = f"),
         ),
+    ),
+]
+
+MUTANTS += [  # s38 fix (fa2, from a4's pass): no int64 input was above 2**53; where float64 swallows every addend
+    # the sum is `a` tiled and the tiling check named tiling: the float round trip is now checked first
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="adds in float64 'to be safe' and converts back: int64 above 2**53 loses its low bits",
+        expect="而与先换成 torch.float64 相加、再转回 torch.int64 得到的完全相同",
+        code="def batch_outer_sum(a, b):\n"
+        "    return (a.unsqueeze(2).to(torch.float64) + b.unsqueeze(1).to(torch.float64)).to(a.dtype)\n",
     ),
 ]
