@@ -1235,3 +1235,25 @@ MUTANTS += [  # s37 review (b4): passed every test (no tested model had a frozen
         "    return total\n",
     ),
 ]
+
+
+MUTANTS += [  # s38 review (b5): a float32 accumulator passed the float64 cases' rtol 1e-7
+    dict(
+        grade_id="test_accumulate_grads",
+        name="float32 accumulator torch.zeros(()) for float64 losses",
+        expect="返回值（整批平均 loss） 的数值不对",
+        code=(
+            "def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:\n"
+            "    model.zero_grad(set_to_none=True)\n"
+            "    n = x.shape[0]\n"
+            "    total = torch.zeros((), device=x.device)  # accumulate on the device, one .item() at the end\n"
+            "    for start in range(0, n, micro_batch_size):\n"
+            "        xb = x[start:start + micro_batch_size]\n"
+            "        yb = y[start:start + micro_batch_size]\n"
+            "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n"
+            "        loss.backward()\n"
+            "        total += loss.detach()\n"
+            "    return total.item()\n"
+        ),
+    ),
+]

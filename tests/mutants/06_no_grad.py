@@ -1029,3 +1029,44 @@ MUTANTS += [  # s37 review (b4): the old reference counted a parameter tied betw
         code=_body("def freeze(model, names):", _FREEZE_OK),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (b5): float32 rounding passed the float64 case's rtol 1e-5
+    dict(
+        grade_id="test_refine",
+        name="z made float32 for a float64 h, cast back at the end",
+        expect="按 float32 算",
+        code=(
+            "def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:\n"
+            '    # "optimise in float32 for stability (mixed-precision style), cast back at the end"\n'
+            "    z = h.detach().clone().float().requires_grad_(True)\n"
+            "    for _ in range(steps):\n"
+            "        loss_fn(z).backward(inputs=[z])\n"
+            "        with torch.no_grad():\n"
+            "            z -= lr * z.grad\n"
+            "        z.grad = None\n"
+            "    return z.detach().to(h.dtype)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s38 review (b5): evaluate wiped the caller's accumulated gradients
+    dict(
+        grade_id="test_evaluate",
+        name="model.zero_grad(set_to_none=True) inside evaluate",
+        expect="调用者正在累积梯度",
+        code=(
+            "def evaluate(model: nn.Module, x: torch.Tensor) -> torch.Tensor:\n"
+            "    modes_before = [(module, module.training) for module in model.modules()]\n"
+            '    model.zero_grad(set_to_none=True)  # "tidy up": no stale gradients lying around during evaluation\n'
+            "    model.eval()\n"
+            "    try:\n"
+            "        with torch.inference_mode():\n"
+            "            return model(x)\n"
+            "    finally:\n"
+            "        for module, training in modes_before:\n"
+            "            module.training = training\n"
+        ),
+    ),
+]
