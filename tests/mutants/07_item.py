@@ -1523,3 +1523,33 @@ CORRECT += [  # s38 review (c5): detach_() after backward keeps the tensor but l
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c5): one extra sync in step 1 was told it synced in every step
+    dict(
+        grade_id="test_train_epoch",
+        name="one extra sanity print of loss.item() in step 1",
+        expect="你的函数同步了 3 次",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        if step == 1:  # one sanity check of the initial loss (one extra sync, once per epoch)\n"
+            '            print(f"initial loss {loss.item():.4f}")\n'
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
