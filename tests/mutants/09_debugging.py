@@ -1177,3 +1177,40 @@ CORRECT += [  # fix37
         code=_train_step(zero_grad="optimizer.zero_grad(set_to_none=False)"),
     ),
 ]
+
+MUTANTS += [  # fix38 (fd2): passed every test
+    dict(  # a finite loss (~2.25e38) whose gradient's squares overflow float32: the spec skips on the loss only
+        grade_id="test_regression_step",
+        name="also skips a step whose gradient norm is not finite",
+        expect="却跳过了（skipped=True）",
+        code=_regression_step(
+            late_norm="norm = grad_norm(model)\n"
+            "    if not math.isfinite(norm):\n"
+            "        optimizer.zero_grad()\n"
+            '        return {"loss": loss.item(), "grad_norm": None, "skipped": True}',
+        ),
+    ),
+]
+
+CORRECT += [  # fix38 (fd2): the norm taken in float64 is finite where grad_norm's float32 squares overflow
+    dict(
+        grade_id="test_regression_step",
+        name="grad_norm computed in float64",
+        code=_regression_step(
+            late_norm="norm = torch.cat([p.grad.reshape(-1).double() for p in model.parameters()]).norm().item()"
+        ),
+    ),
+]
+CORRECT += [  # fix38 (fd2): checklist item 1 in train_step (the spec asks for no skip, and forbids none)
+    dict(
+        grade_id="test_train_step",
+        name="isfinite guard before backward() that returns the loss without a step",
+        code=edited(
+            _train_step(),
+            (
+                "    loss.backward()\n",
+                "    if not torch.isfinite(loss):\n        return loss.item()\n    loss.backward()\n",
+            ),
+        ),
+    ),
+]
