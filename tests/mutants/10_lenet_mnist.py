@@ -2234,3 +2234,47 @@ MUTANTS += [  # fix37 (d3): each passed every test
         + _training_cell().replace("x_train, y_train, BATCH_SIZE", "x_more, y_more, BATCH_SIZE"),
     ),
 ]
+
+
+MUTANTS += [  # fix38 (fd2): each passed every test
+    dict(  # the order follows the seed's value, not the global RNG stream: draws before building change nothing
+        grade_id="test_make_loader",
+        name="shuffle=True without a generator uses torch.Generator().manual_seed(torch.initial_seed())",
+        expect="顺序只跟着种子的值",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    dataset = TensorBatches(x, y)\n    if shuffle and generator is None:\n"
+            "        generator = torch.Generator().manual_seed(torch.initial_seed())\n",
+        ),
+    ),
+    dict(  # one seed drawn from the global RNG when the loader is built, not one per epoch as RandomSampler(ds) does
+        grade_id="test_make_loader",
+        name="shuffle=True without a generator seeds a private generator once from the global RNG",
+        expect="在同样的全局随机数下给出",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    dataset = TensorBatches(x, y)\n    if shuffle and generator is None:\n"
+            "        generator = torch.Generator().manual_seed(int(torch.randint(2**62, ())))\n",
+        ),
+    ),
+]
+
+MUTANTS += [  # fix38 (fd2): a slice keeps the channel dim, but ds[-1] is pixels[-1:0], an empty image
+    dict(
+        grade_id="test_mnist_dataset",
+        name="pixels[index:index + 1] keeps the channel dim (ds[-1] empty)",
+        expect="负下标像序列一样从末尾数",
+        code=_dataset(
+            item="image = (self.pixels[index:index + 1].float() / 255 - MNIST_MEAN) / MNIST_STD\n"
+            "        return image, self.labels[index]"
+        ),
+    ),
+]
+
+CORRECT += [  # fix38 (fd2): the float32 mean on the device is the idiomatic accuracy (1/3 -> 0.3333333432674408)
+    dict(
+        grade_id="test_evaluate",
+        name="accuracy divided on the device in float32, one .item()",
+        code=_restoring_with("return correct.item() / y.shape[0]", "return (correct / y.shape[0]).item()"),
+    ),
+]
