@@ -201,6 +201,7 @@ HOOKS_LEFT = "register_*_hook()（调用者传入的模块上）"  # not process
 SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "torch.manual_seed() / torch.seed()": (lambda: _Seed(arm=False), _set_seed),
     "gc.disable()": (gc.isenabled, lambda on: gc.enable() if on else gc.disable()),
+    "sys.setrecursionlimit()": (sys.getrecursionlimit, sys.setrecursionlimit),
     "torch.set_grad_enabled()": (torch.is_grad_enabled, torch.set_grad_enabled),
     "torch.set_default_dtype()": (torch.get_default_dtype, torch.set_default_dtype),
     "torch.set_default_device()": (torch.get_default_device, torch.set_default_device),

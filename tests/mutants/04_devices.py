@@ -1171,3 +1171,31 @@ MUTANTS += [  # s37 review (b4)
         + "    return x.to(device=like.device, dtype=like.dtype)\n",
     ),
 ]
+
+
+MUTANTS += [  # s38 review (b5): the recursion limit was not a watched setting
+    dict(
+        grade_id="test_move_to",
+        name="sys.setrecursionlimit raised inside move_to and left",
+        expect="sys.setrecursionlimit()",
+        mistake="global-setting-changed",
+        code=(
+            "import sys\n"
+            "\n"
+            "\n"
+            "def move_to(batch, device):\n"
+            '    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""\n'
+            "    if sys.getrecursionlimit() < 100_000:\n"
+            "        sys.setrecursionlimit(100_000)  # nested batches can be deep: make room for the recursion\n"
+            "    if isinstance(batch, torch.Tensor):\n"
+            "        return batch.to(device)\n"
+            "    if isinstance(batch, dict):\n"
+            "        return {key: move_to(value, device) for key, value in batch.items()}\n"
+            "    if isinstance(batch, list):\n"
+            "        return [move_to(item, device) for item in batch]\n"
+            "    if isinstance(batch, tuple):\n"
+            "        return tuple(move_to(item, device) for item in batch)\n"
+            "    return batch\n"
+        ),
+    ),
+]
