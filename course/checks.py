@@ -178,7 +178,7 @@ def _dtype_hint(actual: torch.dtype, expected: torch.dtype) -> str:
             "'mat1 and mat2 must have the same dtype'。打印每一步结果的 dtype，找出 float64 从哪一步开始，"
             "在那里显式指定 dtype=torch.float32（或调用 .float()）。"
         )
-    return "不要依赖隐式类型转换：显式指定 dtype。"
+    return "打印每一步结果的 dtype，找出它从哪一步起和期望的不同，在那里转换（.to(dtype)）。"
 
 
 def _index(flat_index: int, shape: tuple[int, ...]) -> tuple[int, ...]:

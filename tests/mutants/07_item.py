@@ -1553,3 +1553,33 @@ MUTANTS += [  # s38 review (c5): one extra sync in step 1 was told it synced in 
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c5): was told to forward each batch only once
+    dict(
+        grade_id="test_train_epoch",
+        name="trains only the full log windows (the tail batches skipped)",
+        expect="凑不满一个 log 窗口的最后几步也要训练",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    # bug: trains only on full log windows (drops the tail batches, as exercise 2 drops the tail from the logs)\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    n_steps = len(batches) // log_every * log_every\n"
+            "    for step, (x, y) in enumerate(batches[:n_steps], start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            '    return logs, (epoch_sum / epoch_n).item() if epoch_n else float("nan")\n'
+        ),
+    ),
+]

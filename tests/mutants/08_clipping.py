@@ -1273,3 +1273,50 @@ CORRECT += [  # s37 review (c4): the parameters of every param group (the model'
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c5): was told it measured the norm after clipping (w = 1 = max_norm in the visible case)
+    dict(
+        grade_id="test_train_step",
+        name="grad_norm from the parameters (p, not p.grad), before clipping",
+        expect="参数本身的范数",
+        code=(
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    x, y = batch\n"
+            "    optimizer.zero_grad()\n"
+            "    loss = F.mse_loss(model(x), y)\n"
+            "    loss.backward()\n"
+            "    # the global norm before clipping (bug: norms of the parameters p, not of p.grad)\n"
+            "    grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.detach()) for p in model.parameters()]))\n"
+            "    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    optimizer.step()\n"
+            '    stats["steps"] += 1\n'
+            '    stats["clipped"] += grad_norm > max_norm\n'
+            '    stats["largest"] = torch.maximum(stats["largest"], grad_norm)\n'
+            "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s38 review (c5): the returned dtype is now a spec line (it was only checked)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="float16 grads: the norm computed in float32 and returned as float32",
+        expect="期望 torch.float16，得到 torch.float32",
+        code=(
+            "def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:\n"
+            "    grads = [p.grad for p in parameters if p.grad is not None]\n"
+            "    if len(grads) == 0:\n"
+            "        return torch.tensor(0.0)\n"
+            "    # at least float32 for the norm (float16 squares overflow past 256)\n"
+            "    work = torch.promote_types(grads[0].dtype, torch.float32)\n"
+            "    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, dtype=work) for g in grads]))\n"
+            "    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n"
+            "    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)\n"
+            "    return total\n"
+        ),
+    ),
+]
