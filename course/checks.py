@@ -540,6 +540,11 @@ def _input_change(before: Any, after: Any, given: Any, where: str) -> str:
             return f"{where}：从张量变成了 {type(after).__name__}"
         if id(after) != given:
             return f"{where}：被换成了另一个张量（例如 xs[i] = xs[i].detach()；列表和 dict 里的东西也是调用者的）"
+        if before.shape != after.shape:
+            return (
+                f"{where}：张量的形状从 {tuple(before.shape)} 变成了 {tuple(after.shape)}"
+                "（原地改形状的操作，例如 x.unsqueeze_(0)、x.squeeze_()、x.t_()、x.resize_()）"
+            )
         if not _same_values(before, after):
             return f"{where}：张量的数值变了（in-place 操作，例如 x += 1、x.add_()）"
         if before.requires_grad != after.requires_grad:

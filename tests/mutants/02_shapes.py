@@ -899,3 +899,19 @@ CORRECT += [  # s38 ruling on a4 of s37: as_strided with block strides the learn
         "    return blocks.reshape(n, (h // p) * (w // p), c * p * p)\n",
     ),
 ]
+
+
+MUTANTS += [  # s38 review (a5): was told the values changed
+    dict(
+        grade_id="test_to_nchw",
+        name="x.unsqueeze_(0) on the caller's 3-d input",
+        expect="张量的形状从 (2, 3, 2) 变成了 (1, 2, 3, 2)",
+        mistake="modifies-input",
+        code=(
+            "def to_nchw(x):\n"
+            "    if x.dim() == 3:\n"
+            "        x.unsqueeze_(0)            # one image: give it a batch dim (no copy)\n"
+            "    return x.permute(0, 3, 1, 2)\n"
+        ),
+    ),
+]
