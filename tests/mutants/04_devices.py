@@ -1197,5 +1197,31 @@ MUTANTS += [  # s38 review (b5): the recursion limit was not a watched setting
             "        return tuple(move_to(item, device) for item in batch)\n"
             "    return batch\n"
         ),
+MUTANTS += [  # s38 review (b5): a ready-made walker that was not on TREE_UTILS passed every test
+    dict(
+        grade_id="test_move_to",
+        name="ZeroRedundancyOptimizer's _recursive_copy_to_device does the recursion",
+        expect="不能用 torch.distributed.optim.zero_redundancy_optimizer._recursive_copy_to_device",
+        code="from torch.distributed.optim.zero_redundancy_optimizer import _recursive_copy_to_device\n\n\n"
+        "def move_to(batch, device):\n"
+        "    return _recursive_copy_to_device(batch, non_blocking=False, device=device)\n",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="the DataLoader's collate over a batch of one, every leaf mapped by collate_fn_map",
+        expect="不能用 torch.utils.data._utils.collate.collate",
+        code="from torch.utils.data._utils.collate import collate\n\n\n"
+        "def move_to(batch, device):\n"
+        "    def leaf(b, *, collate_fn_map=None):\n"
+        "        return b[0].to(device) if isinstance(b[0], torch.Tensor) else b[0]\n\n"
+        "    return collate([batch], collate_fn_map={torch.Tensor: leaf, object: leaf})\n",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="torch.utils._pytree.tree_map_with_path does the recursion",
+        expect="不能用 torch.utils._pytree.tree_map_with_path",
+        code="import torch.utils._pytree as pytree\n\n\n"
+        "def move_to(batch, device):\n"
+        "    return pytree.tree_map_with_path(lambda _, t: t.to(device) if isinstance(t, torch.Tensor) else t, batch)\n",
     ),
 ]
