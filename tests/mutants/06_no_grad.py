@@ -1070,3 +1070,38 @@ MUTANTS += [  # s38 review (b5): evaluate wiped the caller's accumulated gradien
         ),
     ),
 ]
+
+MUTANTS += [  # s38 review (b5): the only hidden reward that required grad came with gamma = 0.9
+    dict(
+        grade_id="test_td_loss",
+        name="gamma == 0 shortcut: target = reward, not detached",
+        expect="gamma = 0 时 target 就是 reward",
+        code=(
+            "def td_loss(value_net, target_net, x, reward, x_next, gamma):\n"
+            "    prediction = value_net(x)\n"
+            "    if gamma == 0:  # no bootstrap term: skip the wasted target_net forward\n"
+            "        target = reward\n"
+            "    else:\n"
+            "        with torch.no_grad():\n"
+            "            target = reward + gamma * target_net(x_next)\n"
+            "    return ((prediction - target) ** 2).mean()\n"
+        ),
+    ),
+]
+
+CORRECT += [  # s38: the same gamma == 0 shortcut with the reward detached
+    dict(
+        grade_id="test_td_loss",
+        name="gamma == 0 shortcut: target = reward.detach(), no target_net forward",
+        code=(
+            "def td_loss(value_net, target_net, x, reward, x_next, gamma):\n"
+            "    prediction = value_net(x)\n"
+            "    if gamma == 0:\n"
+            "        target = reward.detach()\n"
+            "    else:\n"
+            "        with torch.no_grad():\n"
+            "            target = reward + gamma * target_net(x_next)\n"
+            "    return ((prediction - target) ** 2).mean()\n"
+        ),
+    ),
+]
