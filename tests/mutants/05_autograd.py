@@ -1257,3 +1257,71 @@ MUTANTS += [  # s38 review (b5): a float32 accumulator passed the float64 cases'
         ),
     ),
 ]
+
+MUTANTS += [  # s38 review (b5): ready-made Jacobians and transforms under names the bans did not list
+    dict(
+        grade_id="test_jacobian",
+        name="gradcheck's _compute_analytical_jacobian_rows builds the one-hot rows",
+        expect="不能用 torch.autograd.gradcheck._compute_analytical_jacobian_rows",
+        code="from torch.autograd.gradcheck import _compute_analytical_jacobian_rows\n\n\n"
+        "def jacobian(f, x: torch.Tensor) -> torch.Tensor:\n"
+        "    leaf = x.detach().requires_grad_(True)\n"
+        "    y = f(leaf)\n"
+        "    rows = _compute_analytical_jacobian_rows(lambda v: torch.autograd.grad(y, leaf, v, retain_graph=True), y)[0]\n"
+        "    return torch.stack(rows).reshape(y.shape + x.shape)\n",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="gradcheck.get_analytical_jacobian, transposed",
+        expect="不能用 torch.autograd.gradcheck.get_analytical_jacobian",
+        code="from torch.autograd.gradcheck import get_analytical_jacobian\n\n\n"
+        "def jacobian(f, x: torch.Tensor) -> torch.Tensor:\n"
+        "    leaf = x.detach().requires_grad_(True)\n"
+        "    y = f(leaf)\n"
+        "    (j,), *_ = get_analytical_jacobian((leaf,), y)\n"
+        "    return j.T.reshape(y.shape + x.shape)\n",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="torch._functorch.eager_transforms.grad_and_value_impl (torch.func.grad_and_value's body)",
+        expect="torch.func 变换",
+        code="from torch._functorch.eager_transforms import grad_and_value_impl\n\n\n"
+        "def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:\n"
+        "    grad, value = grad_and_value_impl(f, 0, False, (x,), {})\n"
+        "    return value.detach(), grad.detach()\n",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="torch._functorch.eager_transforms._vjp_with_argnums (torch.func.vjp's body)",
+        expect="torch.func 变换",
+        code="from torch._functorch.eager_transforms import _vjp_with_argnums\n\n\n"
+        "def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:\n"
+        "    value, pullback = _vjp_with_argnums(f, x.detach())\n"
+        "    (grad,) = pullback(torch.ones_like(value))\n"
+        "    return value.detach(), grad.detach()\n",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="one-hot rows through torch._functorch.eager_transforms._vjp_with_argnums",
+        expect="torch.func 变换",
+        code="from torch._functorch.eager_transforms import _vjp_with_argnums\n\n\n"
+        "def jacobian(f, x: torch.Tensor) -> torch.Tensor:\n"
+        "    y, pullback = _vjp_with_argnums(f, x.detach())\n"
+        "    eye = torch.eye(y.numel(), dtype=y.dtype, device=y.device)\n"
+        "    rows = [pullback(v.reshape(y.shape))[0] for v in eye]\n"
+        "    return torch.stack(rows).reshape(y.shape + x.shape).detach()\n",
+    ),
+    dict(  # wrong cause before: told it made 1 VJP where y has 2 elements (it made them all in one batched VJP)
+        grade_id="test_jacobian",
+        name="autograd.grad rows batched by torch._functorch.vmap.vmap_impl",
+        expect="torch.func 变换",
+        code="from torch._functorch.vmap import vmap_impl\n\n\n"
+        "def jacobian(f, x: torch.Tensor) -> torch.Tensor:\n"
+        "    leaf = x.detach().requires_grad_(True)\n"
+        "    y = f(leaf)\n"
+        "    eye = torch.eye(y.numel(), dtype=y.dtype, device=y.device).reshape(y.numel(), *y.shape)\n\n"
+        "    def row(v):\n"
+        "        return torch.autograd.grad(y, leaf, v, retain_graph=True)[0]\n\n"
+        "    return vmap_impl(row, 0, 0, 'error', None, eye).reshape(y.shape + x.shape)\n",
+    ),
+]
