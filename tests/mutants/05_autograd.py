@@ -1325,3 +1325,23 @@ MUTANTS += [  # s38 review (b5): ready-made Jacobians and transforms under names
         "    return vmap_impl(row, 0, 0, 'error', None, eye).reshape(y.shape + x.shape)\n",
     ),
 ]
+
+MUTANTS += [  # s38 review (b5): a buffer made for a parameter skipped for its None grad passed every test
+    dict(
+        grade_id="test_sgd_step",
+        name="zero momentum buffers allocated up front for every param, the skipped ones too",
+        expect="momentum_buffers 里却有了键",
+        code=_SGD_HEAD + "    with torch.no_grad():\n"
+        "        for i, p in enumerate(params):\n"
+        "            if momentum != 0 and i not in momentum_buffers:\n"
+        "                momentum_buffers[i] = torch.zeros_like(p)\n"
+        "            if p.grad is None:\n"
+        "                continue\n"
+        "            d = p.grad + weight_decay * p\n"
+        "            if momentum != 0:\n"
+        "                buf = momentum_buffers[i]\n"
+        "                buf.mul_(momentum).add_(d)\n"
+        "                d = buf\n"
+        "            p.sub_(lr * d)\n",
+    ),
+]
