@@ -1197,6 +1197,10 @@ MUTANTS += [  # s38 review (b5): the recursion limit was not a watched setting
             "        return tuple(move_to(item, device) for item in batch)\n"
             "    return batch\n"
         ),
+    ),
+]
+
+
 MUTANTS += [  # s38 review (b5): a ready-made walker that was not on TREE_UTILS passed every test
     dict(
         grade_id="test_move_to",
