@@ -1583,3 +1583,33 @@ MUTANTS += [  # s38 review (c5): was told to forward each batch only once
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 (d5's family in 07): every tested model was wholly in eval mode
+    dict(
+        grade_id="test_train_epoch",
+        name="model.train() only when the top flag says eval (a child left in eval)",
+        expect="只看顶层的 model.training",
+        mistake="missing-model-train",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    if not model.training:  # only switch when the model is in eval mode\n"
+            "        model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            '    return logs, (epoch_sum / epoch_n).item() if epoch_n else float("nan")\n'
+        ),
+    ),
+]
