@@ -196,7 +196,7 @@ class SyncCounter(TorchFunctionMode):
         self.step_graphs: list[list[weakref.ref]] = []
         self.factories_on_device = factories_on_device
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
-        self._devices: list[torch.device] = list(devices)  # torch.device objects that name the accelerator
+        self._devices: list[Any] = list(devices)  # torch.device objects (or strings) that name the accelerator
         self._local = threading.local()  # per thread: Python-level calls in progress (see _frames)
         self._dispatch = _AtenReads(self)
         # host tensors a non_blocking=True device-to-host copy made, and what is computed from them, until a
@@ -210,15 +210,15 @@ class SyncCounter(TorchFunctionMode):
         self._dispatch.__enter__()
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
-        self._waits = {owner: owner.synchronize for owner in _WAITS}
-        for owner, wait in self._waits.items():
-            owner.synchronize = _counting_wait(self, owner, wait)
+        self._waits = [(owner, name, getattr(owner, name), label) for owner, name, label in _WAITS]
+        for owner, name, wait, label in self._waits:
+            setattr(owner, name, _counting_wait(self, label, wait))
         return self
 
     def __exit__(self, *exc: Any) -> None:
         threading.Thread.start = self._thread_start
-        for owner, wait in self._waits.items():
-            owner.synchronize = wait
+        for owner, name, wait, _ in self._waits:
+            setattr(owner, name, wait)
         self._dispatch.__exit__(*exc)
         super().__exit__(*exc)
 
@@ -467,6 +467,8 @@ class SyncCounter(TorchFunctionMode):
         if isinstance(target, torch.Tensor):
             return self.on_device(target)
         if isinstance(target, str):
+            if any(target is d for d in self._devices):  # the notebook's own device string (see _named_devices)
+                return True
             try:
                 target = torch.device(target)
             except RuntimeError:
@@ -560,13 +562,25 @@ class _InThread(TorchFunctionMode):
 
 
 # What blocks the host until the device is done without reading a value: not a torch function, so patched while
-# counting (on a CPU-only machine nothing calls them; on a GPU each one is a sync like .item()).
-_WAITS = [torch.cuda, torch.cuda.Stream, torch.cuda.Event]
+# counting (on a CPU-only machine they do nothing or nothing calls them; on a GPU each one is a sync like .item():
+# empty_cache() hands cached blocks back with cudaFree, which waits for the device), as (owner, attribute, label).
+_ACCELERATOR_WAITS = [
+    (owner, name)
+    for owner in (getattr(torch, "accelerator", None), getattr(getattr(torch, "accelerator", None), "memory", None))
+    for name in ("synchronize", "empty_cache")
+    if owner is not None and callable(getattr(owner, name, None))
+]
+_WAITS = [
+    (torch.cuda, "synchronize", "torch.cuda.synchronize()"),
+    (torch.cuda.Stream, "synchronize", "Stream.synchronize()"),
+    (torch.cuda.Event, "synchronize", "Event.synchronize()"),
+    (torch.cuda, "empty_cache", "torch.cuda.empty_cache()"),
+    *[(owner, name, f"{owner.__name__}.{name}()") for owner, name in _ACCELERATOR_WAITS],
+]
 
 
-def _counting_wait(counter: SyncCounter, owner: Any, wait: Callable[..., Any]) -> Callable[..., Any]:
-    """``owner.synchronize`` that counts as one sync, then waits."""
-    label = "torch.cuda.synchronize()" if owner is torch.cuda else f"{owner.__name__}.synchronize()"
+def _counting_wait(counter: SyncCounter, label: str, wait: Callable[..., Any]) -> Callable[..., Any]:
+    """``wait`` (a ``synchronize`` or ``empty_cache``) that counts as one sync named ``label``, then runs."""
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         counter._record(label, None)
@@ -799,7 +813,7 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
     loss functions compute during the call. ``report["calls"]`` names the API of each sync.
     """
     nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
-    devices = [v for v in getattr(fn, "__globals__", {}).values() if isinstance(v, torch.device)]
+    devices = _named_devices(fn)
     counter = SyncCounter(nodes, factories_on_device=False, devices=devices)
     ACTIVE_COUNTERS.append(counter)
     try:
@@ -808,6 +822,40 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
     finally:
         ACTIVE_COUNTERS.remove(counter)
     return result, counter.report()
+
+
+def _named_devices(fn: Callable[..., Any]) -> list[Any]:
+    """The globals of ``fn`` that name the accelerator, as a notebook names it: ``torch.device`` objects
+    (``device = torch.device("cuda" if torch.cuda.is_available() else "cpu")``), and a device string ``fn`` reads
+    by name while never writing that string as a literal (``device = "cuda" if ... else "cpu"``: here it reads
+    ``"cpu"``). A global whose name says host (``HOST``, ``cpu_device``) names the host, as on a GPU machine."""
+    code = getattr(fn, "__code__", None)
+    names, literals = (set(code.co_names), _string_constants(code)) if code is not None else (set(), set())
+    found: list[Any] = []
+    for name, value in getattr(fn, "__globals__", {}).items():
+        if "cpu" in name.lower() or "host" in name.lower():
+            continue
+        if isinstance(value, torch.device):
+            found.append(value)
+        elif (
+            isinstance(value, str)
+            and name in names
+            and value not in literals
+            and value.split(":")[0] in ("cpu", "cuda")
+        ):
+            found.append(value)
+    return found
+
+
+def _string_constants(code: Any) -> set[str]:
+    """Every string constant in ``code`` and the code objects nested in it (comprehensions, inner functions)."""
+    found: set[str] = set()
+    for const in code.co_consts:
+        if isinstance(const, str):
+            found.add(const)
+        elif hasattr(const, "co_consts"):
+            found |= _string_constants(const)
+    return found
 
 
 def _tensors(value: Any) -> list[torch.Tensor]:

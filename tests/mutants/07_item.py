@@ -1613,3 +1613,89 @@ MUTANTS += [  # s38 (d5's family in 07): every tested model was wholly in eval m
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c6): empty_cache waits for the device (cudaFree) and was not counted
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.cuda.empty_cache() every step",
+        expect="torch.cuda.empty_cache()",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        del loss  # let this step's graph go\n"
+            "        torch.cuda.empty_cache()  # bug: on a GPU this cudaFree's the cached blocks every step -> a device sync per step\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s38 review (c6): every torch.device global was taken for the accelerator
+    dict(
+        grade_id="test_log_running_loss",
+        name="HOST = torch.device('cpu') global, .to(HOST) every step",
+        expect='.to(torch.device("cpu"))',
+        code=(
+            'HOST = torch.device("cpu")  # where the logger keeps its values (frees device memory)\n'
+            "\n"
+            "\n"
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    windows = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):\n"
+            "        # bug: a device -> host copy of every step's loss: on a GPU each .to(HOST) is a blocking copy (a sync)\n"
+            "        window_sum = window_sum + loss.detach().to(HOST) * batch_size\n"
+            "        window_n += batch_size\n"
+            "        if step % log_every == 0:\n"
+            "            windows.append(window_sum / window_n)\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return torch.stack(windows).tolist() if windows else []\n"
+        ),
+    ),
+]
+
+
+CORRECT += [  # s38 review (c6): a notebook's device string is the accelerator (it was counted as a host copy)
+    dict(
+        grade_id="test_train_epoch",
+        name="device = 'cuda' if available else 'cpu' string global, x.to(device)",
+        code=(
+            'device = "cuda" if torch.cuda.is_available() else "cpu"  # the usual notebook idiom\n'
+            "\n"
+            "\n"
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        x, y = x.to(device), y.to(device)  # a no-op where the batch is already on the model's device\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]

@@ -1320,3 +1320,56 @@ MUTANTS += [  # s38 review (c5): the returned dtype is now a spec line (it was o
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c6): a host-named torch.device global is the host
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="CPU = torch.device('cpu') global, each layer's norm .to(CPU)",
+        expect='.to(torch.device("cpu"))',
+        code=(
+            'CPU = torch.device("cpu")  # norms are for printing / plotting: keep them on the host\n'
+            "\n"
+            "\n"
+            "def layer_grad_norms(model, norm_type=2.0):\n"
+            "    groups = {}\n"
+            "    for name, p in model.named_parameters():\n"
+            "        if p.grad is not None:\n"
+            '            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n'
+            "    layers = {\n"
+            "        # bug: .to(CPU) per layer — a device->host copy (sync) each, and the norms end up off the gradients' device\n"
+            "        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type).to(CPU)\n"
+            "        for layer, grads in groups.items()\n"
+            "    }\n"
+            "    if not layers:\n"
+            "        return {}, torch.tensor(0.0)\n"
+            "    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)\n"
+            "    return layers, total\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s38 review (c6)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="HOST = torch.device('cpu') global, total .to(HOST)",
+        expect='.to(torch.device("cpu"))',
+        code=(
+            'HOST = torch.device("cpu")\n'
+            "\n"
+            "\n"
+            "def clip_by_global_norm_(parameters, max_norm):\n"
+            "    grads = [p.grad for p in parameters if p.grad is not None]\n"
+            "    if len(grads) == 0:\n"
+            "        return torch.tensor(0.0)\n"
+            "    # bug: the norm is brought to the host (a blocking device->host copy, i.e. a sync, on a GPU), and returned there\n"
+            "    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads])).to(HOST)\n"
+            "    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n"
+            "    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)  # a CUDA tensor times a 0-d CPU tensor is allowed\n"
+            "    return total\n"
+        ),
+    ),
+]
