@@ -463,6 +463,11 @@ _ERROR_HINTS: tuple[tuple[str, str], ...] = (
         "view size is not compatible",
         "view() 需要兼容的内存布局：permute() / t() 之后请用 reshape()，或先 contiguous()。",
     ),
+    (
+        "can't convert cuda:0 device type tensor to numpy",
+        "在 GPU 上 NumPy 读不到设备上的张量：.numpy()、np.asarray()、np.isfinite() 这类 NumPy 调用先要 .cpu()"
+        "（那就是一次同步）；能留在 torch 里就别交给 NumPy（torch.isfinite、torch.where）。",
+    ),
     ("expected scalar type Long", "CrossEntropyLoss 的标签要 torch.long，用 .long()。"),
     ("expected target dtype to be Long", "CrossEntropyLoss 的标签要 torch.long，用 .long()。"),
     ("same device", "参与同一次运算的张量必须在同一设备上：用 .to(device)。"),
@@ -543,7 +548,7 @@ def _input_change(before: Any, after: Any, given: Any, where: str) -> str:
         if before.shape != after.shape:
             return (
                 f"{where}：张量的形状从 {tuple(before.shape)} 变成了 {tuple(after.shape)}"
-                "（原地改形状的操作，例如 x.unsqueeze_(0)、x.squeeze_()、x.t_()、x.resize_()）"
+                "（原地 (in-place) 改形状的操作，例如 x.unsqueeze_(0)、x.squeeze_()、x.t_()、x.resize_()）"
             )
         if not _same_values(before, after):
             return f"{where}：张量的数值变了（in-place 操作，例如 x += 1、x.add_()）"

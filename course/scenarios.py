@@ -51,6 +51,24 @@ SYNC_CALLS = {
     _T.__format__: "f-string / format",
     _T.__contains__: "x in t",
 }
+# Loss functions whose first argument is the prediction and second the target (``loss(input, target)``).
+_LOSSES = {
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
+}  # fmt: skip
+
+
+def _swapped(args: tuple, kwargs: dict) -> bool:
+    """Whether a loss call got its arguments the wrong way round: the target needs grad, the prediction does not."""
+    prediction = args[0] if len(args) > 0 else kwargs.get("input")
+    target = args[1] if len(args) > 1 else kwargs.get("target")
+    if not (isinstance(prediction, torch.Tensor) and isinstance(target, torch.Tensor)):
+        return False
+    return target.requires_grad and not prediction.requires_grad
+
+
+# NumPy views of a tensor's memory: on a GPU, ``.numpy()`` / ``np.asarray(t)`` of a device tensor raise TypeError.
+_NUMPY_HANDOFFS = {_T.numpy, _T.__array__}
 # Results whose shape depends on the data: the host must learn the size before it can go on.
 DATA_DEPENDENT = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount"}
 # Calls that return Python values without reading any element (metadata), and comparisons with non-tensors.
@@ -204,6 +222,7 @@ class SyncCounter(TorchFunctionMode):
         self._in_flight: dict[int, weakref.ref] = {}
         self._copying = False
         self.unsynced = ""
+        self.swapped_loss = ""  # a loss function called with the target needing grad and the prediction not
 
     def __enter__(self) -> SyncCounter:
         super().__enter__()
@@ -245,6 +264,7 @@ class SyncCounter(TorchFunctionMode):
             "losses_made": self.losses_made,
             "sync_losses": list(self.sync_losses),
             "unsynced": self.unsynced,
+            "swapped_loss": self.swapped_loss,
         }
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
@@ -253,6 +273,8 @@ class SyncCounter(TorchFunctionMode):
             return func(*args, **kwargs)
         name = op_name(func)
         tensors = _tensors((args, kwargs))
+        if name in _LOSSES and not self.swapped_loss and _swapped(args, kwargs):
+            self.swapped_loss = name
         first = next((t for t in tensors if self.on_device(t)), None)
         recorded = len(self.calls)
         pending = [t for t in tensors if self._is_in_flight(t)]
@@ -441,6 +463,11 @@ class SyncCounter(TorchFunctionMode):
                 return bool(self._names_device(device))
             return self.on_device(args[0]) if name == "new_tensor" else self.factories_on_device
         if func in SYNC_CALLS:
+            if first is not None and func in _NUMPY_HANDOFFS:  # what CUDA says: NumPy reads only host memory
+                raise TypeError(
+                    "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
+                    "memory first."
+                )
             if first is not None:
                 self._record(SYNC_CALLS[func], first)
             return None

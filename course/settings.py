@@ -178,6 +178,30 @@ def _set_root_logger(value: tuple[int, tuple[Any, ...]]) -> None:
     logging.root.handlers[:] = list(value[1])
 
 
+_DEFAULT_LOGGER = (logging.NOTSET, (), True, False)
+
+
+def _named_loggers() -> dict[str, tuple[int, tuple[Any, ...], bool, bool]]:
+    """(level, handlers, propagate, disabled) of every named logger that differs from a new logger's: a call that
+    only asks for ``logging.getLogger("train")`` changes nothing; one that adds a handler or sets a level does."""
+    found = {}
+    for name, logger in list(logging.Logger.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger):
+            state = (logger.level, tuple(logger.handlers), logger.propagate, logger.disabled)
+            if state != _DEFAULT_LOGGER:
+                found[name] = state
+    return found
+
+
+def _set_named_loggers(value: dict[str, tuple[int, tuple[Any, ...], bool, bool]]) -> None:
+    for name in set(_named_loggers()) | set(value):
+        level, handlers, propagate, disabled = value.get(name, _DEFAULT_LOGGER)
+        logger = logging.getLogger(name)
+        logger.setLevel(level)
+        logger.handlers[:] = list(handlers)
+        logger.propagate, logger.disabled = propagate, disabled
+
+
 def _global_module_hooks() -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """Every process-wide module hook table (``torch.nn.modules.module.register_module_forward_hook`` and its
     kin fill them), as (table, its entries)."""
@@ -280,6 +304,7 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         _set_global_module_hooks,
     ),
     "logging.basicConfig() / the root logger": (_root_logger, _set_root_logger),
+    "logging.getLogger(name) 的级别 / handler": (_named_loggers, _set_named_loggers),
     "os.environ": (_Environ, _set_environ),
 }
 
@@ -337,6 +362,9 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
         )
     if read is _root_logger:
         return f"级别 {logging.getLevelName(before[0])} -> {logging.getLevelName(now[0])}，handler {len(before[1])} 个 -> {len(now[1])} 个"
+    if read is _named_loggers:
+        names = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
+        return "变了的 logger：" + ", ".join(names[:5])
     if isinstance(before, dict) and isinstance(now, dict):  # print options, numpy.seterr: the keys that changed
         keys = [k for k in before if before.get(k) != now.get(k)]
         return "，".join(f"{k}: {before.get(k)!r:.30} -> {now.get(k)!r:.30}" for k in keys[:4])

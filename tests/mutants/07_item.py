@@ -1699,3 +1699,42 @@ CORRECT += [  # s38 review (c6): a notebook's device string is the accelerator (
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c6): only the root logger was watched
+    dict(
+        grade_id="test_train_epoch",
+        name="a named logger given a level and a handler inside train_epoch",
+        expect="logging.getLogger(name)",
+        mistake="global-setting-changed",
+        code=(
+            "import logging\n"
+            "import sys\n"
+            "\n"
+            "\n"
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    # bug: configures a process-wide named logger on every call: level changed, one more handler each call\n"
+            "    # (the second epoch prints every line twice, the tenth ten times)\n"
+            '    logger = logging.getLogger("train")\n'
+            "    logger.setLevel(logging.INFO)\n"
+            "    logger.addHandler(logging.StreamHandler(sys.stdout))\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            '            logger.info("step %d: loss %.4f", step, logs[-1])  # a Python float: no extra sync\n'
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]

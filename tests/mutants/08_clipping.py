@@ -1373,3 +1373,26 @@ MUTANTS += [  # s38 review (c6)
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c6): 08 called the loss function directly, so nothing watched the order
+    dict(
+        grade_id="test_train_step",
+        name="F.mse_loss(y, model(x)): arguments swapped",
+        expect="两个参数顺序反了",
+        mistake="loss-args-swapped",
+        code=(
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    x, y = batch\n"
+            "    optimizer.zero_grad()\n"
+            '    loss = F.mse_loss(y, model(x))  # bug: target first, prediction second (the 07 "loss-args-swapped" mistake)\n'
+            "    loss.backward()\n"
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    optimizer.step()\n"
+            '    stats["steps"] += 1\n'
+            '    stats["clipped"] += grad_norm > max_norm\n'
+            '    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())\n'
+            "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]
