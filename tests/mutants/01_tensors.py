@@ -1204,3 +1204,38 @@ MUTANTS += [  # s38 fix (fa2, from a4's pass): no input was a big-endian array, 
         ),
     ),
 ]
+
+MUTANTS += [  # s38 (a5), fc3: a cached grid: every caller got the same mutable tensor (each test called it once)
+    dict(
+        grade_id="test_time_grid",
+        name="functools.lru_cache on time_grid: one caller's g.mul_(10) reaches the next caller",
+        expect="第二次返回的就是第一次返回的那个张量对象，值成了 [0.0, 2.5, 5.0, 7.5, 10.0]",
+        code="import functools\n\n"
+        "@functools.lru_cache(maxsize=None)\n"
+        "def time_grid(start, stop, dt):\n"
+        "    k = round((stop - start) / dt)\n"
+        "    return torch.linspace(start, stop, steps=k + 1)\n",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="a dict of grids, each call given a view of the stored one",
+        expect="第二次的结果和第一次的结果共用同一块内存",
+        code="_grid_store = {}\n\n"
+        "def time_grid(start, stop, dt):\n"
+        "    if (start, stop, dt) not in _grid_store:\n"
+        "        _grid_store[start, stop, dt] = torch.linspace(start, stop, steps=round((stop - start) / dt) + 1)\n"
+        "    return _grid_store[start, stop, dt][:]\n",
+    ),
+]
+
+CORRECT += [  # s38 (a5), fc3: a cache that hands out copies gives every caller a tensor of its own
+    dict(
+        grade_id="test_time_grid",
+        name="a dict of grids, each call given a clone of the stored one",
+        code="_grid_store = {}\n\n"
+        "def time_grid(start, stop, dt):\n"
+        "    if (start, stop, dt) not in _grid_store:\n"
+        "        _grid_store[start, stop, dt] = torch.linspace(start, stop, steps=round((stop - start) / dt) + 1)\n"
+        "    return _grid_store[start, stop, dt].clone()\n",
+    ),
+]
