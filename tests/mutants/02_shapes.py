@@ -915,3 +915,16 @@ MUTANTS += [  # s38 review (a5): was told the values changed
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 (a5), fc3: a cached forward: after an optimizer step the same (model, sample) gave the old output
+    dict(
+        grade_id="test_forward_one",
+        name="functools.lru_cache on forward_one: the model is not called on a repeat call",
+        expect="第二次没有调用模型（模型的 forward pre-hook 一次也没有运行），返回了第一次的结果 [3.0]",
+        code="import functools\n\n"
+        "@functools.lru_cache(maxsize=256)\n"
+        "def forward_one(model, sample):\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]
