@@ -1393,3 +1393,16 @@ MUTANTS += [  # s38 fix (fa2, from a4's pass): no int64 input was above 2**53; w
         "    return (a.unsqueeze(2).to(torch.float64) + b.unsqueeze(1).to(torch.float64)).to(a.dtype)\n",
     ),
 ]
+
+MUTANTS += [  # s38 (a5), fc3: cached distances: stale after the caller's x += 1 (each test called it once)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="functools.lru_cache on pairwise_sq_dist: keyed on the tensors' identity",
+        expect="第二次返回的就是第一次返回的那个张量对象，值是 [[0.0, 4.0], [1.0, 5.0]]",
+        code="import functools\n\n"
+        "@functools.lru_cache(maxsize=128)\n"
+        "def pairwise_sq_dist(x, y):\n"
+        "    diff = x.unsqueeze(1) - y.unsqueeze(0)\n"
+        "    return (diff ** 2).sum(dim=-1)\n",
+    ),
+]
