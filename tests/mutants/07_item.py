@@ -1738,3 +1738,24 @@ MUTANTS += [  # s38 review (c6): only the root logger was watched
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c6): .numpy() of a device tensor was counted as one sync; on a GPU it raises
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="float((total / count).numpy()) on a device tensor",
+        expect="NumPy 读不到设备上的张量",
+        code=(
+            "def epoch_mean_loss(losses, targets, ignore_index=-100):\n"
+            "    total, count = 0.0, 0\n"
+            "    for loss, target in zip(losses, targets):\n"
+            "        kept = (target != ignore_index).sum()\n"
+            "        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n"
+            "        count = count + kept\n"
+            "    if not losses:\n"
+            '        return float("nan")\n'
+            '    # bug: .numpy() of a CUDA tensor raises TypeError ("can\'t convert cuda:0 device type tensor to numpy")\n'
+            "    return float((total / count).numpy())\n"
+        ),
+    ),
+]

@@ -1396,3 +1396,26 @@ MUTANTS += [  # s38 review (c6): 08 called the loss function directly, so nothin
         ),
     ),
 ]
+
+
+MUTANTS += [  # s38 review (c6): advise ran on plain CPU stats, so NumPy read them
+    dict(
+        grade_id="test_advise",
+        name="np.isfinite on the device stats",
+        expect="NumPy 读不到设备上的张量",
+        code=(
+            "import numpy as np\n"
+            "\n"
+            "\n"
+            "def advise(stats):\n"
+            '    steps, clipped = int(stats["steps"]), int(stats["clipped"])\n'
+            "    if steps == 0:\n"
+            "        raise ValueError(\"stats['steps'] 是 0：还没有训练\")\n"
+            '    if not np.isfinite(stats["largest"]):  # bug: np.asarray of a device tensor raises on a GPU (stats live there)\n'
+            '        return "check_data"\n'
+            "    if 5 * clipped > steps:\n"
+            '        return "fix_lr_or_init"\n'
+            '    return "keep_clipping"\n'
+        ),
+    ),
+]
