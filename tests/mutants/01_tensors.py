@@ -1239,3 +1239,21 @@ CORRECT += [  # s38 (a5), fc3: a cache that hands out copies gives every caller 
         "    return _grid_store[start, stop, dt].clone()\n",
     ),
 ]
+
+
+# s38 (a5), fa3
+MUTANTS += [
+    dict(
+        grade_id="test_masked_row_mean",
+        name="widens the sum only for float16: bfloat16 is summed in bfloat16 (1000 readings of 3.0 average 3.0156)",
+        expect="第 1 行是 1000 个 3.0",
+        code=solution_with(
+            "01_tensors",
+            "masked_row_mean",
+            (
+                "wide = torch.promote_types(x.dtype, torch.float32)",
+                "wide = torch.float32 if x.dtype == torch.float16 else x.dtype",
+            ),
+        ),
+    ),
+]

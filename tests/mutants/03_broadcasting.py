@@ -1406,3 +1406,21 @@ MUTANTS += [  # s38 (a5), fc3: cached distances: stale after the caller's x += 1
         "    return (diff ** 2).sum(dim=-1)\n",
     ),
 ]
+
+
+# s38 (a5), fa3
+MUTANTS += [
+    dict(
+        grade_id="test_mse_loss",
+        name="widens only float16: bfloat16 is subtracted and squared in bfloat16",
+        expect="mse_loss(bfloat16 的 pred [2.0]、target [-0.00390625])",
+        code=solution_with(
+            "03_broadcasting",
+            "mse_loss",
+            (
+                "wide = torch.promote_types(pred.dtype, torch.float32)",
+                "wide = torch.float32 if pred.dtype == torch.float16 else pred.dtype",
+            ),
+        ),
+    ),
+]
