@@ -1424,3 +1424,25 @@ MUTANTS += [
         ),
     ),
 ]
+MUTANTS += [
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x += bias.float().view(-1, 1, 1): a float64 bias is rounded to float32 before the add",
+        expect="而与先把 bias 转成 float32 再加得到的完全相同",
+        code="def add_channel_bias_(x, bias):\n    x += bias.float().view(-1, 1, 1)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_broadcast_shape",
+        name="compares sizes with `is`: equal ints above 256 are different objects",
+        expect="broadcast_shape((300, 2), (300, 1)) 可以广播，结果应为 (300, 2)",
+        code="def broadcast_shape(a, b):\n" + _PAD + "    result = []\n"
+        "    for x, y in zip(a, b):\n"
+        "        if x is y or y == 1:\n"
+        "            result.append(x)\n"
+        "        elif x == 1:\n"
+        "            result.append(y)\n"
+        "        else:\n"
+        "            raise ValueError(f'cannot broadcast {a} and {b}: {x} vs {y}')\n"
+        "    return tuple(result)\n",
+    ),
+]
