@@ -928,3 +928,24 @@ MUTANTS += [  # s38 (a5), fc3: a cached forward: after an optimizer step the sam
         "    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]
+
+
+# s38 (a5), fa3
+MUTANTS += [
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="x.float() ... .to(x.dtype): int64 above 2**24 and float64 lose their low bits in float32",
+        expect="而与先换成 torch.float32、再转回 torch.int64 得到的完全相同",
+        code="def flatten_nhwc(x):\n    return x.float().permute(0, 3, 1, 2).flatten(start_dim=1).to(x.dtype)\n",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="x.double() 'to be safe' ... .to(x.dtype): int64 above 2**53 loses its low bits",
+        expect="而与先换成 torch.float64、再转回 torch.int64 得到的完全相同",
+        code="def patchify(x, p):\n"
+        "    n, c, h, w = x.shape\n"
+        "    xf = x.double()\n"
+        "    blocks = xf.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+        "    return blocks.reshape(n, (h // p) * (w // p), c * p * p).to(x.dtype)\n",
+    ),
+]
