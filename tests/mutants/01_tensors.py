@@ -1257,3 +1257,11 @@ MUTANTS += [
         ),
     ),
 ]
+MUTANTS += [
+    dict(
+        grade_id="test_make_labels",
+        name="subtracts 1 in float16: 39999 and 40000 both round to 40000 (not labels-start-at-one)",
+        expect="raw[0] = 40000.0，应为 raw - 1）：期望 39999，得到 40000",
+        code="def make_labels(raw):\n    return (raw.half() - 1).long()\n",
+    ),
+]
