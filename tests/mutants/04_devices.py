@@ -1229,3 +1229,30 @@ MUTANTS += [  # s38 review (b5): a ready-made walker that was not on TREE_UTILS 
         "    return pytree.tree_map_with_path(lambda _, t: t.to(device) if isinstance(t, torch.Tensor) else t, batch)\n",
     ),
 ]
+
+
+# s38 (b6), fb3
+CORRECT += [  # s38 review (b6): a non-blocking copy back followed by a synchronize was told it never synced
+    dict(
+        grade_id="test_to_device_like",
+        name="GPU -> CPU with non_blocking=True, then torch.cuda.synchronize(x.device) before returning",
+        code='def to_device_like(x, ref):\n    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n    if x.device.type == "cuda" and device.type == "cpu":\n        # section 6: a device -> host copy with non_blocking=True, then wait for x\'s GPU before anyone reads it\n        out = x.to(device, non_blocking=True)\n        torch.cuda.synchronize(x.device)\n        return out\n    return x.to(device)\n',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="every GPU -> CPU copy non_blocking, one torch.cuda.synchronize() before returning",
+        code='def _move(batch, device, to_host):\n    if isinstance(batch, torch.Tensor):\n        # device -> host copies are queued without waiting; one synchronization below covers them all\n        return batch.to(device, non_blocking=to_host and batch.device.type == "cuda")\n    if isinstance(batch, dict):\n        return {key: _move(value, device, to_host) for key, value in batch.items()}\n    if isinstance(batch, list):\n        return [_move(item, device, to_host) for item in batch]\n    if isinstance(batch, tuple):\n        return tuple(_move(item, device, to_host) for item in batch)\n    return batch\n\n\ndef move_to(batch, device):\n    to_host = torch.device(device).type == "cpu"\n    out = _move(batch, device, to_host)\n    if to_host and torch.cuda.is_available():\n        torch.cuda.synchronize()  # section 6: a synchronization point before the caller reads the host copies\n    return out\n',
+    ),
+]
+MUTANTS += [  # s38 (b6), fb3: a synchronize before the non-blocking copy does not cover it
+    dict(
+        grade_id="test_to_device_like",
+        name="synchronizes first, then returns a GPU -> CPU copy made with non_blocking=True",
+        expect="之后直到返回都没有同步",
+        code=_LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+        "    back = x.device.type == 'cuda' and device.type == 'cpu'\n"
+        "    if back:\n"
+        "        torch.cuda.synchronize()  # waits for the work queued so far\n"
+        "    return x.to(device, non_blocking=back)\n",
+    ),
+]
