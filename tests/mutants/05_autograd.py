@@ -1345,3 +1345,33 @@ MUTANTS += [  # s38 review (b5): a buffer made for a parameter skipped for its N
         "            p.sub_(lr * d)\n",
     ),
 ]
+
+
+# s38 (b6), fb3
+MUTANTS += [  # s38 review (b6): each passed every test
+    dict(
+        grade_id="test_jacobian",
+        name="rows as differences of the never-cleared leaf.grad (loses the small rows next to large ones)",
+        expect="leaf.grad 里还留着前面各行的梯度",
+        mistake="grad-accumulates-across-backward",
+        code="def jacobian(f, x):\n    # y computed once; gradients accumulate in leaf.grad, so each row is the\n    # difference between the accumulated gradient after and before this VJP\n    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n    rows = []\n    previous = torch.zeros_like(leaf)\n    for i in range(y.numel()):\n        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)\n        v[i] = 1.0\n        y.backward(v.reshape(y.shape), retain_graph=True, inputs=[leaf])\n        total = leaf.grad.clone()\n        rows.append(total - previous)\n        previous = total\n    return torch.stack(rows).reshape(y.shape + x.shape).to(x.dtype)\n",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="requires_grad_(False) around the in-place update instead of no_grad()",
+        expect="在 grad mode 开着时",
+        code="def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n    for i, p in enumerate(params):\n        if p.grad is None:\n            continue\n        p.requires_grad_(False)  # autograd refuses in-place ops on a leaf that requires grad: switch it off meanwhile\n        d = p.grad + weight_decay * p\n        if momentum != 0:\n            if i in momentum_buffers:\n                momentum_buffers[i] = momentum * momentum_buffers[i] + d\n            else:\n                momentum_buffers[i] = d.clone()\n            d = momentum_buffers[i]\n        p.sub_(lr * d)\n        p.requires_grad_(True)\n",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="the whole step under torch.inference_mode(): the momentum buffers are inference tensors",
+        expect="是推理张量",
+        code="def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n    with torch.inference_mode():  # the stricter, faster no_grad: the update needs no graph at all\n        for i, p in enumerate(params):\n            if p.grad is None:\n                continue\n            d = p.grad + weight_decay * p\n            if momentum != 0:\n                if i in momentum_buffers:\n                    momentum_buffers[i] = momentum * momentum_buffers[i] + d\n                else:\n                    momentum_buffers[i] = d.clone()\n                d = momentum_buffers[i]\n            p.sub_(lr * d)\n",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="switches the caller's x to requires_grad for the call and back",
+        expect="临时切换了 requires_grad",
+        code="def value_and_grad(f, x):\n    # differentiate with respect to x itself; switch requires_grad on only for the call when x has none\n    switched = not x.requires_grad\n    if switched:\n        x.requires_grad_(True)\n    value = f(x)\n    (grad,) = torch.autograd.grad(value, x)  # returns the gradient, writes no .grad anywhere\n    if switched:\n        x.requires_grad_(False)\n    return value.detach(), grad\n",
+    ),
+]
