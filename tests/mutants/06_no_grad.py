@@ -501,7 +501,7 @@ def refine(h, loss_fn, steps, lr):
         grade_id="test_refine",
         name="forgets_to_clear_z_grad",
         code=_refine_with("    z.grad = None\n", ""),
-        expect="返回值",
+        expect="两步之间没有清空",
     ),
     dict(
         grade_id="test_refine",
@@ -1103,5 +1103,22 @@ CORRECT += [  # s38: the same gamma == 0 shortcut with the reward detached
             "            target = reward + gamma * target_net(x_next)\n"
             "    return ((prediction - target) ** 2).mean()\n"
         ),
+    ),
+]
+
+
+# s38 (b6), fb3
+MUTANTS += [  # s38 review (b6): each passed every test
+    dict(
+        grade_id="test_refine",
+        name="requires_grad_(False) around the in-place update instead of no_grad()",
+        expect="在 grad mode 开着时",
+        code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    for _ in range(steps):\n        loss_fn(z).backward(inputs=[z])\n        # in-place update on a leaf: switch requires_grad off for the update instead of no_grad()\n        z.requires_grad_(False)\n        z.sub_(lr * z.grad)\n        z.requires_grad_(True)\n        z.grad = None\n    return z.detach()\n",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="never clears z.grad; each step's gradient is z.grad minus the previous total",
+        expect="z.grad 里还留着前面各步的梯度",
+        code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    seen = torch.zeros_like(z)\n    for _ in range(steps):\n        loss_fn(z).backward(inputs=[z])\n        # z.grad accumulates across steps: this step's gradient is what was added since the last step\n        g = z.grad - seen\n        seen = z.grad.clone()\n        with torch.no_grad():\n            z -= lr * g\n    return z.detach()\n",
     ),
 ]
