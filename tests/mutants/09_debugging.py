@@ -251,7 +251,7 @@ def diagnose(logits, labels, num_classes):
         grade_id="test_train_step",
         name="train_after_the_forward_pass",
         code=_train_step(forward="model(x)\n    model.train()", train="pass"),
-        expect="返回的 loss",
+        expect="可前向时 body.1（BatchNorm1d）在评估模式",  # fd3: the mode the forward ran in, seen per module
     ),
     dict(
         grade_id="test_train_step",
@@ -1212,5 +1212,16 @@ CORRECT += [  # fix38 (fd2): checklist item 1 in train_step (the spec asks for n
                 "    if not torch.isfinite(loss):\n        return loss.item()\n    loss.backward()\n",
             ),
         ),
+    ),
+]
+
+
+# s38 (d5), fd3
+MUTANTS += [
+    dict(  # d5 cand04: the top flag True says nothing of a BatchNorm child left in eval mode
+        grade_id="test_train_step",
+        name="model.train() only when not model.training (a BatchNorm child in eval mode stays so)",
+        expect="却在评估模式 (training=False)，train_step 之后它仍是评估模式",
+        code=_train_step(train="if not model.training:\n        model.train()"),
     ),
 ]
