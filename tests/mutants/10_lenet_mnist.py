@@ -56,7 +56,7 @@ class LeNet(nn.Module):
         super().__init__()
         side = (image_size // 2 - 4) // 2
         if side < 1:
-            raise ValueError("image_size too small")
+            raise ValueError(f"image_size={{image_size}} too small")
         self.conv1 = nn.Conv2d({conv_in}, 6, 5, padding={padding})
         self.conv2 = nn.Conv2d(6, 16, 5)
         self.fc1 = {first}
@@ -528,7 +528,9 @@ class LeNet(nn.Module):
         grade_id="test_lenet",
         name="no ValueError for a too small image",
         expect="应抛出 ValueError",
-        code=_lenet().replace('            raise ValueError("image_size too small")\n', "            pass\n"),
+        code=_lenet().replace(
+            '            raise ValueError(f"image_size={image_size} too small")\n', "            pass\n"
+        ),
     ),
     dict(
         grade_id="test_lenet",
@@ -2276,5 +2278,57 @@ CORRECT += [  # fix38 (fd2): the float32 mean on the device is the idiomatic acc
         grade_id="test_evaluate",
         name="accuracy divided on the device in float32, one .item()",
         code=_restoring_with("return correct.item() / y.shape[0]", "return (correct / y.shape[0]).item()"),
+    ),
+]
+
+
+# s38 (d5), fd3
+MUTANTS += [
+    dict(  # d5 cand01: the sequence protocol's IndexError never comes, iter(ds) never stops
+        grade_id="test_mnist_dataset",
+        name="index % len(self) wraps an index out of range (ds[N] is ds[0])",
+        expect="应像序列一样抛出 IndexError",
+        code=_dataset(
+            item=f"index = index % len(self)\n        return ({_NORMALISED}).unsqueeze(0), self.labels[index]"
+        ),
+    ),
+    dict(  # d5 cand03: the top flag False says nothing of a child left in training mode
+        grade_id="test_evaluate",
+        name="model.eval() only when model.training (a Dropout child in training mode stays on)",
+        expect="在训练模式（调用前 model.training 已经是 False",
+        code=_restoring_with("    model.eval()\n", "    if model.training:\n        model.eval()\n"),
+    ),
+    dict(  # d5 cand05: the top flag True says nothing of a child left in eval mode
+        grade_id="test_train_one_epoch",
+        name="model.train() only when not model.training (a BatchNorm child in eval mode stays so)",
+        expect="在评估模式（调用前 model.training 已经是 True",
+        code=_epoch_with("model.train()\n", "if not model.training:\n    model.train()\n"),
+    ),
+    dict(  # d5 cand08: the spec asks for one sentence saying why
+        grade_id="test_lenet",
+        name="bare raise ValueError without a message",
+        expect="没有写出 image_size=",
+        code=_lenet().replace('raise ValueError(f"image_size={image_size} too small")', "raise ValueError"),
+    ),
+]
+MUTANTS += [
+    dict(  # d5 cand07: Module.cpu() moves the caller's model (a no-op on the CPU: shown on a played cuda:1)
+        grade_id="test_checkpoint",
+        name="make_checkpoint via model.cpu().state_dict() moves the caller's model",
+        expect="存检查点把调用者的模型搬走了",
+        code=_checkpoints(
+            make='{"model": copy.deepcopy(model.cpu().state_dict()), "optimizer": copy.deepcopy(optimizer.state_dict()), '
+            '"epoch": epoch}'
+        ),
+    ),
+]
+CORRECT += [
+    dict(  # fd3: a CPU snapshot taken tensor by tensor leaves the model where it is
+        grade_id="test_checkpoint",
+        name="state_dict copied to the CPU tensor by tensor",
+        code=_checkpoints(
+            make='{"model": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}, '
+            '"optimizer": copy.deepcopy(optimizer.state_dict()), "epoch": epoch}'
+        ),
     ),
 ]
