@@ -181,12 +181,20 @@ def _set_root_logger(value: tuple[int, tuple[Any, ...]]) -> None:
 _DEFAULT_LOGGER = (logging.NOTSET, (), True, False)
 
 
-def _named_loggers() -> dict[str, tuple[int, tuple[Any, ...], bool, bool]]:
-    """(level, handlers, propagate, disabled) of every named logger that differs from a new logger's: a call that
-    only asks for ``logging.getLogger("train")`` changes nothing; one that adds a handler or sets a level does."""
+def _library_logger(name: str) -> bool:
+    """Whether a logger belongs to an imported library (``torch._dynamo.guards``): libraries set up their own
+    loggers when they load or first run (torch's on the first dispatch mode), which is not the learner's doing."""
+    top = name.partition(".")[0]
+    return top != "__main__" and top in sys.modules
+
+
+def _logger_states() -> dict[str, tuple[int, tuple[Any, ...], bool, bool]]:
+    """(level, handlers, propagate, disabled) of every learner's named logger (not a library's) that differs from
+    a new logger's: a call that only asks for ``logging.getLogger("train")`` changes nothing; one that adds a
+    handler or sets a level does."""
     found = {}
     for name, logger in list(logging.Logger.manager.loggerDict.items()):
-        if isinstance(logger, logging.Logger):
+        if isinstance(logger, logging.Logger) and not _library_logger(name):
             state = (logger.level, tuple(logger.handlers), logger.propagate, logger.disabled)
             if state != _DEFAULT_LOGGER:
                 found[name] = state
@@ -194,7 +202,7 @@ def _named_loggers() -> dict[str, tuple[int, tuple[Any, ...], bool, bool]]:
 
 
 def _set_named_loggers(value: dict[str, tuple[int, tuple[Any, ...], bool, bool]]) -> None:
-    for name in set(_named_loggers()) | set(value):
+    for name in set(_logger_states()) | set(value):
         level, handlers, propagate, disabled = value.get(name, _DEFAULT_LOGGER)
         logger = logging.getLogger(name)
         logger.setLevel(level)
@@ -304,7 +312,7 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         _set_global_module_hooks,
     ),
     "logging.basicConfig() / the root logger": (_root_logger, _set_root_logger),
-    "logging.getLogger(name) 的级别 / handler": (_named_loggers, _set_named_loggers),
+    "logging.getLogger(name) 的级别 / handler": (_logger_states, _set_named_loggers),
     "os.environ": (_Environ, _set_environ),
 }
 
@@ -362,7 +370,7 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
         )
     if read is _root_logger:
         return f"级别 {logging.getLevelName(before[0])} -> {logging.getLevelName(now[0])}，handler {len(before[1])} 个 -> {len(now[1])} 个"
-    if read is _named_loggers:
+    if read is _logger_states:
         names = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
         return "变了的 logger：" + ", ".join(names[:5])
     if isinstance(before, dict) and isinstance(now, dict):  # print options, numpy.seterr: the keys that changed

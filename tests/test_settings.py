@@ -147,3 +147,23 @@ def test_the_new_fp32_precision_api_and_the_garbage_collector_are_settings_and_l
     assert changed["torch.backends.cuda.matmul.fp32_precision"] == "'none' -> 'tf32'"
     assert gc.isenabled() and torch.backends.cuda.matmul.fp32_precision == "none"
     assert torch.get_float32_matmul_precision() == "highest"  # the legacy read works again
+
+
+def test_a_named_logger_given_a_handler_counts_but_loggers_a_library_sets_up_for_itself_do_not():
+    import torch.utils._python_dispatch as dispatch
+
+    class Plain(dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    before = settings.snapshot()
+    with Plain():  # the first dispatch mode of a process makes torch set up torch._dynamo's loggers
+        torch.ones(2) + 1
+    assert settings.restore_changed(before) == []
+    before = settings.snapshot()
+    train = logging.getLogger("course-test-train")
+    train.setLevel(logging.INFO)
+    train.addHandler(logging.StreamHandler(sys.stdout))
+    changed = settings.restore_changed(before)
+    assert changed == [("logging.getLogger(name) 的级别 / handler", "变了的 logger：course-test-train")]
+    assert train.level == logging.NOTSET and not train.handlers
