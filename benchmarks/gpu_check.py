@@ -101,7 +101,7 @@ def _sync_budget() -> str:
 
 def _pytest_cuda() -> str:
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "tests/test_data.py", "-k", "cuda", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", "-q", "tests/test_data.py", "-k", "requested_device", "-p", "no:cacheprovider"],
         cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     last = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]

@@ -949,3 +949,20 @@ MUTANTS += [
         "    return blocks.reshape(n, (h // p) * (w // p), c * p * p).to(x.dtype)\n",
     ),
 ]
+
+
+MUTANTS += [  # s38 review (a6): no tested x required grad (spec line added)
+    dict(
+        grade_id="test_to_nchw",
+        name="x.detach() first: a view cut from x's graph",
+        expect="grad_fn 是 None",
+        mistake="detached-from-graph",
+        code=(
+            "def to_nchw(x):\n"
+            "    x = x.detach()  # 只是换个布局给模型看，不需要梯度\n"
+            "    if x.dim() == 3:\n"
+            "        x = x.unsqueeze(0)\n"
+            "    return x.permute(0, 3, 1, 2)\n"
+        ),
+    ),
+]

@@ -1446,3 +1446,17 @@ MUTANTS += [
         "    return tuple(result)\n",
     ),
 ]
+
+
+MUTANTS += [  # s38 review (a6): only x required grad, and only grad_fn was checked
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="y.detach(): only x gets a gradient",
+        expect="y.grad 是 None",
+        code=(
+            "def pairwise_sq_dist(x, y):\n"
+            "    y = y.detach()  # y 是参照点（memory bank），只对 x 求梯度\n"
+            "    return ((x.unsqueeze(1) - y.unsqueeze(0)) ** 2).sum(dim=-1)\n"
+        ),
+    ),
+]

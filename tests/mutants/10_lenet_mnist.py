@@ -2332,3 +2332,28 @@ CORRECT += [
         ),
     ),
 ]
+
+
+CORRECT += [  # s38 review (d6): the played cuda:1 stand-in cannot be saved; the device check gives no verdict then
+    dict(
+        grade_id="test_checkpoint",
+        name="make_checkpoint through torch.save / torch.load into memory",
+        code=(
+            "import io\n"
+            "\n"
+            "\n"
+            "def make_checkpoint(model, optimizer, epoch):\n"
+            "    # a deep snapshot by serialising to memory and reading it back (what torch.save + torch.load to a file would give)\n"
+            "    buffer = io.BytesIO()\n"
+            '    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, buffer)\n'
+            "    buffer.seek(0)\n"
+            "    return torch.load(buffer, weights_only=True)\n"
+            "\n"
+            "\n"
+            "def restore_checkpoint(checkpoint, model, optimizer):\n"
+            '    model.load_state_dict(checkpoint["model"])\n'
+            '    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))\n'
+            '    return checkpoint["epoch"]\n'
+        ),
+    ),
+]
