@@ -1375,3 +1375,28 @@ MUTANTS += [  # s38 review (b6): each passed every test
         code="def value_and_grad(f, x):\n    # differentiate with respect to x itself; switch requires_grad on only for the call when x has none\n    switched = not x.requires_grad\n    if switched:\n        x.requires_grad_(True)\n    value = f(x)\n    (grad,) = torch.autograd.grad(value, x)  # returns the gradient, writes no .grad anywhere\n    if switched:\n        x.requires_grad_(False)\n    return value.detach(), grad\n",
     ),
 ]
+
+
+# s38 (b7), fb4
+MUTANTS += [  # s38 review (b7): passed every test (the grad-mode watch matched the parameter by identity)
+    dict(
+        grade_id="test_sgd_step",
+        name="the update through a detached alias with grad mode on (w = p.detach(); w.sub_(...))",
+        expect="通过另一个张量被原地写的",
+        code=(
+            "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
+            "    for i, p in enumerate(params):\n"
+            "        if p.grad is None:\n"
+            "            continue\n"
+            "        w = p.detach()  # shares storage and version counter with p\n"
+            "        d = p.grad + weight_decay * w\n"
+            "        if momentum != 0:\n"
+            "            if i in momentum_buffers:\n"
+            "                momentum_buffers[i] = momentum * momentum_buffers[i] + d\n"
+            "            else:\n"
+            "                momentum_buffers[i] = d.clone()\n"
+            "            d = momentum_buffers[i]\n"
+            "        w.sub_(lr * d)\n"
+        ),
+    ),
+]
