@@ -1400,3 +1400,25 @@ MUTANTS += [  # s38 review (b7): passed every test (the grad-mode watch matched 
         ),
     ),
 ]
+MUTANTS += [  # s38 review (b7): passed every test (no frozen parameter came with a stale .grad)
+    dict(
+        grade_id="test_accumulate_grads",
+        name="clears the stale .grad of trainable parameters only; a frozen one keeps its old gradient",
+        expect="调用前的旧 .grad",
+        code=(
+            "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
+            "    for p in model.parameters():\n"
+            "        if p.requires_grad:  # frozen ones get no grad, so leave them alone\n"
+            "            p.grad = None\n"
+            "    n = x.shape[0]\n"
+            "    total = 0.0\n"
+            "    for start in range(0, n, micro_batch_size):\n"
+            "        xb = x[start:start + micro_batch_size]\n"
+            "        yb = y[start:start + micro_batch_size]\n"
+            "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n"
+            "        loss.backward()\n"
+            "        total = total + loss.detach()\n"
+            "    return float(total)\n"
+        ),
+    ),
+]
