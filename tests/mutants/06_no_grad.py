@@ -1122,3 +1122,22 @@ MUTANTS += [  # s38 review (b6): each passed every test
         code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    seen = torch.zeros_like(z)\n    for _ in range(steps):\n        loss_fn(z).backward(inputs=[z])\n        # z.grad accumulates across steps: this step's gradient is what was added since the last step\n        g = z.grad - seen\n        seen = z.grad.clone()\n        with torch.no_grad():\n            z -= lr * g\n    return z.detach()\n",
     ),
 ]
+
+
+# s38 (b7), fb4
+MUTANTS += [  # s38 review (b7): passed every test (the grad-mode watch matched z by identity)
+    dict(
+        grade_id="test_refine",
+        name="the update through a detached alias with grad mode on (z.detach().sub_(...))",
+        expect="通过另一个张量被原地写的",
+        code=(
+            "def refine(h, loss_fn, steps, lr):\n"
+            "    z = h.detach().clone().requires_grad_(True)\n"
+            "    for _ in range(steps):\n"
+            "        loss_fn(z).backward(inputs=[z])\n"
+            "        z.detach().sub_(lr * z.grad)  # shares z's memory; grad mode still on\n"
+            "        z.grad = None\n"
+            "    return z.detach()\n"
+        ),
+    ),
+]
