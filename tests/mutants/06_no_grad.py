@@ -1141,3 +1141,32 @@ MUTANTS += [  # s38 review (b7): passed every test (the grad-mode watch matched 
         ),
     ),
 ]
+MUTANTS += [  # s38 review (b7): passed every test (the forward hooks that saw inference mode were skipped)
+    dict(
+        grade_id="test_td_loss",
+        name="the target under inference_mode through target_net.forward(x_next): the inference tensor reaches the loss",
+        mistake="inference-tensor-in-training",
+        expect="target 是在 torch.inference_mode() 里算的",
+        code=(
+            "def td_loss(value_net, target_net, x, reward, x_next, gamma):\n"
+            "    with torch.inference_mode():  # stricter and faster than no_grad\n"
+            "        target = reward + gamma * target_net.forward(x_next)\n"
+            "    prediction = value_net.forward(x)\n"
+            "    return ((prediction - target) ** 2).mean()\n"
+        ),
+    ),
+]
+CORRECT += [  # s38 review (b7): was refused as an inference tensor in training; the clone is a normal tensor
+    dict(
+        grade_id="test_td_loss",
+        name="the target under inference_mode, then .clone() outside it (a normal tensor) into F.mse_loss",
+        code=(
+            "import torch.nn.functional as F\n\n\n"
+            "def td_loss(value_net, target_net, x, reward, x_next, gamma):\n"
+            "    with torch.inference_mode():\n"
+            "        target = reward + gamma * target_net(x_next)\n"
+            "    target = target.clone()  # outside inference_mode: a normal tensor\n"
+            "    return F.mse_loss(value_net(x), target)\n"
+        ),
+    ),
+]
