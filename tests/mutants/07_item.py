@@ -1530,27 +1530,7 @@ MUTANTS += [  # s38 review (c5): one extra sync in step 1 was told it synced in 
         grade_id="test_train_epoch",
         name="one extra sanity print of loss.item() in step 1",
         expect="你的函数同步了 3 次",
-        code=(
-            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
-            "    model.train()\n"
-            "    logs = []\n"
-            "    window_sum, window_n = 0.0, 0\n"
-            "    epoch_sum, epoch_n = 0.0, 0\n"
-            "    for step, (x, y) in enumerate(batches, start=1):\n"
-            "        optimizer.zero_grad()\n"
-            "        loss = loss_fn(model(x), y)\n"
-            "        loss.backward()\n"
-            "        optimizer.step()\n"
-            "        if step == 1:  # one sanity check of the initial loss (one extra sync, once per epoch)\n"
-            '            print(f"initial loss {loss.item():.4f}")\n'
-            "        batch_sum = loss.detach() * x.shape[0]\n"
-            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
-            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
-            "        if step % log_every == 0:\n"
-            "            logs.append((window_sum / window_n).item())\n"
-            "            window_sum, window_n = 0.0, 0\n"
-            "    return logs, (epoch_sum / epoch_n).item()\n"
-        ),
+        code=_epoch_with(_STEP, _STEP + '    if step == 1:\n        print(f"initial loss {loss.item():.4f}")\n'),
     ),
 ]
 
@@ -1591,25 +1571,9 @@ MUTANTS += [  # s38 (d5's family in 07): every tested model was wholly in eval m
         name="model.train() only when the top flag says eval (a child left in eval)",
         expect="只看顶层的 model.training",
         mistake="missing-model-train",
-        code=(
-            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
-            "    if not model.training:  # only switch when the model is in eval mode\n"
-            "        model.train()\n"
-            "    logs = []\n"
-            "    window_sum, window_n = 0.0, 0\n"
-            "    epoch_sum, epoch_n = 0.0, 0\n"
-            "    for step, (x, y) in enumerate(batches, start=1):\n"
-            "        optimizer.zero_grad()\n"
-            "        loss = loss_fn(model(x), y)\n"
-            "        loss.backward()\n"
-            "        optimizer.step()\n"
-            "        batch_sum = loss.detach() * x.shape[0]\n"
-            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
-            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
-            "        if step % log_every == 0:\n"
-            "            logs.append((window_sum / window_n).item())\n"
-            "            window_sum, window_n = 0.0, 0\n"
-            '    return logs, (epoch_sum / epoch_n).item() if epoch_n else float("nan")\n'
+        code=_epoch_with(
+            "model.train()\n",
+            "if not model.training:  # only switch when the model is in eval mode\n    model.train()\n",
         ),
     ),
 ]
@@ -1620,27 +1584,7 @@ MUTANTS += [  # s38 review (c6): empty_cache waits for the device (cudaFree) and
         grade_id="test_train_epoch",
         name="torch.cuda.empty_cache() every step",
         expect="torch.cuda.empty_cache()",
-        code=(
-            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
-            "    model.train()\n"
-            "    logs = []\n"
-            "    window_sum, window_n = 0.0, 0\n"
-            "    epoch_sum, epoch_n = 0.0, 0\n"
-            "    for step, (x, y) in enumerate(batches, start=1):\n"
-            "        optimizer.zero_grad()\n"
-            "        loss = loss_fn(model(x), y)\n"
-            "        loss.backward()\n"
-            "        optimizer.step()\n"
-            "        batch_sum = loss.detach() * x.shape[0]\n"
-            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
-            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
-            "        del loss  # let this step's graph go\n"
-            "        torch.cuda.empty_cache()  # bug: on a GPU this cudaFree's the cached blocks every step -> a device sync per step\n"
-            "        if step % log_every == 0:\n"
-            "            logs.append((window_sum / window_n).item())\n"
-            "            window_sum, window_n = 0.0, 0\n"
-            "    return logs, (epoch_sum / epoch_n).item()\n"
-        ),
+        code=_epoch_with(_STEP, _STEP + "    torch.cuda.empty_cache()  # on a GPU: cudaFree waits for the device\n"),
     ),
 ]
 
