@@ -356,7 +356,7 @@ _ENTRIES = (
         "new-tensor-without-device",
         "新建张量没有放到数据所在的设备上",
         "a tensor made on the CPU meets tensors on the device",
-        "函数里新建、要和传进来的张量一起运算的张量，用 device=t.device 建在同一设备上；只是一个数时用 Python 数字。",
+        "函数里新建、要和传进来的张量一起运算的张量，用 torch.zeros(..., device=t.device) 直接建在同一设备上；只是数时用 Python 数字（从 Python 数据建张量再送上设备是一次阻塞拷贝）。",
     ),
     Mistake(
         "nonfinite-loss-hidden",

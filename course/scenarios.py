@@ -199,6 +199,7 @@ class SyncCounter(TorchFunctionMode):
     def __init__(self, loss_nodes: Any = (), *, factories_on_device: bool = True, devices: Any = ()) -> None:
         super().__init__()
         self.calls: list[str] = []
+        self.uploads: list[str] = []  # the entries of ``calls`` that are blocking copies to the device
         self.loss_nodes = set(loss_nodes)
         self.on_accumulated_graph = 0
         self.accumulated = ""  # the torch call that first joined two per-step losses' graphs
@@ -260,6 +261,7 @@ class SyncCounter(TorchFunctionMode):
     def report(self) -> dict[str, Any]:
         return {
             "calls": list(self.calls),
+            "uploads": list(self.uploads),
             "on_accumulated_graph": self.on_accumulated_graph,
             "accumulated": self.accumulated,
             "mixed": self.mixed,
@@ -400,6 +402,8 @@ class SyncCounter(TorchFunctionMode):
             if source and not target:
                 self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
                 self._record(_to_label(func, args, kwargs), args[0])
+            if not source and target and func is not _T.cpu and not _non_blocking(args, kwargs):
+                self._blocking_upload("cpu_tensor.to(device)", args[0])
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
             read = [t for t in _tensors(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
@@ -413,6 +417,8 @@ class SyncCounter(TorchFunctionMode):
             if self.on_device(args[0]) and not target:
                 where = "out=cpu_tensor" if out and named is None else 'device="cpu"'
                 self._record(f"torch.ops.aten._to_copy(t, {where})", args[0])
+            if not self.on_device(args[0]) and target and not kwargs.get("non_blocking"):
+                self._blocking_upload("torch.ops.aten._to_copy(cpu_tensor, device=...)", args[0])
             return target
         if name == "type_as" and len(args) > 1 and isinstance(args[1], torch.Tensor):
             # t.type_as(u) is t.type(u.type()): u's dtype and u's device
@@ -427,6 +433,9 @@ class SyncCounter(TorchFunctionMode):
         if func is _T.copy_ and len(args) > 1:
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 self._record("cpu_tensor.copy_(t)", args[1])
+            if self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and not self.on_device(args[1]):
+                if not _non_blocking(args, kwargs):
+                    self._blocking_upload("t.copy_(cpu_tensor)", args[1])
             return self.on_device(args[0])
         if name == "copy" and len(args) > 1 and all(isinstance(a, torch.Tensor) for a in args[:2]):
             # torch.ops.aten.copy(dst, src): a new tensor where dst is (the host too), with src's values
@@ -439,6 +448,10 @@ class SyncCounter(TorchFunctionMode):
             read = [s for d, s in zip(dsts, srcs) if not self.on_device(d) and self.on_device(s)]
             if read:
                 self._record(f"torch.{name}([cpu_tensor], [t])", read[0], times=len(read))
+            sent = [s for d, s in zip(dsts, srcs) if self.on_device(d) and not self.on_device(s)]
+            flag = args[2] if len(args) > 2 else kwargs.get("non_blocking", False)
+            if sent and not flag:
+                self._blocking_upload(f"torch.{name}([t], [cpu_tensor])", sent[0], times=len(sent))
             # the functional torch.ops.aten._foreach_copy makes its results where the dsts are
             return None if name == "_foreach_copy_" or any(self.on_device(d) for d in dsts) else False
         if func is _T.__setitem__ and len(args) > 2:
@@ -454,9 +467,15 @@ class SyncCounter(TorchFunctionMode):
             # cpu_tensor.new_tensor(t) makes its copy where cpu_tensor is; without device= torch.tensor(t) stays on t's
             if self.on_device(data) and not self.on_device(args[0]):
                 self._record("cpu_tensor.new_tensor(t)", data)
+            if self.on_device(args[0]) and not self.on_device(data):
+                self._blocking_upload("t.new_tensor(cpu_tensor)", data)
             return self.on_device(args[0])
         if isinstance(data, torch.Tensor) and to_host and self.on_device(data):
             self._record(f'torch.{name}(t, device="cpu")', data)
+        if name in _FROM_DATA or name == "new_tensor":
+            lands = self._names_device(device) if device is not None else name == "new_tensor" and self.on_device(args[0])
+            if lands and not any(self.on_device(t) for t in _tensors(data)):  # Python numbers, NumPy, host tensors
+                self._blocking_upload(f"torch.{name}(..., device=...)" if device is not None else ".new_tensor(...)", None)
         if isinstance(data, (list, tuple)):
             read = [t for t in _tensors(data) if self.on_device(t)]
             if read:
@@ -487,6 +506,15 @@ class SyncCounter(TorchFunctionMode):
         if not _tensors((args, kwargs)):  # a factory: torch.zeros(3), torch.arange(n)
             return self.factories_on_device
         return None
+
+    def _blocking_upload(self, label: str, t: Any, times: int = 1) -> None:
+        """A copy from host memory to the device without ``non_blocking=True`` (``torch.tensor(xs, device=d)``,
+        ``cpu_t.to(d)``, ``t.copy_(cpu_t)``): on a GPU torch waits until the copy, and so everything queued on the
+        stream before it, is done: a sync like any other. torch's own code is left out (its moves are its own)."""
+        if not _called_by_torch((torch._ops.__file__,)):
+            label = f"{label}（从主机内存阻塞拷到设备）"
+            self._record(label, t, times=times)
+            self.uploads.extend([label] * times)
 
     def _names_device(self, target: Any, *, moving: bool = False) -> bool | None:
         """Whether ``target`` (an argument of ``.to``, ``device=``) names the device; None if it names none.

@@ -84,3 +84,34 @@ def test_waiting_for_the_device_counts_as_a_sync_and_the_wait_is_put_back_after(
     _, report = count_syncs(epoch_end)
     assert report["calls"] == ["torch.cuda.synchronize()"]
     assert torch.cuda.synchronize is wait
+
+
+_UPLOADS = {
+    "torch.tensor(list, device=t.device)": lambda t, n: torch.tensor(n, device=t.device),
+    "torch.tensor(0.0, device=t.device)": lambda t, n: torch.tensor(0.0, device=t.device),
+    "torch.as_tensor(list, device=t.device)": lambda t, n: torch.as_tensor(n, device=t.device),
+    "cpu_tensor.to(t.device)": lambda t, n: torch.tensor(n).to(t.device),
+    "cpu_tensor.to(t)": lambda t, n: torch.tensor(n).to(t),
+    "t.new_tensor(list)": lambda t, n: t.new_tensor(n),
+    "buffer.copy_(cpu_tensor)": lambda t, n: torch.zeros(len(n), device=t.device).copy_(torch.tensor(n)),
+    "_foreach_copy_": lambda t, n: torch._foreach_copy_([torch.zeros(len(n), device=t.device)], [torch.tensor(n)]),
+}
+
+
+@pytest.mark.parametrize("upload", list(_UPLOADS), ids=str)
+def test_a_blocking_copy_from_host_memory_to_the_device_is_a_sync(upload):
+    """On a GPU a host-to-device copy without non_blocking=True waits for the stream: one sync each."""
+    _, report = count_syncs(_UPLOADS[upload], torch.ones(3), [1.0, 2.0, 3.0])
+    assert len(report["calls"]) == 1
+    assert "从主机内存阻塞拷到设备" in report["calls"][0]
+
+
+def test_non_blocking_uploads_and_tensors_made_on_the_device_are_no_sync():
+    def made_there(t, n):
+        total = torch.zeros((), device=t.device) + t.sum() * n[0]  # a fill kernel and a Python number: no copy
+        moved = torch.tensor(n).to(t.device, non_blocking=True)  # from pinned memory it overlaps; never blocks
+        buffer = torch.zeros(len(n), device=t.device).copy_(torch.tensor(n), non_blocking=True)
+        return total, moved, buffer, torch.tensor(n)  # a host tensor that stays on the host
+
+    _, report = count_syncs(made_there, torch.ones(3), [1.0, 2.0, 3.0])
+    assert report["calls"] == []

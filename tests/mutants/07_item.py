@@ -1048,13 +1048,12 @@ def log_running_loss(losses, batch_sizes, log_every):
     n_logs = len(losses) // log_every
     if n_logs == 0:
         return []
-    weighted = torch.zeros(len(losses), device=losses[0].device)
-    for i, (loss, batch_size) in enumerate(zip(losses, batch_sizes)):
-        weighted[i] = loss.detach() * batch_size
-    sizes = torch.tensor(batch_sizes, dtype=torch.float32, device=losses[0].device)
     k = n_logs * log_every
-    sums = weighted[:k].reshape(n_logs, log_every).sum(dim=1)
-    return (sums / sizes[:k].reshape(n_logs, log_every).sum(dim=1)).tolist()
+    window_n = [sum(batch_sizes[j : j + log_every]) for j in range(0, k, log_every)]  # Python numbers: no upload
+    weighted = torch.zeros(k, device=losses[0].device)
+    for i in range(k):
+        weighted[i] = losses[i].detach() * (batch_sizes[i] / window_n[i // log_every])
+    return weighted.reshape(n_logs, log_every).sum(dim=1).tolist()
 """,
     ),
 ]
@@ -1090,10 +1089,11 @@ def log_running_loss(losses, batch_sizes, log_every):
     ),
 ]
 
-CORRECT += [  # gd: a legacy constructor moved to the losses' device
+MUTANTS += [  # gd, then s39 (c7): a legacy constructor moved to the losses' device is a blocking upload: a sync
     dict(
         grade_id="test_log_running_loss",
         name="batch_sizes_through_torch_Tensor_moved_to_the_device",
+        expect="从主机内存阻塞拷到设备",
         code="""
 def log_running_loss(losses, batch_sizes, log_every):
     n = len(losses) // log_every * log_every
@@ -1700,6 +1700,80 @@ MUTANTS += [  # s38 review (c6): .numpy() of a device tensor was counted as one 
             '        return float("nan")\n'
             '    # bug: .numpy() of a CUDA tensor raises TypeError ("can\'t convert cuda:0 device type tensor to numpy")\n'
             "    return float((total / count).numpy())\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a GPU (measured on the H200)
+    dict(
+        grade_id='test_log_running_loss',
+        name='batch_sizes_as_a_tensor_made_on_the_losses_device',
+        expect='从主机内存阻塞拷到设备',
+        code=(
+            'def log_running_loss(losses, batch_sizes, log_every):\n'
+            '    n_logs = len(losses) // log_every\n'
+            '    if n_logs == 0:\n'
+            '        return []\n'
+            '    k = n_logs * log_every\n'
+            '    values = torch.stack([loss.detach() for loss in losses[:k]])\n'
+            "    # the batch sizes as a tensor on the losses' device (what the course's device message tells you to write)\n"
+            '    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype, device=values.device)\n'
+            '    sums = (values * sizes).reshape(n_logs, log_every).sum(dim=1)\n'
+            '    counts = sizes.reshape(n_logs, log_every).sum(dim=1)\n'
+            '    return (sums / counts).tolist()\n'
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a GPU (measured on the H200)
+    dict(
+        grade_id='test_epoch_mean_loss',
+        name='accumulators_made_with_torch_tensor_on_the_device',
+        expect='从主机内存阻塞拷到设备',
+        code=(
+            'def epoch_mean_loss(losses, targets, ignore_index=-100):\n'
+            '    if not losses:\n'
+            '        return float("nan")\n'
+            '    device = losses[0].device\n'
+            "    total = torch.tensor(0.0, device=device)  # accumulators on the losses' device\n"
+            '    count = torch.tensor(0, device=device)\n'
+            '    for loss, target in zip(losses, targets):\n'
+            '        kept = (target != ignore_index).sum()\n'
+            '        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n'
+            '        count = count + kept\n'
+            '    return (total / count).item()\n'
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a GPU (measured on the H200)
+    dict(
+        grade_id='test_train_epoch',
+        name='accumulators_made_with_torch_tensor_on_the_device_each_window',
+        expect='从主机内存阻塞拷到设备',
+        code=(
+            'def train_epoch(model, loss_fn, optimizer, batches, log_every):\n'
+            '    model.train()\n'
+            '    device = next(model.parameters()).device\n'
+            '    logs = []\n'
+            "    window_sum, window_n = torch.tensor(0.0, device=device), 0  # accumulators on the model's device\n"
+            '    epoch_sum, epoch_n = torch.tensor(0.0, device=device), 0\n'
+            '    for step, (x, y) in enumerate(batches, start=1):\n'
+            '        optimizer.zero_grad()\n'
+            '        loss = loss_fn(model(x), y)\n'
+            '        loss.backward()\n'
+            '        optimizer.step()\n'
+            '        window_sum += loss.detach() * x.shape[0]\n'
+            '        epoch_sum += loss.detach() * x.shape[0]\n'
+            '        window_n += x.shape[0]\n'
+            '        epoch_n += x.shape[0]\n'
+            '        if step % log_every == 0:\n'
+            '            logs.append((window_sum / window_n).item())\n'
+            '            window_sum, window_n = torch.tensor(0.0, device=device), 0  # a fresh window\n'
+            '    return logs, (epoch_sum / epoch_n).item()\n'
         ),
     ),
 ]
