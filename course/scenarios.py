@@ -473,9 +473,13 @@ class SyncCounter(TorchFunctionMode):
         if isinstance(data, torch.Tensor) and to_host and self.on_device(data):
             self._record(f'torch.{name}(t, device="cpu")', data)
         if name in _FROM_DATA or name == "new_tensor":
-            lands = self._names_device(device) if device is not None else name == "new_tensor" and self.on_device(args[0])
+            lands = (
+                self._names_device(device) if device is not None else name == "new_tensor" and self.on_device(args[0])
+            )
             if lands and not any(self.on_device(t) for t in _tensors(data)):  # Python numbers, NumPy, host tensors
-                self._blocking_upload(f"torch.{name}(..., device=...)" if device is not None else ".new_tensor(...)", None)
+                self._blocking_upload(
+                    f"torch.{name}(..., device=...)" if device is not None else ".new_tensor(...)", None
+                )
         if isinstance(data, (list, tuple)):
             read = [t for t in _tensors(data) if self.on_device(t)]
             if read:

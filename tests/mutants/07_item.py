@@ -1707,21 +1707,21 @@ MUTANTS += [  # s38 review (c6): .numpy() of a device tensor was counted as one 
 
 MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a GPU (measured on the H200)
     dict(
-        grade_id='test_log_running_loss',
-        name='batch_sizes_as_a_tensor_made_on_the_losses_device',
-        expect='从主机内存阻塞拷到设备',
+        grade_id="test_log_running_loss",
+        name="batch_sizes_as_a_tensor_made_on_the_losses_device",
+        expect="从主机内存阻塞拷到设备",
         code=(
-            'def log_running_loss(losses, batch_sizes, log_every):\n'
-            '    n_logs = len(losses) // log_every\n'
-            '    if n_logs == 0:\n'
-            '        return []\n'
-            '    k = n_logs * log_every\n'
-            '    values = torch.stack([loss.detach() for loss in losses[:k]])\n'
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    n_logs = len(losses) // log_every\n"
+            "    if n_logs == 0:\n"
+            "        return []\n"
+            "    k = n_logs * log_every\n"
+            "    values = torch.stack([loss.detach() for loss in losses[:k]])\n"
             "    # the batch sizes as a tensor on the losses' device (what the course's device message tells you to write)\n"
-            '    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype, device=values.device)\n'
-            '    sums = (values * sizes).reshape(n_logs, log_every).sum(dim=1)\n'
-            '    counts = sizes.reshape(n_logs, log_every).sum(dim=1)\n'
-            '    return (sums / counts).tolist()\n'
+            "    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype, device=values.device)\n"
+            "    sums = (values * sizes).reshape(n_logs, log_every).sum(dim=1)\n"
+            "    counts = sizes.reshape(n_logs, log_every).sum(dim=1)\n"
+            "    return (sums / counts).tolist()\n"
         ),
     ),
 ]
@@ -1729,21 +1729,21 @@ MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a
 
 MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a GPU (measured on the H200)
     dict(
-        grade_id='test_epoch_mean_loss',
-        name='accumulators_made_with_torch_tensor_on_the_device',
-        expect='从主机内存阻塞拷到设备',
+        grade_id="test_epoch_mean_loss",
+        name="accumulators_made_with_torch_tensor_on_the_device",
+        expect="从主机内存阻塞拷到设备",
         code=(
-            'def epoch_mean_loss(losses, targets, ignore_index=-100):\n'
-            '    if not losses:\n'
+            "def epoch_mean_loss(losses, targets, ignore_index=-100):\n"
+            "    if not losses:\n"
             '        return float("nan")\n'
-            '    device = losses[0].device\n'
+            "    device = losses[0].device\n"
             "    total = torch.tensor(0.0, device=device)  # accumulators on the losses' device\n"
-            '    count = torch.tensor(0, device=device)\n'
-            '    for loss, target in zip(losses, targets):\n'
-            '        kept = (target != ignore_index).sum()\n'
-            '        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n'
-            '        count = count + kept\n'
-            '    return (total / count).item()\n'
+            "    count = torch.tensor(0, device=device)\n"
+            "    for loss, target in zip(losses, targets):\n"
+            "        kept = (target != ignore_index).sum()\n"
+            "        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n"
+            "        count = count + kept\n"
+            "    return (total / count).item()\n"
         ),
     ),
 ]
@@ -1751,29 +1751,87 @@ MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a
 
 MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a GPU (measured on the H200)
     dict(
-        grade_id='test_train_epoch',
-        name='accumulators_made_with_torch_tensor_on_the_device_each_window',
-        expect='从主机内存阻塞拷到设备',
+        grade_id="test_train_epoch",
+        name="accumulators_made_with_torch_tensor_on_the_device_each_window",
+        expect="从主机内存阻塞拷到设备",
         code=(
-            'def train_epoch(model, loss_fn, optimizer, batches, log_every):\n'
-            '    model.train()\n'
-            '    device = next(model.parameters()).device\n'
-            '    logs = []\n'
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    device = next(model.parameters()).device\n"
+            "    logs = []\n"
             "    window_sum, window_n = torch.tensor(0.0, device=device), 0  # accumulators on the model's device\n"
-            '    epoch_sum, epoch_n = torch.tensor(0.0, device=device), 0\n'
-            '    for step, (x, y) in enumerate(batches, start=1):\n'
-            '        optimizer.zero_grad()\n'
-            '        loss = loss_fn(model(x), y)\n'
-            '        loss.backward()\n'
-            '        optimizer.step()\n'
-            '        window_sum += loss.detach() * x.shape[0]\n'
-            '        epoch_sum += loss.detach() * x.shape[0]\n'
-            '        window_n += x.shape[0]\n'
-            '        epoch_n += x.shape[0]\n'
-            '        if step % log_every == 0:\n'
-            '            logs.append((window_sum / window_n).item())\n'
-            '            window_sum, window_n = torch.tensor(0.0, device=device), 0  # a fresh window\n'
-            '    return logs, (epoch_sum / epoch_n).item()\n'
+            "    epoch_sum, epoch_n = torch.tensor(0.0, device=device), 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        window_sum += loss.detach() * x.shape[0]\n"
+            "        epoch_sum += loss.detach() * x.shape[0]\n"
+            "        window_n += x.shape[0]\n"
+            "        epoch_n += x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = torch.tensor(0.0, device=device), 0  # a fresh window\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c7): p.grad.zero_() crashes on a fresh model
+    dict(
+        grade_id="test_train_epoch",
+        name="clears_grads_with_p_grad_zero_",
+        expect="'NoneType' object has no attribute 'zero_'",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        for p in model.parameters():  # clear the old gradients in place (as in the classic tutorials: w.grad.zero_())\n"
+            "            p.grad.zero_()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c7): model.forward(x) skips the model's hooks
+    dict(
+        grade_id="test_train_epoch",
+        name="calls_model_forward_directly",
+        expect="写 model(x)",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        out = model.forward(x)  # bug: calls forward directly, so the model's own hooks never run\n"
+            "        loss = loss_fn(out, y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
         ),
     ),
 ]

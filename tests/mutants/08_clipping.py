@@ -1423,21 +1423,21 @@ MUTANTS += [  # s38 review (c6): advise ran on plain CPU stats, so NumPy read th
 
 MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a GPU (measured on the H200)
     dict(
-        grade_id='test_clip_by_global_norm_',
-        name='cap_made_with_torch_tensor_on_the_device',
-        expect='从主机内存阻塞拷到设备',
+        grade_id="test_clip_by_global_norm_",
+        name="cap_made_with_torch_tensor_on_the_device",
+        expect="从主机内存阻塞拷到设备",
         code=(
-            'def clip_by_global_norm_(parameters, max_norm):\n'
-            '    grads = [p.grad for p in parameters if p.grad is not None]\n'
-            '    if len(grads) == 0:\n'
-            '        return torch.tensor(0.0)\n'
-            '    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n'
-            '    one = torch.tensor(1.0, dtype=total.dtype, device=total.device)  # the cap, on the same device as total\n'
-            '    coef = torch.minimum(max_norm / (total + 1e-6), one)\n'
-            '    coef = torch.where(torch.isfinite(total), coef, one)  # not finite: leave the gradients alone\n'
-            '    for g in grads:\n'
-            '        g.mul_(coef)\n'
-            '    return total\n'
+            "def clip_by_global_norm_(parameters, max_norm):\n"
+            "    grads = [p.grad for p in parameters if p.grad is not None]\n"
+            "    if len(grads) == 0:\n"
+            "        return torch.tensor(0.0)\n"
+            "    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n"
+            "    one = torch.tensor(1.0, dtype=total.dtype, device=total.device)  # the cap, on the same device as total\n"
+            "    coef = torch.minimum(max_norm / (total + 1e-6), one)\n"
+            "    coef = torch.where(torch.isfinite(total), coef, one)  # not finite: leave the gradients alone\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)\n"
+            "    return total\n"
         ),
     ),
 ]
@@ -1445,24 +1445,24 @@ MUTANTS += [  # s39 (c7 Family A): a blocking host-to-device copy is a sync on a
 
 MUTANTS += [  # s39 (c7): freezing keeps .grad; the spec counts every grad
     dict(
-        grade_id='test_layer_grad_norms',
-        name='skips_frozen_parameters_that_still_hold_a_grad',
+        grade_id="test_layer_grad_norms",
+        name="skips_frozen_parameters_that_still_hold_a_grad",
         expect="期望的键 ['0.0', '0.2', '1']",
         code=(
-            'def layer_grad_norms(model, norm_type=2.0):\n'
-            '    groups = {}\n'
-            '    for name, p in model.named_parameters():\n'
-            '        if not p.requires_grad or p.grad is None:  # frozen parameters are not trained: leave them out\n'
-            '            continue\n'
+            "def layer_grad_norms(model, norm_type=2.0):\n"
+            "    groups = {}\n"
+            "    for name, p in model.named_parameters():\n"
+            "        if not p.requires_grad or p.grad is None:  # frozen parameters are not trained: leave them out\n"
+            "            continue\n"
             '        groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n'
-            '    layers = {\n'
-            '        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)\n'
-            '        for layer, grads in groups.items()\n'
-            '    }\n'
-            '    if not layers:\n'
-            '        return {}, torch.tensor(0.0)\n'
-            '    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)\n'
-            '    return layers, total\n'
+            "    layers = {\n"
+            "        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)\n"
+            "        for layer, grads in groups.items()\n"
+            "    }\n"
+            "    if not layers:\n"
+            "        return {}, torch.tensor(0.0)\n"
+            "    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)\n"
+            "    return layers, total\n"
         ),
     ),
 ]
@@ -1470,22 +1470,69 @@ MUTANTS += [  # s39 (c7): freezing keeps .grad; the spec counts every grad
 
 MUTANTS += [  # s39 (c7): a float32 counter stops at 2**24
     dict(
-        grade_id='test_train_step',
-        name='counters_turned_into_float32',
-        expect='应仍是 new_stats() 建的 torch.int64',
+        grade_id="test_train_step",
+        name="counters_turned_into_float32",
+        expect="应仍是 new_stats() 建的 torch.int64",
         code=(
-            'def train_step(model, batch, optimizer, max_norm, stats):\n'
-            '    x, y = batch\n'
-            '    optimizer.zero_grad()\n'
-            '    loss = F.mse_loss(model(x), y)\n'
-            '    loss.backward()\n'
-            '    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n'
-            '    optimizer.step()\n'
-            '    clipped = (grad_norm > max_norm).float()  # 1.0 where clipping acted, 0.0 otherwise\n'
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    x, y = batch\n"
+            "    optimizer.zero_grad()\n"
+            "    loss = F.mse_loss(model(x), y)\n"
+            "    loss.backward()\n"
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    optimizer.step()\n"
+            "    clipped = (grad_norm > max_norm).float()  # 1.0 where clipping acted, 0.0 otherwise\n"
             '    stats["steps"] = stats["steps"] + 1.0\n'
             '    stats["clipped"] = stats["clipped"] + clipped\n'
             '    stats["largest"] = torch.maximum(stats["largest"], grad_norm)\n'
-            '    return loss.detach(), grad_norm\n'
+            "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c7): a NoneType error not caused by a None grad is told what happened, not 'skip None grads'
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="helper_forgets_its_return",
+        expect="but got NoneType",
+        code=(
+            "def _group_norm(grads, norm_type):\n"
+            "    norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads])\n"
+            "    torch.linalg.vector_norm(norms, norm_type)  # bug: the helper forgets to return its result\n"
+            "\n"
+            "\n"
+            "def layer_grad_norms(model, norm_type=2.0):\n"
+            "    groups = {}\n"
+            "    for name, p in model.named_parameters():\n"
+            "        if p.grad is not None:\n"
+            '            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n'
+            "    layers = {layer: _group_norm(grads, norm_type) for layer, grads in groups.items()}\n"
+            "    if not layers:\n"
+            "        return {}, torch.tensor(0.0)\n"
+            "    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)\n"
+            "    return layers, total\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39: the 'skip None grads' hint, now given only when the same case with zeros for the None grads runs
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="keeps_none_grads_in_the_list",
+        expect="grad 为 None 的参数 (parameter) 要跳过",
+        code=(
+            "def clip_by_global_norm_(parameters, max_norm):\n"
+            "    grads = [p.grad for p in parameters]  # every parameter, None grads too\n"
+            "    if not grads:\n"
+            "        return torch.tensor(0.0)\n"
+            "    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n"
+            "    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n"
+            "    coef = torch.where(torch.isfinite(total), coef, 1.0)\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)\n"
+            "    return total\n"
         ),
     ),
 ]
