@@ -2357,3 +2357,19 @@ CORRECT += [  # s38 review (d6): the played cuda:1 stand-in cannot be saved; the
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (d5 #3): the validation images merged into a loader under another name, the scheduler rebuilt for it
+    dict(
+        grade_id="test_final_accuracy",
+        name="trains_on_train_plus_val_through_a_loader_named_otherwise",
+        expect="scheduler 走了 504 步",
+        code=_training_cell().replace(
+            "history = fit(model, optimizer, loss_fn, train_loader, x_val, y_val, EPOCHS, MAX_NORM, scheduler)",
+            "more_loader = make_loader(torch.cat([x_train, x_val.cpu()]), torch.cat([y_train, y_val.cpu()]), BATCH_SIZE,\n"
+            "                          shuffle=True, generator=torch.Generator().manual_seed(0))\n"
+            "scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=LR, epochs=EPOCHS, steps_per_epoch=len(more_loader))\n"
+            "history = fit(model, optimizer, loss_fn, more_loader, x_val, y_val, EPOCHS, MAX_NORM, scheduler)",
+        ),
+    ),
+]
