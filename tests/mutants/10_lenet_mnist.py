@@ -2373,3 +2373,57 @@ MUTANTS += [  # s39 (d5 #3): the validation images merged into a loader under an
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (d6): the optimizer rolled back with the model no longer matches the scheduler's steps
+    dict(
+        grade_id="test_fit",
+        name="restores_the_optimizer_with_the_best_weights",
+        expect="fit 调用了 optimizer.load_state_dict",
+        code=(
+            "def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):\n"
+            '    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}\n'
+            "    best = None\n"
+            "    for epoch in range(1, epochs + 1):\n"
+            "        start = time.perf_counter()\n"
+            "        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()\n"
+            '        history["batch_loss"] += losses\n'
+            '        history["train_loss"].append(sum(losses) / len(losses))\n'
+            '        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))\n'
+            '        history["epoch_seconds"].append(time.perf_counter() - start)\n'
+            '        if best is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):\n'
+            "            best = make_checkpoint(model, optimizer, epoch)  # exercise 6: a snapshot of the whole training state\n"
+            '            history["best_epoch"] = epoch\n'
+            "        print(f\"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}\")\n"
+            "    restore_checkpoint(best, model, optimizer)  # back to the best epoch (model and optimizer)\n"
+            "    return history\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (d6): evaluate(model, x_val, y_val, len(x_val)) shows on 1500 validation rows
+    dict(
+        grade_id="test_fit",
+        name="evaluates_with_the_whole_validation_set_as_one_batch",
+        expect="大小依次是 [1000, 500]",
+        code=(
+            "def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):\n"
+            '    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}\n'
+            "    best = None\n"
+            "    for epoch in range(1, epochs + 1):\n"
+            "        start = time.perf_counter()\n"
+            "        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()\n"
+            '        history["batch_loss"] += losses\n'
+            '        history["train_loss"].append(sum(losses) / len(losses))\n'
+            '        history["val_acc"].append(evaluate(model, x_val, y_val, len(x_val)))  # whole validation set in one batch\n'
+            '        history["epoch_seconds"].append(time.perf_counter() - start)\n'
+            '        if best is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):\n'
+            "            best = copy.deepcopy(model.state_dict())\n"
+            '            history["best_epoch"] = epoch\n'
+            "        print(f\"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}\")\n"
+            "    model.load_state_dict(best)\n"
+            "    return history\n"
+        ),
+    ),
+]
