@@ -593,6 +593,26 @@ def _identities(value: Any) -> Any:
     return None
 
 
+def _given_tensors(value: Any) -> list[torch.Tensor]:
+    """The tensors inside ``value``'s lists, tuples and dicts (what :func:`_identities` sees)."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _given_tensors(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _given_tensors(v)]
+    return []
+
+
+def _written_in_place(given: list[tuple[torch.Tensor, int]]) -> torch.Tensor | None:
+    """The first given tensor whose version counter moved during the call (an in-place op wrote it, even if a
+    second one put the values back), with its version before; None if none moved."""
+    for t, version in given:
+        if t._version != version:
+            return t
+    return None
+
+
 def _changed_argument(before: tuple[tuple, dict], after: tuple[tuple, dict], given: Any) -> str:
     """How the call changed its arguments (``(args, kwargs)`` before and after, ``given``: their
     :func:`_identities` when they were given), naming the argument."""
@@ -618,6 +638,7 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
         args, kwargs = _clone(case.args), _clone(case.kwargs)
         snapshot = (_clone(case.args), _clone(case.kwargs))
         given = _identities((args, kwargs))
+        versions = [(t, t._version) for t in _given_tensors((args, kwargs))]
     else:
         args, kwargs = case.args, case.kwargs
     with warnings.catch_warnings(record=True) as caught:
@@ -653,6 +674,16 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
             fail(
                 f"输入 {case.describe()} 时，{fn_name} 修改了调用者传入的数据（{change}）。"
                 "不要修改调用者传入的数据，返回新的结果。",
+                mistake="modifies-input",
+            )
+        written = _written_in_place(versions)
+        if written is not None:
+            fail(
+                f"输入 {case.describe()} 时，{fn_name} 对调用者传入的张量（形状 {tuple(written.shape)}）做了原地操作 "
+                "(in-place，例如 unsqueeze_、-=、copy_)，返回前又改了回去：值看起来没变，可张量的版本号 (_version) 变了。"
+                "调用者的计算图若保存了这个张量，backward() 会报错 modified by an inplace operation；需要梯度的叶子张量、"
+                "推理张量 (inference tensor)、expand 出来的张量则在原地操作时就报错。不要原地修改输入：用返回新张量的写法"
+                "（unsqueeze、x - 1、x[None]）。",
                 mistake="modifies-input",
             )
     if caught:

@@ -191,6 +191,17 @@ def test_function_checker_catches_in_place_changes_to_inputs():
     assert "in-place" in fails(checks.check_function, bump, lambda x: x + 1, [Case((torch.ones(2),))])
 
 
+def test_an_input_changed_in_place_and_put_back_is_caught_by_its_version_counter():
+    def round_trip(x):
+        x.unsqueeze_(0)
+        out = x * 2
+        x.squeeze_(0)
+        return out.squeeze(0)
+
+    said = fails(checks.check_function, round_trip, lambda x: x * 2, [Case((torch.ones(2),))])
+    assert "返回前又改了回去" in said
+
+
 def test_function_checker_does_not_let_the_learner_change_the_reference_input():
     seen = []
 

@@ -108,6 +108,15 @@ def test_in_place_writes_grads_and_requires_grad_on_arguments_come_back():
     assert torch.equal(p.grad, torch.full((2,), 7.0)) and not p.requires_grad
 
 
+def test_an_in_place_write_that_puts_the_values_back_still_moves_the_judges_version_counter():
+    source = "def f(x, y):\n    x.unsqueeze_(0)\n    x.squeeze_(0)\n    return y.sum()\n"
+    x, y = torch.ones(3), torch.ones(2)
+    before = (x._version, y._version)
+    call(source, "f", x, y)
+    assert x._version > before[0] and y._version == before[1]
+    assert torch.equal(x, torch.ones(3))
+
+
 def test_a_dict_and_a_list_the_learner_fills_come_back_filled():
     buffers, log = {}, []
     call("def f(b, log):\n    b[0] = torch.ones(2)\n    log.append('step')\n", "f", buffers, log)

@@ -104,6 +104,11 @@ class Request:
                 if obj is None:
                     raise CodecError("更新了请求里不存在的对象")
                 apply_state(obj, dec.decode(tree))
+            for number in header.get("written", []):
+                obj = self.sent.get(number)
+                if not isinstance(obj, torch.Tensor):
+                    raise CodecError("消息格式不对 (written)")
+                torch.autograd.graph.increment_version(obj)
             warnings = [(str(c)[:100], str(m)[:2000]) for c, m in _pairs(header.get("warnings", []))]
             stdout = str(header.get("stdout", ""))[:100_000]
             error = header.get("error")
@@ -196,6 +201,7 @@ class Incoming:
     objects: dict[int, Any]
     storages: dict[int, tuple[torch.UntypedStorage, bytes | None]]
     before: dict[int, Any] = field(default_factory=dict)
+    versions: dict[int, int] = field(default_factory=dict)  # tensors' version counters before the call
 
     @classmethod
     def read(cls, header: dict[str, Any], buffers: list[bytearray], resolve: Callable[[list[Any]], Any]) -> Incoming:
@@ -203,6 +209,7 @@ class Incoming:
         args, kwargs = dec.decode(header.get("args", {"$tuple": [{"$tuple": []}, {"$dict": [], "kind": "dict"}]}))
         incoming = cls(tuple(args), dict(kwargs), dec.objects, dec.storages)
         incoming.before = {n: _fingerprint(obj) for n, obj in incoming.objects.items()}
+        incoming.versions = {n: t._version for n, t in incoming.objects.items() if isinstance(t, torch.Tensor)}
         return incoming
 
     def reply(self, handles: list[Any], *, value: Any = None, error: BaseException | None = None, **extra: Any):
@@ -232,6 +239,9 @@ class Incoming:
             except NotData as exc:
                 error = error or ReplyError(f"参数被改成了评分器无法接收的值：{exc}")
         header["updates"], header["storages"] = updates, storages
+        # tensors an in-place op wrote during the call, even one that put the values back: the judge's copies
+        # get their version counters moved too, so a check there sees what a graph that saved them would
+        header["written"] = [n for n, v in self.versions.items() if self.objects[n]._version != v]
         if error is not None:
             header["error"] = [type(error).__name__, str(error)[:4000]]
         else:

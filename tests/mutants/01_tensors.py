@@ -1265,3 +1265,20 @@ MUTANTS += [
         code="def make_labels(raw):\n    return (raw.half() - 1).long()\n",
     ),
 ]
+
+
+MUTANTS += [  # s39 (a7): an input changed in place and put back moves its version counter
+    dict(
+        grade_id="test_make_labels",
+        name="shifts_raw_in_place_and_shifts_it_back",
+        expect="返回前又改了回去",
+        mistake="modifies-input",
+        code=(
+            "def make_labels(raw):\n"
+            "    raw -= 1                      # shift in place (no temporary float tensor)\n"
+            "    labels = raw.long()           # new long tensor 0..C-1\n"
+            "    raw += 1                      # put the caller's 1..C back\n"
+            "    return labels\n"
+        ),
+    ),
+]

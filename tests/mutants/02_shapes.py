@@ -966,3 +966,41 @@ MUTANTS += [  # s38 review (a6): no tested x required grad (spec line added)
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (a7): an input changed in place and put back moves its version counter
+    dict(
+        grade_id="test_forward_one",
+        name="unsqueezes_the_sample_in_place_and_squeezes_it_back",
+        expect="返回前又改了回去",
+        mistake="modifies-input",
+        code=(
+            "def forward_one(model, sample):\n"
+            "    sample.unsqueeze_(0)          # add the batch dim in place (no new tensor object)\n"
+            "    try:\n"
+            "        out = model(sample)\n"
+            "    finally:\n"
+            "        sample.squeeze_(0)        # put the caller's sample back as it was\n"
+            "    return out.squeeze(0)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (a7): an input changed in place and put back moves its version counter
+    dict(
+        grade_id="test_to_nchw",
+        name="unsqueezes_the_image_in_place_and_squeezes_it_back",
+        expect="返回前又改了回去",
+        mistake="modifies-input",
+        code=(
+            "def to_nchw(x):\n"
+            "    if x.dim() == 3:\n"
+            "        x.unsqueeze_(0)                 # batch dim in place: no copy, still x's storage\n"
+            "        out = x.permute(0, 3, 1, 2)\n"
+            "        x.squeeze_(0)                   # give the caller its (H, W, C) image back\n"
+            "        return out\n"
+            "    return x.permute(0, 3, 1, 2)\n"
+        ),
+    ),
+]

@@ -1460,3 +1460,23 @@ MUTANTS += [  # s38 review (a6): only x required grad, and only grad_fn was chec
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (a7): an input changed in place and put back moves its version counter
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="unsqueezes_both_inputs_in_place_and_squeezes_them_back",
+        expect="返回前又改了回去",
+        mistake="modifies-input",
+        code=(
+            "def batch_outer_sum(a, b):\n"
+            "    a.unsqueeze_(2)               # (B, M, 1), in place: no new tensor objects\n"
+            "    b.unsqueeze_(1)               # (B, 1, N)\n"
+            "    try:\n"
+            "        return a + b              # broadcast to (B, M, N)\n"
+            "    finally:\n"
+            "        a.squeeze_(2)             # give the caller its (B, M) and (B, N) back\n"
+            "        b.squeeze_(1)\n"
+        ),
+    ),
+]
