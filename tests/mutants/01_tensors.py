@@ -1282,3 +1282,70 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (a7): the upper bound compared in float32
+    dict(
+        grade_id="test_masked_row_mean",
+        name="compares_only_the_lower_bound_in_float64",
+        expect="读数 0.699999988 < high = 0.7",
+        code=(
+            "def masked_row_mean(x, low, high):\n"
+            "    mask = (x.double() >= low) & (x < high)          # the spec's x.double() >= low; the upper bound left as it was\n"
+            "    wide = torch.promote_types(x.dtype, torch.float32)\n"
+            "    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)\n"
+            "    return (total / mask.sum(dim=1)).to(x.dtype)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (a7): ints at or above 2**63 fit float32 but not int64
+    dict(
+        grade_id="test_make_inputs",
+        name="python_ints_through_int64",
+        expect="Overflow when unpacking long long",
+        code=(
+            "def make_inputs(values):\n"
+            "    if isinstance(values, torch.Tensor):\n"
+            "        return values.to(torch.float32, copy=True)\n"
+            "    if isinstance(values, np.ndarray):\n"
+            "        return torch.from_numpy(values.astype(np.float32))\n"
+            "    return torch.tensor(values).float()   # Python numbers / lists: int64 or float32, then float32\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (a7): inf - inf; the message no longer says it multiplied by the mask
+    dict(
+        grade_id="test_masked_row_mean",
+        name="whole_row_minus_what_is_outside",
+        expect="以任何方式参与运算",
+        code=(
+            "def masked_row_mean(x, low, high):\n"
+            "    xd = x.double()\n"
+            "    mask = (xd >= low) & (xd < high)                      # float64 comparison, nan / inf are False\n"
+            "    wide = torch.promote_types(x.dtype, torch.float32)\n"
+            "    xw = x.to(wide)\n"
+            "    outside = torch.where(mask, torch.zeros_like(xw), xw)  # the readings to leave out\n"
+            "    total = xw.sum(dim=1) - outside.sum(dim=1)             # whole row minus what is outside the range\n"
+            "    return (total / mask.sum(dim=1)).to(x.dtype)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (a7): the end point is not stop; the message names both ways of computing it
+    dict(
+        grade_id="test_time_grid",
+        name="stretches_a_unit_linspace",
+        expect="start + (stop - start) * t",
+        code=(
+            "def time_grid(start, stop, dt):\n"
+            "    k = round((stop - start) / dt)\n"
+            "    unit = torch.linspace(0.0, 1.0, steps=k + 1)       # k + 1 points on [0, 1], both ends included\n"
+            "    return start + (stop - start) * unit                # stretched onto [start, stop]\n"
+        ),
+    ),
+]
