@@ -1353,13 +1353,13 @@ MUTANTS += [  # s39 (a7): the end point is not stop; the message names both ways
 
 MUTANTS += [  # s39: a negative dt counts down from start (spec: from start, every dt, to stop)
     dict(
-        grade_id='test_time_grid',
-        name='sorts_the_ends_so_a_negative_dt_runs_upwards',
-        expect='time_grid(1.0, 0.0, -0.25)',
+        grade_id="test_time_grid",
+        name="sorts_the_ends_so_a_negative_dt_runs_upwards",
+        expect="time_grid(1.0, 0.0, -0.25)",
         code=(
-            'def time_grid(start, stop, dt):\n'
-            '    k = round(abs(stop - start) / abs(dt))  # the number of steps, whichever way the grid runs\n'
-            '    return torch.linspace(min(start, stop), max(start, stop), steps=k + 1)\n'
+            "def time_grid(start, stop, dt):\n"
+            "    k = round(abs(stop - start) / abs(dt))  # the number of steps, whichever way the grid runs\n"
+            "    return torch.linspace(min(start, stop), max(start, stop), steps=k + 1)\n"
         ),
     ),
 ]

@@ -478,7 +478,7 @@ def clip_by_global_norm_(parameters, max_norm):
         code=_step(
             ret="F.mse_loss(model(x), y).detach(), grad_norm",
         ),
-        expect="step() 之前算出的 loss",
+        expect="是 step() 更新之后的权重 w = 0.9 算出的 loss",
     ),
     # statistics
     dict(
@@ -1533,6 +1533,28 @@ MUTANTS += [  # s39: the 'skip None grads' hint, now given only when the same ca
             "    for g in grads:\n"
             "        g.mul_(coef)\n"
             "    return total\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c8): reduction='sum'; the message no longer says the loss was taken after step()
+    dict(
+        grade_id="test_train_step",
+        name="loss_summed_not_averaged",
+        expect="这是平方误差的和，不是平均",
+        code=(
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    x, y = batch\n"
+            "    optimizer.zero_grad()\n"
+            '    loss = F.mse_loss(model(x), y, reduction="sum")  # bug: summed squared error, not the mean the spec asks for\n'
+            "    loss.backward()\n"
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    optimizer.step()\n"
+            '    stats["steps"] += 1\n'
+            '    stats["clipped"] += grad_norm > max_norm\n'
+            '    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())\n'
+            "    return loss.detach(), grad_norm\n"
         ),
     ),
 ]
