@@ -679,8 +679,9 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
         written = _written_in_place(versions)
         if written is not None:
             fail(
-                f"输入 {case.describe()} 时，{fn_name} 对调用者传入的张量（形状 {tuple(written.shape)}）做了原地操作 "
-                "(in-place，例如 unsqueeze_、-=、copy_)，返回前又改了回去：值看起来没变，可张量的版本号 (_version) 变了。"
+                f"输入 {case.describe()} 时，{fn_name} 对调用者传入的张量（形状 {tuple(written.shape)}）或它的视图做了原地操作 "
+                "(in-place，例如 unsqueeze_、transpose_、-=、copy_)：返回时值和形状看起来没变，可张量的版本号 (_version) 变了"
+                "（视图和原张量共用一个版本号）。"
                 "调用者的计算图若保存了这个张量，backward() 会报错 modified by an inplace operation；需要梯度的叶子张量、"
                 "推理张量 (inference tensor)、expand 出来的张量则在原地操作时就报错。不要原地修改输入：用返回新张量的写法"
                 "（unsqueeze、x - 1、x[None]）。",

@@ -1271,7 +1271,7 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
     dict(
         grade_id="test_make_labels",
         name="shifts_raw_in_place_and_shifts_it_back",
-        expect="返回前又改了回去",
+        expect="版本号 (_version) 变了",
         mistake="modifies-input",
         code=(
             "def make_labels(raw):\n"
