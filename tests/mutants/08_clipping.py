@@ -1558,3 +1558,26 @@ MUTANTS += [  # s39 (c8): reduction='sum'; the message no longer says the loss w
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39: the ValueError path of advise goes through call_learner too
+    dict(
+        grade_id="test_advise",
+        name="leaves_grad_mode_off_on_the_error_path",
+        expect="grad mode 仍然关着",
+        mistake="grad-mode-left-off",
+        code=(
+            "def advise(stats):\n"
+            "    torch.set_grad_enabled(False)  # reading statistics needs no graph\n"
+            '    steps, clipped = int(stats["steps"]), int(stats["clipped"])\n'
+            "    if steps == 0:\n"
+            '        raise ValueError("还没有训练")  # leaves grad mode off on this path\n'
+            "    torch.set_grad_enabled(True)\n"
+            '    if not math.isfinite(float(stats["largest"])):\n'
+            '        return "check_data"\n'
+            "    if 5 * clipped > steps:\n"
+            '        return "fix_lr_or_init"\n'
+            '    return "keep_clipping"\n'
+        ),
+    ),
+]
