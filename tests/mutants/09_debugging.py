@@ -1225,3 +1225,25 @@ MUTANTS += [
         code=_train_step(train="if not model.training:\n        model.train()"),
     ),
 ]
+
+
+MUTANTS += [  # s39 (d7): the None-grad hint now says what the zero-filled probe proves, not 'nothing to zero in place'
+    dict(
+        grade_id="test_train_step",
+        name="checks_stale_grads_before_the_step",
+        expect="代码在 .grad 还是 None 时用到了它",
+        code=(
+            "def train_step(model, x, y, optimizer):\n"
+            "    # 清单第 1 条：先确认上一步留下的梯度是有限值，再开始这一步\n"
+            "    if not all(bool(torch.isfinite(p.grad).all()) for p in model.parameters() if p.requires_grad):\n"
+            '        raise RuntimeError("上一步的梯度里有 nan / inf")\n'
+            "    model.train()\n"
+            "    optimizer.zero_grad()\n"
+            "    logits = model(x)\n"
+            "    loss = F.cross_entropy(logits, y)\n"
+            "    loss.backward()\n"
+            "    optimizer.step()\n"
+            "    return loss.item()\n"
+        ),
+    ),
+]

@@ -560,7 +560,8 @@ class LeNet(nn.Module):
     dict(
         grade_id="test_train_one_epoch",
         name="clipping after step",
-        expect="optimizer.step() 之后",
+        expect="裁剪发生在 step() 之后",
+        mistake="clip-after-step",
         code=_epoch_with(_CLIP + "    optimizer.step()\n", "    optimizer.step()\n" + _CLIP),
     ),
     dict(
@@ -572,7 +573,7 @@ class LeNet(nn.Module):
     dict(
         grade_id="test_train_one_epoch",
         name="no clipping",
-        expect="没有被裁剪",
+        expect="没有被按范数裁剪",
         code=_epoch_with(_CLIP, ""),
     ),
     dict(
@@ -2424,6 +2425,84 @@ MUTANTS += [  # s39 (d6): evaluate(model, x_val, y_val, len(x_val)) shows on 150
             "        print(f\"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}\")\n"
             "    model.load_state_dict(best)\n"
             "    return history\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (d7): every step's graph alive to the end of the epoch
+    dict(
+        grade_id="test_train_one_epoch",
+        name="keeps_each_loss_with_its_graph_and_detaches_at_return",
+        expect="前面 2 个 batch 的 loss 还连着各自的计算图",
+        mistake="losses-kept-with-graph",
+        code=(
+            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
+            "    device = next(model.parameters()).device\n"
+            "    model.train()\n"
+            "    losses = []\n"
+            "    for xb, yb in loader:\n"
+            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
+            "        optimizer.zero_grad(set_to_none=True)\n"
+            "        loss = loss_fn(model(xb), yb)\n"
+            "        loss.backward()\n"
+            "        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "        optimizer.step()\n"
+            "        if scheduler is not None:\n"
+            "            scheduler.step()\n"
+            "        losses.append(loss)\n"
+            "    return torch.stack([loss.detach() for loss in losses])   # 返回的是 detach 过的\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (d7): no clip at all is not told 'clip after step'
+    dict(
+        grade_id="test_train_one_epoch",
+        name="never_clips_and_zeroes_grads_after_step",
+        expect="step() 之前梯度没有被按范数裁剪",
+        code=(
+            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
+            "    device = next(model.parameters()).device\n"
+            "    model.train()\n"
+            "    losses = []\n"
+            "    for xb, yb in loader:\n"
+            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
+            "        loss = loss_fn(model(xb), yb)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        if scheduler is not None:\n"
+            "            scheduler.step()\n"
+            "        optimizer.zero_grad(set_to_none=True)   # 用完就清，下一个 batch 从干净的 .grad 开始\n"
+            "        losses.append(loss.detach())\n"
+            "    return torch.stack(losses)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (d7): clip_grad_value_ is told what the numbers show
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clips_by_value",
+        expect="绝对值最大的元素正好是 0.5",
+        code=(
+            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
+            "    device = next(model.parameters()).device\n"
+            "    model.train()\n"
+            "    losses = []\n"
+            "    for xb, yb in loader:\n"
+            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
+            "        optimizer.zero_grad(set_to_none=True)\n"
+            "        loss = loss_fn(model(xb), yb)\n"
+            "        loss.backward()\n"
+            "        torch.nn.utils.clip_grad_value_(model.parameters(), max_norm)   # 把梯度限制在 [-max_norm, max_norm]\n"
+            "        optimizer.step()\n"
+            "        if scheduler is not None:\n"
+            "            scheduler.step()\n"
+            "        losses.append(loss.detach())\n"
+            "    return torch.stack(losses)\n"
         ),
     ),
 ]
