@@ -448,12 +448,6 @@ MUTANTS = [
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
 CORRECT = [
     dict(
-        grade_id="test_to_device_like",
-        name="allocates on ref's device and copies (copy_ is differentiable)",
-        code=_LIKE + "    t = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
-        "    return torch.empty_like(x, device=t.device).copy_(x)\n",
-    ),
-    dict(
         grade_id="test_to_device_async",
         name=".cuda(device) for CUDA targets, .cpu() otherwise",
         code=_ASYNC + "    device = torch.device(device)\n"
@@ -1254,5 +1248,30 @@ MUTANTS += [  # s38 (b6), fb3: a synchronize before the non-blocking copy does n
         "    if back:\n"
         "        torch.cuda.synchronize()  # waits for the work queued so far\n"
         "    return x.to(device, non_blocking=back)\n",
+    ),
+]
+
+
+MUTANTS += [  # s39 (b9, ruled a fault): a copy when x is already on ref's device (spec line added)
+    dict(
+        grade_id="test_to_device_like",
+        name="always_copies",
+        expect="返回的却不是 x 本身",
+        code=(
+            "def to_device_like(x, ref):\n"
+            "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+            '    return x.to(device, copy=True)  # always a fresh tensor, "to be safe"\n'
+        ),
+    ),
+]
+
+
+MUTANTS += [  # a CORRECT entry until s39: it copies even when x is already on ref's device (spec line added, b9)
+    dict(
+        grade_id="test_to_device_like",
+        name="allocates on ref's device and copies (copy_ is differentiable)",
+        expect="返回的却不是 x 本身",
+        code=_LIKE + "    t = next(ref.parameters()) if isinstance(ref, nn.Module) else ref\n"
+        "    return torch.empty_like(x, device=t.device).copy_(x)\n",
     ),
 ]

@@ -1422,3 +1422,24 @@ MUTANTS += [  # s38 review (b7): passed every test (no frozen parameter came wit
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (b9): told what differed, not requires_grad_(True)
+    dict(
+        grade_id="test_accumulate_grads",
+        name="zero_grad_set_to_none_false_leaves_frozen_zeros",
+        expect="是全 0 的张量，不是 None",
+        code=(
+            "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
+            "    model.zero_grad(set_to_none=False)  # clear old gradients (in place, keeps the buffers)\n"
+            "    n = x.shape[0]\n"
+            "    total = 0.0\n"
+            "    for start in range(0, n, micro_batch_size):\n"
+            "        xb, yb = x[start:start + micro_batch_size], y[start:start + micro_batch_size]\n"
+            "        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n"
+            "        loss.backward()\n"
+            "        total = total + loss.detach()\n"
+            "    return float(total)\n"
+        ),
+    ),
+]
