@@ -1007,3 +1007,25 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (a9): a cache keyed on id and _version misses changes made through .data (a hand-written SGD step)
+    dict(
+        grade_id="test_forward_one",
+        name="cache_keyed_on_ids_and_versions",
+        expect="第二次没有调用模型",
+        code=(
+            "_out_cache = {}   # the same sample is often asked for again (e.g. a UI re-rendering one prediction)\n"
+            "\n"
+            "def forward_one(model, sample):\n"
+            "    # key on the objects and their version counters: an optimizer step (p += ...) or an in-place change\n"
+            "    # of the sample bumps a version, so a stale output is never reused\n"
+            "    key = (id(model), id(sample), sample._version, tuple(p._version for p in model.parameters()))\n"
+            "    hit = _out_cache.get(key)\n"
+            "    if hit is None or hit[0] is not model or hit[1] is not sample:\n"
+            "        hit = (model, sample, model(sample.unsqueeze(0)).squeeze(0))\n"
+            "        _out_cache[key] = hit\n"
+            "    return hit[2]\n"
+        ),
+    ),
+]

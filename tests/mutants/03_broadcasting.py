@@ -1480,3 +1480,26 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (a9): a cache keyed on id and _version misses changes made through .data (a hand-written SGD step)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="cache_keyed_on_ids_and_versions",
+        expect="第二次返回的就是第一次返回的那个张量对象",
+        code=(
+            "_dist_cache = {}   # kNN loops ask for the same distances again and again\n"
+            "\n"
+            "def pairwise_sq_dist(x, y):\n"
+            "    # x._version / y._version change whenever the caller updates x or y in place (x += 1),\n"
+            "    # so a cached result is only reused while the inputs still hold the same values\n"
+            "    key = (id(x), x._version, id(y), y._version)\n"
+            "    hit = _dist_cache.get(key)\n"
+            "    if hit is None or hit[0] is not x or hit[1] is not y:\n"
+            "        diff = x.unsqueeze(1) - y.unsqueeze(0)      # (N, 1, D) - (1, M, D) -> (N, M, D)\n"
+            "        hit = (x, y, (diff ** 2).sum(dim=-1))\n"
+            "        _dist_cache[key] = hit\n"
+            "    return hit[2]\n"
+        ),
+    ),
+]
