@@ -1581,3 +1581,26 @@ MUTANTS += [  # s39: the ValueError path of advise goes through call_learner too
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (counted, as 07) (c9)
+    dict(
+        grade_id="test_train_step",
+        name="calls_model_forward_directly",
+        expect="却一次也没有通过 model(x) 调用",
+        code=(
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    x, y = batch\n"
+            "    optimizer.zero_grad()\n"
+            "    loss = F.mse_loss(model.forward(x), y)  # calls forward directly (skips the model's hooks)\n"
+            "    loss.backward()\n"
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    optimizer.step()\n"
+            '    stats["steps"] += 1\n'
+            "\n"
+            '    stats["clipped"] += grad_norm > max_norm\n'
+            '    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())\n'
+            "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]

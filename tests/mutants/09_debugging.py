@@ -1247,3 +1247,43 @@ MUTANTS += [  # s39 (d7): the None-grad hint now says what the zero-filled probe
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (counted, as 07) (d8)
+    dict(
+        grade_id="test_train_step",
+        name="calls_model_forward_directly",
+        expect="却一次也没有通过 model(x) 调用",
+        code=(
+            "def train_step(model, x, y, optimizer):\n"
+            "    model.train()\n"
+            "    optimizer.zero_grad()\n"
+            "    logits = model.forward(x)          # skips __call__: every forward hook / pre-hook on the model is bypassed\n"
+            "    loss = F.cross_entropy(logits, y)\n"
+            "    loss.backward()\n"
+            "    optimizer.step()\n"
+            "    return loss.item()\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (counted, as 07) (d8)
+    dict(
+        grade_id="test_regression_step",
+        name="calls_model_forward_directly",
+        expect="却一次也没有通过 model(x) 调用",
+        code=(
+            "def regression_step(model, x, y, optimizer):\n"
+            "    optimizer.zero_grad()\n"
+            "    pred = model.forward(x).squeeze(1)   # skips __call__ (hooks)\n"
+            "    loss = F.mse_loss(pred, y)\n"
+            "    if not torch.isfinite(loss):\n"
+            '        return {"loss": loss.item(), "grad_norm": None, "skipped": True}\n'
+            "    loss.backward()\n"
+            "    norm = grad_norm(model)\n"
+            "    optimizer.step()\n"
+            '    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}\n'
+        ),
+    ),
+]

@@ -2506,3 +2506,29 @@ MUTANTS += [  # s39 (d7): clip_grad_value_ is told what the numbers show
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (counted, as 07) (d8)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="calls_model_forward_directly",
+        expect="却一次也没有通过 model(x) 调用",
+        code=(
+            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
+            "    device = next(model.parameters()).device\n"
+            "    model.train()\n"
+            "    losses = []\n"
+            "    for xb, yb in loader:\n"
+            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
+            "        optimizer.zero_grad(set_to_none=True)\n"
+            "        loss = loss_fn(model.forward(xb), yb)   # skips __call__: hooks on the model never run\n"
+            "        loss.backward()\n"
+            "        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "        optimizer.step()\n"
+            "        if scheduler is not None:\n"
+            "            scheduler.step()\n"
+            "        losses.append(loss.detach())\n"
+            "    return torch.stack(losses)\n"
+        ),
+    ),
+]
