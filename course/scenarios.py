@@ -424,6 +424,8 @@ class SyncCounter(TorchFunctionMode):
             # t.type_as(u) is t.type(u.type()): u's dtype and u's device
             if self.on_device(args[0]) and not self.on_device(args[1]):
                 self._record(".type_as(cpu_tensor)", args[0])
+            if not self.on_device(args[0]) and self.on_device(args[1]):
+                self._blocking_upload("cpu_tensor.type_as(t)", args[0])
             return self.on_device(args[1])
         if name in ("fill_", "fill") and len(args) > 1 and isinstance(args[1], torch.Tensor):
             # cpu_tensor.fill_(t): a value on another device is read with .item() (a sync), not refused
@@ -458,11 +460,17 @@ class SyncCounter(TorchFunctionMode):
             read = [t for t in _tensors(args[2]) if self.on_device(t)]
             if not self.on_device(args[0]) and read:
                 self._record("cpu_tensor[i] = t", read[0])
+            sent = [t for t in _tensors(args[2]) if not self.on_device(t) and t.dim() > 0]  # a 0-d one is a number
+            if self.on_device(args[0]) and sent:
+                self._blocking_upload("t[i] = cpu_tensor", sent[0])
             return None
         data = args[1] if name == "new_tensor" and len(args) > 1 else args[0] if name in _FROM_DATA and args else None
         device = kwargs.get("device")
         moving = isinstance(data, torch.Tensor) and self.on_device(data)
         to_host = device is not None and self._names_device(device, moving=moving) is False
+        if name == "new" and args and self.on_device(args[0]) and len(args) > 1:
+            if isinstance(args[1], (list, tuple)) and not isinstance(args[1], torch.Size):  # t.new([1, 2]): data
+                self._blocking_upload("t.new(list)", None)
         if name == "new_tensor" and device is None and isinstance(data, torch.Tensor):
             # cpu_tensor.new_tensor(t) makes its copy where cpu_tensor is; without device= torch.tensor(t) stays on t's
             if self.on_device(data) and not self.on_device(args[0]):
@@ -489,7 +497,8 @@ class SyncCounter(TorchFunctionMode):
                 return bool(self._names_device(device))
             return self.on_device(args[0]) if name == "new_tensor" else self.factories_on_device
         if func in SYNC_CALLS:
-            if first is not None and func in _NUMPY_HANDOFFS and self.numpy_raises:  # what CUDA says
+            force = bool(kwargs.get("force"))  # t.numpy(force=True) copies to the host first: a sync, no error
+            if first is not None and func in _NUMPY_HANDOFFS and self.numpy_raises and not force:  # what CUDA says
                 raise TypeError(
                     "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
                     "memory first."

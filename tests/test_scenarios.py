@@ -115,3 +115,23 @@ def test_non_blocking_uploads_and_tensors_made_on_the_device_are_no_sync():
 
     _, report = count_syncs(made_there, torch.ones(3), [1.0, 2.0, 3.0])
     assert report["calls"] == []
+
+
+_MORE_UPLOADS = {
+    "buffer[:] = cpu_tensor": lambda t, n: torch.zeros(len(n), device=t.device).__setitem__(
+        slice(None), torch.tensor(n)
+    ),
+    "cpu_tensor.type_as(t)": lambda t, n: torch.tensor(n).type_as(t),
+    "t.new(list)": lambda t, n: t.new(n),
+}
+
+
+@pytest.mark.parametrize("upload", list(_MORE_UPLOADS), ids=str)
+def test_uploads_through_setitem_type_as_and_the_legacy_new_are_syncs_too(upload):
+    _, report = count_syncs(_MORE_UPLOADS[upload], torch.ones(3), [1.0, 2.0, 3.0])
+    assert len(report["calls"]) == 1 and report["uploads"] == report["calls"]
+
+
+def test_numpy_force_true_of_a_device_tensor_is_one_sync_not_an_error():
+    out, report = count_syncs(lambda t: t.sum().numpy(force=True), torch.ones(3))
+    assert float(out) == 3.0 and len(report["calls"]) == 1

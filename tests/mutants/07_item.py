@@ -1835,3 +1835,114 @@ MUTANTS += [  # s39 (c7): model.forward(x) skips the model's hooks
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (c9): more blocking uploads
+    dict(
+        grade_id="test_log_running_loss",
+        name="sizes_copied_into_a_device_buffer_by_setitem",
+        expect="从主机内存阻塞拷到设备",
+        code=(
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    k = len(losses) // log_every * log_every  # steps in complete windows\n"
+            "    if k == 0:\n"
+            "        return []\n"
+            "    values = torch.stack([loss.detach() for loss in losses[:k]])  # on the losses' device, no graph\n"
+            "    sizes = torch.empty_like(values)  # weights made on the same device (no torch.tensor(list): no upload)\n"
+            "    sizes[:] = torch.tensor(batch_sizes[:k])  # fill it from the batch sizes (a copy into a device tensor, no device= needed)\n"
+            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
+            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
+            "    return (sums / counts).tolist()  # the one sync\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c9): more blocking uploads
+    dict(
+        grade_id="test_log_running_loss",
+        name="sizes_through_type_as",
+        expect="从主机内存阻塞拷到设备",
+        code=(
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    k = len(losses) // log_every * log_every  # steps in complete windows\n"
+            "    if k == 0:\n"
+            "        return []\n"
+            "    values = torch.stack([loss.detach() for loss in losses[:k]])  # on the losses' device, no graph\n"
+            "    sizes = torch.tensor(batch_sizes[:k]).type_as(values)  # the classic idiom: values' dtype and device\n"
+            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
+            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
+            "    return (sums / counts).tolist()  # the one sync\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c9): more blocking uploads
+    dict(
+        grade_id="test_log_running_loss",
+        name="sizes_through_the_legacy_new",
+        expect="从主机内存阻塞拷到设备",
+        code=(
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    k = len(losses) // log_every * log_every  # steps in complete windows\n"
+            "    if k == 0:\n"
+            "        return []\n"
+            "    values = torch.stack([loss.detach() for loss in losses[:k]])  # on the losses' device, no graph\n"
+            "    sizes = values.new(batch_sizes[:k])  # the legacy idiom: a tensor of values' type and device from a list\n"
+            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
+            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
+            "    return (sums / counts).tolist()  # the one sync\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c9): more blocking uploads
+    dict(
+        grade_id="test_train_epoch",
+        name="weights_through_type_as",
+        expect="从主机内存阻塞拷到设备",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    step_losses, sizes = [], []  # every step's loss (on the device, no graph) and batch size\n"
+            "    for x, y in batches:\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        step_losses.append(loss.detach())\n"
+            "        sizes.append(x.shape[0])\n"
+            "    values = torch.stack(step_losses)\n"
+            "    weights = torch.tensor(sizes).type_as(values)  # values' dtype and device\n"
+            "    sums = values * weights\n"
+            "    k = len(batches) // log_every * log_every\n"
+            "    logs = (sums[:k].view(-1, log_every).sum(1) / weights[:k].view(-1, log_every).sum(1)).tolist() if k else []\n"
+            "    return logs, (sums.sum() / weights.sum()).item()\n"
+        ),
+    ),
+]
+
+
+CORRECT += [  # s39 (c9): numpy(force=True) copies to the host first: one sync, no error
+    dict(
+        grade_id="test_log_running_loss",
+        name="numpy_force_true_at_the_end",
+        code=(
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    windows = []  # each window's mean, kept on the device\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):\n"
+            "        window_sum = window_sum + loss.detach() * batch_size\n"
+            "        window_n += batch_size\n"
+            "        if step % log_every == 0:\n"
+            "            windows.append(window_sum / window_n)\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    if not windows:\n"
+            "        return []\n"
+            "    # one copy to the host for all windows (force=True does the .cpu() a device tensor needs), then Python floats\n"
+            "    return torch.stack(windows).numpy(force=True).tolist()\n"
+        ),
+    ),
+]

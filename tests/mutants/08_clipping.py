@@ -1604,3 +1604,31 @@ MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (coun
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (c9): float64 grads beyond float32's range
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="float32_arithmetic_for_float64_grads",
+        expect="梯度 × 1e50",
+        code=(
+            "def layer_grad_norms(model, norm_type=2.0):\n"
+            "    groups = {}\n"
+            "    for name, p in model.named_parameters():\n"
+            "        if p.grad is not None:\n"
+            '            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n'
+            "    if not groups:\n"
+            "        return {}, torch.tensor(0.0)\n"
+            "    dtype = next(iter(groups.values()))[0].dtype\n"
+            "    # do the arithmetic in float32 (float16 squares overflow past 256), hand back the gradients' dtype\n"
+            "    layers = {\n"
+            "        layer: torch.linalg.vector_norm(\n"
+            "            torch.stack([torch.linalg.vector_norm(g.float(), norm_type) for g in grads]), norm_type\n"
+            "        )\n"
+            "        for layer, grads in groups.items()\n"
+            "    }\n"
+            "    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)\n"
+            "    return {layer: norm.to(dtype) for layer, norm in layers.items()}, total.to(dtype)\n"
+        ),
+    ),
+]
