@@ -1275,3 +1275,24 @@ MUTANTS += [  # a CORRECT entry until s39: it copies even when x is already on r
         "    return torch.empty_like(x, device=t.device).copy_(x)\n",
     ),
 ]
+
+
+MUTANTS += [  # s39 (b8): a larger fixed block; T = 20000 on meta
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask_cached_at_4096",
+        expect="(1, 20000, 20000)",
+        code=(
+            "_BLOCK = 4096  # the model's context length (block_size): no sequence is longer\n"
+            "_MASKS = {}\n"
+            "\n"
+            "\n"
+            "def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:\n"
+            '    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""\n'
+            "    if scores.device not in _MASKS:  # one mask per device, made there once (nanoGPT's registered buffer)\n"
+            "        _MASKS[scores.device] = torch.ones(_BLOCK, _BLOCK, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+            "    t = scores.shape[-1]\n"
+            '    return scores.masked_fill(_MASKS[scores.device][:t, :t], float("-inf"))\n'
+        ),
+    ),
+]

@@ -1170,3 +1170,21 @@ CORRECT += [  # s38 review (b7): was refused as an inference tensor in training;
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (b8): functional_call with detached weights leaves x_next's graph in the target
+    dict(
+        grade_id="test_td_loss",
+        name="detaches_only_the_target_nets_weights",
+        expect="反向传播流进了 x_next",
+        code=(
+            "def td_loss(value_net, target_net, x, reward, x_next, gamma):\n"
+            '    """TD loss with a frozen copy of the target network\'s weights (the TorchRL way: detached parameters)."""\n'
+            "    frozen = {name: p.detach() for name, p in target_net.named_parameters()}\n"
+            "    next_value = torch.func.functional_call(target_net, frozen, (x_next,))  # no gradient into target_net's weights\n"
+            "    target = reward.detach() + gamma * next_value  # reward is a label too\n"
+            "    prediction = value_net(x)\n"
+            "    return ((prediction - target) ** 2).mean()\n"
+        ),
+    ),
+]
