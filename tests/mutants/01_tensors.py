@@ -1363,3 +1363,23 @@ MUTANTS += [  # s39: a negative dt counts down from start (spec: from start, eve
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (a9): a cached result
+    dict(
+        grade_id="test_masked_row_mean",
+        name="lru_cache",
+        expect="第二次返回的就是第一次返回的那个张量对象",
+        code=(
+            "import functools\n"
+            "\n"
+            "@functools.lru_cache(maxsize=None)   # dashboards ask for the same window's means again and again\n"
+            "def masked_row_mean(x, low, high):\n"
+            "    xd = x.double()\n"
+            "    mask = (xd >= low) & (xd < high)\n"
+            "    wide = torch.promote_types(x.dtype, torch.float32)\n"
+            "    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)\n"
+            "    return (total / mask.sum(dim=1)).to(x.dtype)\n"
+        ),
+    ),
+]

@@ -1029,3 +1029,37 @@ MUTANTS += [  # s39 (a9): a cache keyed on id and _version misses changes made t
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (a9): a cached result
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="lru_cache",
+        expect="第二次返回的就是第一次返回的那个张量对象",
+        code=(
+            "import functools\n"
+            "\n"
+            "@functools.lru_cache(maxsize=None)   # the same batch is flattened again every epoch\n"
+            "def flatten_nhwc(x):\n"
+            "    return x.permute(0, 3, 1, 2).flatten(start_dim=1)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (a9): a cached result
+    dict(
+        grade_id="test_patchify",
+        name="lru_cache",
+        expect="第二次返回的就是第一次返回的那个张量对象",
+        code=(
+            "import functools\n"
+            "\n"
+            "@functools.lru_cache(maxsize=None)   # the same images are patchified again every epoch\n"
+            "def patchify(x, p):\n"
+            "    n, c, h, w = x.shape\n"
+            "    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+            "    return blocks.reshape(n, (h // p) * (w // p), c * p * p)\n"
+        ),
+    ),
+]

@@ -1632,3 +1632,47 @@ MUTANTS += [  # s39 (c9): float64 grads beyond float32's range
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (c10): clip_grad_norm_ counts every grad
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="skips_frozen_parameters_that_still_hold_a_grad",
+        expect="第二个参数有了梯度之后被冻结",
+        code=(
+            "def clip_by_global_norm_(parameters, max_norm):\n"
+            '    # the usual "trainable parameters" filter: frozen ones are skipped\n'
+            "    grads = [p.grad for p in parameters if p.requires_grad and p.grad is not None]\n"
+            "    if len(grads) == 0:\n"
+            "        return torch.tensor(0.0)\n"
+            "    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n"
+            "    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n"
+            "    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)\n"
+            "    return total\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c10): the stale-grad hint no longer says zero_grad was forgotten
+    dict(
+        grade_id="test_train_step",
+        name="zero_grad_after_step",
+        expect="或它放在了 step() 之后",
+        code=(
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    x, y = batch\n"
+            "    loss = F.mse_loss(model(x), y)\n"
+            "    loss.backward()\n"
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    optimizer.step()\n"
+            '    optimizer.zero_grad()  # bug: cleared after step() ("clean up for the next step"); stale grads at entry are used\n'
+            '    stats["steps"] += 1\n'
+            '    stats["clipped"] += grad_norm > max_norm\n'
+            '    stats["largest"] = torch.maximum(stats["largest"], grad_norm)\n'
+            "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]
