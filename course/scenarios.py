@@ -402,8 +402,8 @@ class SyncCounter(TorchFunctionMode):
             if source and not target:
                 self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
                 self._record(_to_label(func, args, kwargs), args[0])
-            if not source and target and func is not _T.cpu and not _non_blocking(args, kwargs):
-                self._blocking_upload("cpu_tensor.to(device)", args[0])
+            if not source and target and func is not _T.cpu and not _overlaps(args[0], _non_blocking(args, kwargs)):
+                self._blocking_upload("cpu_tensor.to(device)", args[0], pageable=_non_blocking(args, kwargs))
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
             read = [t for t in _tensors(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
@@ -417,8 +417,9 @@ class SyncCounter(TorchFunctionMode):
             if self.on_device(args[0]) and not target:
                 where = "out=cpu_tensor" if out and named is None else 'device="cpu"'
                 self._record(f"torch.ops.aten._to_copy(t, {where})", args[0])
-            if not self.on_device(args[0]) and target and not kwargs.get("non_blocking"):
-                self._blocking_upload("torch.ops.aten._to_copy(cpu_tensor, device=...)", args[0])
+            if not self.on_device(args[0]) and target and not _overlaps(args[0], bool(kwargs.get("non_blocking"))):
+                label = "torch.ops.aten._to_copy(cpu_tensor, device=...)"
+                self._blocking_upload(label, args[0], pageable=bool(kwargs.get("non_blocking")))
             return target
         if name == "type_as" and len(args) > 1 and isinstance(args[1], torch.Tensor):
             # t.type_as(u) is t.type(u.type()): u's dtype and u's device
@@ -436,8 +437,8 @@ class SyncCounter(TorchFunctionMode):
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 self._record("cpu_tensor.copy_(t)", args[1])
             if self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and not self.on_device(args[1]):
-                if not _non_blocking(args, kwargs):
-                    self._blocking_upload("t.copy_(cpu_tensor)", args[1])
+                if not _overlaps(args[1], _non_blocking(args, kwargs)):
+                    self._blocking_upload("t.copy_(cpu_tensor)", args[1], pageable=_non_blocking(args, kwargs))
             return self.on_device(args[0])
         if name == "copy" and len(args) > 1 and all(isinstance(a, torch.Tensor) for a in args[:2]):
             # torch.ops.aten.copy(dst, src): a new tensor where dst is (the host too), with src's values
@@ -450,10 +451,12 @@ class SyncCounter(TorchFunctionMode):
             read = [s for d, s in zip(dsts, srcs) if not self.on_device(d) and self.on_device(s)]
             if read:
                 self._record(f"torch.{name}([cpu_tensor], [t])", read[0], times=len(read))
-            sent = [s for d, s in zip(dsts, srcs) if self.on_device(d) and not self.on_device(s)]
-            flag = args[2] if len(args) > 2 else kwargs.get("non_blocking", False)
-            if sent and not flag:
-                self._blocking_upload(f"torch.{name}([t], [cpu_tensor])", sent[0], times=len(sent))
+            flag = bool(args[2] if len(args) > 2 else kwargs.get("non_blocking", False))
+            sent = [
+                s for d, s in zip(dsts, srcs) if self.on_device(d) and not self.on_device(s) and not _overlaps(s, flag)
+            ]
+            if sent:
+                self._blocking_upload(f"torch.{name}([t], [cpu_tensor])", sent[0], times=len(sent), pageable=flag)
             # the functional torch.ops.aten._foreach_copy makes its results where the dsts are
             return None if name == "_foreach_copy_" or any(self.on_device(d) for d in dsts) else False
         if func is _T.__setitem__ and len(args) > 2:
@@ -520,12 +523,19 @@ class SyncCounter(TorchFunctionMode):
             return self.factories_on_device
         return None
 
-    def _blocking_upload(self, label: str, t: Any, times: int = 1) -> None:
-        """A copy from host memory to the device without ``non_blocking=True`` (``torch.tensor(xs, device=d)``,
-        ``cpu_t.to(d)``, ``t.copy_(cpu_t)``): on a GPU torch waits until the copy, and so everything queued on the
-        stream before it, is done: a sync like any other. torch's own code is left out (its moves are its own)."""
+    def _blocking_upload(self, label: str, t: Any, times: int = 1, *, pageable: bool = False) -> None:
+        """A copy from host memory to the device that waits (``torch.tensor(xs, device=d)``, ``cpu_t.to(d)``,
+        ``t.copy_(cpu_t)``): on a GPU torch waits until the copy, and so everything queued on the stream before it,
+        is done: a sync like any other. ``pageable``: asked with ``non_blocking=True`` from memory that is not
+        pinned, which CUDA may first stage through a sync with the stream (CUDA's "API synchronization behavior").
+        torch's own code is left out (its moves are its own)."""
         if not _called_by_torch((torch._ops.__file__,)):
-            label = f"{label}（从主机内存阻塞拷到设备）"
+            how = (
+                "non_blocking=True，但源不在页锁定内存：CUDA 可能先同步再拷到设备"
+                if pageable
+                else "从主机内存阻塞拷到设备"
+            )
+            label = f"{label}（{how}）"
             self._record(label, t, times=times)
             self.uploads.extend([label] * times)
 
@@ -766,6 +776,12 @@ def _to_label(func: Any, args: tuple, kwargs: dict) -> str:
     if isinstance(func, _ATEN_OPS):  # torch.ops.aten.to.device(t, torch.device("cpu"), torch.float32)
         return f"torch.ops.{func}({', '.join(['t', *shown])})"
     return f".to({', '.join(shown)})"
+
+
+def _overlaps(source: Any, non_blocking: bool) -> bool:
+    """Whether a copy of ``source`` (a host tensor) to the device may overlap the device's work: only from pinned
+    (page-locked) memory with ``non_blocking=True``; from pageable memory CUDA may sync with the stream first."""
+    return non_blocking and isinstance(source, torch.Tensor) and source.is_pinned()
 
 
 def _non_blocking(args: tuple, kwargs: dict) -> bool:

@@ -1946,3 +1946,52 @@ CORRECT += [  # s39 (c9): numpy(force=True) copies to the host first: one sync, 
         ),
     ),
 ]
+
+
+MUTANTS += [  # s39 (c10): non_blocking=True from pageable memory may sync (CUDA's API synchronization behavior)
+    dict(
+        grade_id="test_log_running_loss",
+        name="sizes_uploaded_non_blocking_from_pageable_memory",
+        expect="但源不在页锁定内存",
+        code=(
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    k = len(losses) // log_every * log_every\n"
+            "    if k == 0:\n"
+            "        return []\n"
+            "    values = torch.stack([loss.detach() for loss in losses[:k]])\n"
+            '    # batch sizes uploaded "without a sync": non_blocking=True, but from pageable (unpinned) host memory\n'
+            "    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype).to(values.device, non_blocking=True)\n"
+            "    sums = (values * sizes).reshape(-1, log_every).sum(dim=1)\n"
+            "    counts = sizes.reshape(-1, log_every).sum(dim=1)\n"
+            "    return (sums / counts).tolist()\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s39 (c10): non_blocking=True from pageable memory may sync (CUDA's API synchronization behavior)
+    dict(
+        grade_id="test_train_epoch",
+        name="sizes_uploaded_non_blocking_from_pageable_memory",
+        expect="但源不在页锁定内存",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    model.train()\n"
+            "    step_losses = []\n"
+            "    for x, y in batches:\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        step_losses.append(loss.detach())\n"
+            "    v = torch.stack(step_losses)\n"
+            '    # the batch sizes go to the device with a non-blocking copy ("not a blocking copy, so no sync")\n'
+            "    n = torch.tensor([float(x.shape[0]) for x, _ in batches], dtype=v.dtype).to(v.device, non_blocking=True)\n"
+            "    k = len(batches) // log_every * log_every\n"
+            "    w = v * n\n"
+            "    windows = w[:k].reshape(-1, log_every).sum(1) / n[:k].reshape(-1, log_every).sum(1) if k else v[:0]\n"
+            "    out = torch.cat([windows, (w.sum() / n.sum()).reshape(1)]).tolist()  # one sync for everything\n"
+            "    return out[:-1], out[-1]\n"
+        ),
+    ),
+]
