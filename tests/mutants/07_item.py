@@ -1839,67 +1839,6 @@ MUTANTS += [  # s39 (c7): model.forward(x) skips the model's hooks
 
 MUTANTS += [  # s39 (c9): more blocking uploads
     dict(
-        grade_id="test_log_running_loss",
-        name="sizes_copied_into_a_device_buffer_by_setitem",
-        expect="从主机内存阻塞拷到设备",
-        code=(
-            "def log_running_loss(losses, batch_sizes, log_every):\n"
-            "    k = len(losses) // log_every * log_every  # steps in complete windows\n"
-            "    if k == 0:\n"
-            "        return []\n"
-            "    values = torch.stack([loss.detach() for loss in losses[:k]])  # on the losses' device, no graph\n"
-            "    sizes = torch.empty_like(values)  # weights made on the same device (no torch.tensor(list): no upload)\n"
-            "    sizes[:] = torch.tensor(batch_sizes[:k])  # fill it from the batch sizes (a copy into a device tensor, no device= needed)\n"
-            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
-            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
-            "    return (sums / counts).tolist()  # the one sync\n"
-        ),
-    ),
-]
-
-
-MUTANTS += [  # s39 (c9): more blocking uploads
-    dict(
-        grade_id="test_log_running_loss",
-        name="sizes_through_type_as",
-        expect="从主机内存阻塞拷到设备",
-        code=(
-            "def log_running_loss(losses, batch_sizes, log_every):\n"
-            "    k = len(losses) // log_every * log_every  # steps in complete windows\n"
-            "    if k == 0:\n"
-            "        return []\n"
-            "    values = torch.stack([loss.detach() for loss in losses[:k]])  # on the losses' device, no graph\n"
-            "    sizes = torch.tensor(batch_sizes[:k]).type_as(values)  # the classic idiom: values' dtype and device\n"
-            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
-            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
-            "    return (sums / counts).tolist()  # the one sync\n"
-        ),
-    ),
-]
-
-
-MUTANTS += [  # s39 (c9): more blocking uploads
-    dict(
-        grade_id="test_log_running_loss",
-        name="sizes_through_the_legacy_new",
-        expect="从主机内存阻塞拷到设备",
-        code=(
-            "def log_running_loss(losses, batch_sizes, log_every):\n"
-            "    k = len(losses) // log_every * log_every  # steps in complete windows\n"
-            "    if k == 0:\n"
-            "        return []\n"
-            "    values = torch.stack([loss.detach() for loss in losses[:k]])  # on the losses' device, no graph\n"
-            "    sizes = values.new(batch_sizes[:k])  # the legacy idiom: a tensor of values' type and device from a list\n"
-            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
-            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
-            "    return (sums / counts).tolist()  # the one sync\n"
-        ),
-    ),
-]
-
-
-MUTANTS += [  # s39 (c9): more blocking uploads
-    dict(
         grade_id="test_train_epoch",
         name="weights_through_type_as",
         expect="从主机内存阻塞拷到设备",
@@ -1950,27 +1889,6 @@ CORRECT += [  # s39 (c9): numpy(force=True) copies to the host first: one sync, 
 
 MUTANTS += [  # s39 (c10): non_blocking=True from pageable memory may sync (CUDA's API synchronization behavior)
     dict(
-        grade_id="test_log_running_loss",
-        name="sizes_uploaded_non_blocking_from_pageable_memory",
-        expect="但源不在页锁定内存",
-        code=(
-            "def log_running_loss(losses, batch_sizes, log_every):\n"
-            "    k = len(losses) // log_every * log_every\n"
-            "    if k == 0:\n"
-            "        return []\n"
-            "    values = torch.stack([loss.detach() for loss in losses[:k]])\n"
-            '    # batch sizes uploaded "without a sync": non_blocking=True, but from pageable (unpinned) host memory\n'
-            "    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype).to(values.device, non_blocking=True)\n"
-            "    sums = (values * sizes).reshape(-1, log_every).sum(dim=1)\n"
-            "    counts = sizes.reshape(-1, log_every).sum(dim=1)\n"
-            "    return (sums / counts).tolist()\n"
-        ),
-    ),
-]
-
-
-MUTANTS += [  # s39 (c10): non_blocking=True from pageable memory may sync (CUDA's API synchronization behavior)
-    dict(
         grade_id="test_train_epoch",
         name="sizes_uploaded_non_blocking_from_pageable_memory",
         expect="但源不在页锁定内存",
@@ -1994,4 +1912,40 @@ MUTANTS += [  # s39 (c10): non_blocking=True from pageable memory may sync (CUDA
             "    return out[:-1], out[-1]\n"
         ),
     ),
+]
+
+
+_UPLOADED_SIZES = """
+def log_running_loss(losses, batch_sizes, log_every):
+    k = len(losses) // log_every * log_every  # steps in complete windows
+    if k == 0:
+        return []
+    values = torch.stack([loss.detach() for loss in losses[:k]])  # on the losses' device, no graph
+{sizes}
+    sums = (values * sizes).view(-1, log_every).sum(dim=1)
+    counts = sizes.view(-1, log_every).sum(dim=1)
+    return (sums / counts).tolist()  # the one sync
+"""
+
+MUTANTS += [  # s39 (c9, c10): the batch sizes reach the device through a copy that waits: a second sync
+    dict(grade_id="test_log_running_loss", name=name, expect=expect, code=_UPLOADED_SIZES.format(sizes=sizes))
+    for name, expect, sizes in [
+        (
+            "sizes_copied_into_a_device_buffer_by_setitem",
+            "从主机内存阻塞拷到设备",
+            "    sizes = torch.empty_like(values)  # made on the device, then filled from the list\n"
+            "    sizes[:] = torch.tensor(batch_sizes[:k])",
+        ),
+        (
+            "sizes_through_type_as",
+            "从主机内存阻塞拷到设备",
+            "    sizes = torch.tensor(batch_sizes[:k]).type_as(values)",
+        ),
+        ("sizes_through_the_legacy_new", "从主机内存阻塞拷到设备", "    sizes = values.new(batch_sizes[:k])"),
+        (
+            "sizes_uploaded_non_blocking_from_pageable_memory",
+            "但源不在页锁定内存",
+            "    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype).to(values.device, non_blocking=True)",
+        ),
+    ]
 ]
