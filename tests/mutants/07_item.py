@@ -1784,26 +1784,7 @@ MUTANTS += [  # s39 (c7): p.grad.zero_() crashes on a fresh model
         grade_id="test_train_epoch",
         name="clears_grads_with_p_grad_zero_",
         expect="'NoneType' object has no attribute 'zero_'",
-        code=(
-            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
-            "    model.train()\n"
-            "    logs = []\n"
-            "    window_sum, window_n = 0.0, 0\n"
-            "    epoch_sum, epoch_n = 0.0, 0\n"
-            "    for step, (x, y) in enumerate(batches, start=1):\n"
-            "        for p in model.parameters():  # clear the old gradients in place (as in the classic tutorials: w.grad.zero_())\n"
-            "            p.grad.zero_()\n"
-            "        loss = loss_fn(model(x), y)\n"
-            "        loss.backward()\n"
-            "        optimizer.step()\n"
-            "        batch_sum = loss.detach() * x.shape[0]\n"
-            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
-            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
-            "        if step % log_every == 0:\n"
-            "            logs.append((window_sum / window_n).item())\n"
-            "            window_sum, window_n = 0.0, 0\n"
-            "    return logs, (epoch_sum / epoch_n).item()\n"
-        ),
+        code=_epoch_with(_ZERO_GRAD, "    for p in model.parameters():\n        p.grad.zero_()\n"),
     ),
 ]
 
@@ -1813,26 +1794,7 @@ MUTANTS += [  # s39 (c7): model.forward(x) skips the model's hooks
         grade_id="test_train_epoch",
         name="calls_model_forward_directly",
         expect="写 model(x)",
-        code=(
-            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
-            "    model.train()\n"
-            "    logs = []\n"
-            "    window_sum, window_n = 0.0, 0\n"
-            "    epoch_sum, epoch_n = 0.0, 0\n"
-            "    for step, (x, y) in enumerate(batches, start=1):\n"
-            "        optimizer.zero_grad()\n"
-            "        out = model.forward(x)  # bug: calls forward directly, so the model's own hooks never run\n"
-            "        loss = loss_fn(out, y)\n"
-            "        loss.backward()\n"
-            "        optimizer.step()\n"
-            "        batch_sum = loss.detach() * x.shape[0]\n"
-            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
-            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
-            "        if step % log_every == 0:\n"
-            "            logs.append((window_sum / window_n).item())\n"
-            "            window_sum, window_n = 0.0, 0\n"
-            "    return logs, (epoch_sum / epoch_n).item()\n"
-        ),
+        code=_epoch_with("loss_fn(model(x), y)", "loss_fn(model.forward(x), y)"),
     ),
 ]
 
