@@ -613,6 +613,14 @@ def _written_in_place(given: list[tuple[torch.Tensor, int]]) -> torch.Tensor | N
     return None
 
 
+def _inference_tensor(value: Any) -> torch.Tensor | None:
+    """The first inference tensor (made in ``torch.inference_mode()``) inside ``value``'s lists, tuples and dicts."""
+    for t in _given_tensors(value):
+        if t.is_inference():
+            return t
+    return None
+
+
 def _changed_argument(before: tuple[tuple, dict], after: tuple[tuple, dict], given: Any) -> str:
     """How the call changed its arguments (``(args, kwargs)`` before and after, ``given``: their
     :func:`_identities` when they were given), naming the argument."""
@@ -627,11 +635,14 @@ def _changed_argument(before: tuple[tuple, dict], after: tuple[tuple, dict], giv
     return ""
 
 
-def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool = True) -> Any:
+def call_learner(
+    fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool = True, inference_ok: bool = False
+) -> Any:
     """Call ``fn`` on copies of ``case``'s inputs; errors and warnings become one CheckError message.
 
     With ``copy=False`` ``fn`` gets the caller's own objects (to check what it does to them; the in-place
-    check is then the test's job).
+    check is then the test's job). A returned inference tensor is refused unless ``inference_ok`` (the
+    exercise asks for ``torch.inference_mode()``, or the test says more about it itself).
     """
     __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if copy:
@@ -687,6 +698,15 @@ def call_learner(fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool
                 "（unsqueeze、x - 1、x[None]）。",
                 mistake="modifies-input",
             )
+    inference = None if inference_ok else _inference_tensor(result)
+    if inference is not None:
+        fail(
+            f"输入 {case.describe()} 时，{fn_name} 返回的张量（形状 {tuple(inference.shape)}）是推理张量 (inference tensor，"
+            "is_inference() 为 True)：它是在 torch.inference_mode() 里算出来的。出了 inference_mode，调用者既不能把它存进"
+            "计算图（训练时报 Inference tensors cannot be saved for backward），也不能原地修改它。这个函数不需要 "
+            "inference_mode：去掉它，直接计算、返回普通张量。",
+            mistake="inference-result",
+        )
     if caught:
         case.warnings = [str(w.message) for w in caught]  # type: ignore[attr-defined]
     return result

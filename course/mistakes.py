@@ -89,6 +89,12 @@ _ENTRIES = (
         "不要用 x += 1、x.add_() 修改调用者的数据：返回一个新张量。",
     ),
     Mistake(
+        "inference-result",
+        "返回了推理张量",
+        "returns an inference tensor",
+        "只有题目要求时才用 torch.inference_mode()：它算出的张量不能参与训练的计算图，也不能在外面原地修改。",
+    ),
+    Mistake(
         "tensor-not-item",
         "返回张量而不是 Python 数字",
         "a tensor where a Python number is expected",

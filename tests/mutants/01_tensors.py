@@ -639,14 +639,14 @@ CORRECT = [
         name="returns the weight wrapped in nn.Parameter, as nn.Linear holds it",
         code="def linear_init(in_features, out_features, generator):\n"
         "    b = 1 / math.sqrt(in_features)\n"
-        "    return torch.nn.Parameter(-b + 2 * b * torch.rand((out_features, in_features), generator=generator))\n",
+        "    return torch.nn.Parameter(-b + 2 * b * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32))\n",
     ),
     dict(
         grade_id="test_linear_init",
         name="the transformed draw made a leaf that requires grad (requires_grad_() after the transform)",
         code="def linear_init(in_features, out_features, generator):\n"
         "    b = 1 / math.sqrt(in_features)\n"
-        "    return (torch.rand((out_features, in_features), generator=generator) * 2 * b - b).requires_grad_()\n",
+        "    return (torch.rand((out_features, in_features), generator=generator, dtype=torch.float32) * 2 * b - b).requires_grad_()\n",
     ),
 ]
 
@@ -683,7 +683,7 @@ MUTANTS += [  # issue-17 s31 review (ga): each passed every test before
         code="def linear_init(in_features, out_features, generator):\n"
         "    with torch.inference_mode():\n"
         "        b = 1 / math.sqrt(in_features)\n"
-        "        return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
+        "        return -b + 2 * b * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n",
     ),
 ]
 
@@ -694,7 +694,7 @@ CORRECT += [  # issue-17 s31 review (ga)
         code="@torch.no_grad()\n"
         "def linear_init(in_features, out_features, generator):\n"
         "    b = 1 / math.sqrt(in_features)\n"
-        "    return -b + 2 * b * torch.rand((out_features, in_features), generator=generator)\n",
+        "    return -b + 2 * b * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n",
     ),
 ]
 
@@ -1154,7 +1154,7 @@ CORRECT += [  # s37: the transform written as one fused multiply-add is still th
         name="torch.addcmul(-b, 2b, draw)",
         code="def linear_init(in_features, out_features, generator):\n"
         "    bound = 1 / math.sqrt(in_features)\n"
-        "    draw = torch.rand((out_features, in_features), generator=generator)\n"
+        "    draw = torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n"
         "    return torch.addcmul(torch.full_like(draw, -bound), torch.full_like(draw, 2 * bound), draw)\n",
     ),
 ]
@@ -1235,7 +1235,7 @@ CORRECT += [  # s38 (a5), fc3: a cache that hands out copies gives every caller 
         code="_grid_store = {}\n\n"
         "def time_grid(start, stop, dt):\n"
         "    if (start, stop, dt) not in _grid_store:\n"
-        "        _grid_store[start, stop, dt] = torch.linspace(start, stop, steps=round((stop - start) / dt) + 1)\n"
+        "        _grid_store[start, stop, dt] = torch.linspace(start, stop, steps=round((stop - start) / dt) + 1, dtype=torch.float32)\n"
         "    return _grid_store[start, stop, dt].clone()\n",
     ),
 ]
@@ -1382,4 +1382,26 @@ MUTANTS += [  # s39 (a9): a cached result
             "    return (total / mask.sum(dim=1)).to(x.dtype)\n"
         ),
     ),
+]
+
+
+MUTANTS += [  # stop 40 review (a8): the whole function under @torch.inference_mode() ("needs no autograd")
+    dict(
+        grade_id=f"test_{fn}",
+        name=f"{fn} under @torch.inference_mode()",
+        expect="是推理张量",
+        mistake="inference-result",
+        code=solution_with("01_tensors", fn, (f"def {fn}(", f"@torch.inference_mode()\ndef {fn}(")),
+    )
+    for fn in ("make_inputs", "make_labels", "masked_row_mean", "time_grid")
+]
+
+MUTANTS += [  # stop 40 review (a9): the float32 of the spec left to the global default dtype
+    dict(
+        grade_id=f"test_{fn}",
+        name=f"{fn} without dtype=torch.float32 (float64 under torch.set_default_dtype(torch.float64))",
+        expect="显式写出 dtype",
+        code=solution_with("01_tensors", fn, (", dtype=torch.float32)", ")")),
+    )
+    for fn in ("linear_init", "time_grid")
 ]

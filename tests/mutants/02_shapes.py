@@ -1,6 +1,6 @@
 """Wrong answers learners write for 02_shapes; each must fail its test cell with the message named."""
 
-from tests.notebooks import edited
+from tests.notebooks import edited, solution_with
 
 MUTANTS = [
     # forward_one
@@ -1062,4 +1062,24 @@ MUTANTS += [  # s39 (a9): a cached result
             "    return blocks.reshape(n, (h // p) * (w // p), c * p * p)\n"
         ),
     ),
+]
+
+
+MUTANTS += [  # stop 40 review (a8): the whole function under @torch.inference_mode() ("needs no autograd")
+    dict(
+        grade_id=f"test_{fn}",
+        name=f"{fn} under @torch.inference_mode()",
+        expect="是推理张量",
+        mistake="inference-result",
+        code=solution_with("02_shapes", fn, (f"def {fn}(", f"@torch.inference_mode()\ndef {fn}(")),
+    )
+    for fn in ("forward_one", "flatten_nhwc", "patchify")
+] + [
+    dict(  # a view of a normal tensor made in inference mode is a normal tensor, cut from the graph
+        grade_id="test_to_nchw",
+        name="to_nchw under @torch.inference_mode()",
+        expect="inference_mode() 截断了梯度路径",
+        mistake="detached-from-graph",
+        code=solution_with("02_shapes", "to_nchw", ("def to_nchw(", "@torch.inference_mode()\ndef to_nchw(")),
+    )
 ]

@@ -1503,3 +1503,15 @@ MUTANTS += [  # s39 (a9): a cache keyed on id and _version misses changes made t
         ),
     ),
 ]
+
+
+MUTANTS += [  # stop 40 review (a8): the whole function under @torch.inference_mode() ("needs no autograd")
+    dict(
+        grade_id=f"test_{fn}",
+        name=f"{fn} under @torch.inference_mode()",
+        expect="是推理张量",
+        mistake="inference-result",
+        code=solution_with("03_broadcasting", fn, (f"def {fn}(", f"@torch.inference_mode()\ndef {fn}(")),
+    )
+    for fn in ("batch_outer_sum", "mse_loss", "pairwise_sq_dist")
+]
