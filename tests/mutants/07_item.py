@@ -1911,3 +1911,29 @@ MUTANTS += [  # s39 (c9, c10): the batch sizes reach the device through a copy t
         ),
     ]
 ]
+
+
+MUTANTS += [  # s40 (found39 c10): windows as differences of float32 running totals lose the small windows' digits
+    dict(
+        grade_id="test_log_running_loss",
+        name="windows_as_differences_of_float32_cumsums",
+        expect="logs[1] 的数值不对",
+        code=(
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    k = len(losses) // log_every\n"
+            "    if k == 0:\n"
+            "        return []\n"
+            "    # vectorised: running totals, then the difference between consecutive log points\n"
+            "    v = torch.stack([loss.detach() for loss in losses])\n"
+            "    n = torch.zeros_like(v)\n"
+            "    for i, b in enumerate(batch_sizes):\n"
+            "        n[i] = b  # a Python number written on the device: no upload\n"
+            "    sums = torch.cumsum(v * n, 0)[log_every - 1 :: log_every][:k]\n"
+            "    counts = torch.cumsum(n, 0)[log_every - 1 :: log_every][:k]\n"
+            "    zero = sums[:1] * 0\n"
+            "    window_sums = sums - torch.cat([zero, sums[:-1]])\n"
+            "    window_counts = counts - torch.cat([zero, counts[:-1]])\n"
+            "    return (window_sums / window_counts).tolist()\n"
+        ),
+    ),
+]

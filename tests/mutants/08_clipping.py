@@ -1676,3 +1676,26 @@ MUTANTS += [  # s39 (c10): the stale-grad hint no longer says zero_grad was forg
         ),
     ),
 ]
+
+
+MUTANTS += [  # s40 (found39 c9): a step whose norm is inf is one where grad_norm > max_norm: it is counted
+    dict(
+        grade_id="test_train_step",
+        name="inf_norm_left_out_of_clipped",
+        expect="这一步也要算进 clipped",
+        code=(
+            "def train_step(model, batch, optimizer, max_norm, stats):\n"
+            "    x, y = batch\n"
+            "    optimizer.zero_grad()\n"
+            "    loss = F.mse_loss(model(x), y)\n"
+            "    loss.backward()\n"
+            "    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "    optimizer.step()\n"
+            '    stats["steps"] += 1\n'
+            '    # a non-finite norm is a bad step (recorded by "largest"), not a clip: count only finite norms above max_norm\n'
+            '    stats["clipped"] += (grad_norm > max_norm) & torch.isfinite(grad_norm)\n'
+            '    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())\n'
+            "    return loss.detach(), grad_norm\n"
+        ),
+    ),
+]
