@@ -1296,3 +1296,42 @@ MUTANTS += [  # s39 (b8): a larger fixed block; T = 20000 on meta
         ),
     ),
 ]
+
+
+MUTANTS += [  # s40 (b8): a Python loop of T slice fills on a clone, no mask made
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="fills row by row in a Python loop (T small ops, no mask)",
+        expect="个数随 T 增长",
+        code=(
+            "def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:\n"
+            '    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""\n'
+            "    out = scores.clone()  # new tensor, same dtype / device, still in the graph\n"
+            "    t = scores.shape[-1]\n"
+            "    for i in range(t - 1):  # row i cannot see the future columns i+1 .. T-1\n"
+            '        out[..., i, i + 1:] = float("-inf")\n'
+            "    return out\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s40 (b8): move_to never got a CUDA target with an index
+    dict(
+        grade_id="test_move_to",
+        name="batch.cuda() for a CUDA target: a cuda:1 target lands on cuda:0",
+        mistake="device-index-ignored",
+        expect="返回的张量在 cuda:0 上，不在 cuda:1 上",
+        code=solution_with(
+            "04_devices",
+            "move_to",
+            (
+                "    if isinstance(batch, torch.Tensor):\n        return batch.to(device)",
+                "    if isinstance(batch, torch.Tensor):\n"
+                '        if torch.device(device).type == "cuda":\n'
+                "            return batch.cuda()  # to the GPU\n"
+                "        return batch.to(device)",
+            ),
+        ),
+    ),
+]

@@ -1443,3 +1443,28 @@ MUTANTS += [  # s39 (b9): told what differed, not requires_grad_(True)
         ),
     ),
 ]
+
+
+MUTANTS += [  # s40 (b8): sgd_step was only tested on the CPU
+    dict(
+        grade_id="test_sgd_step",
+        name="the first momentum buffer from torch.zeros(p.shape, dtype=p.dtype): on the CPU beside GPU parameters",
+        expect="momentum_buffers[0] 在 cpu 上",
+        code=(
+            "def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, "
+            "weight_decay: float = 0.0) -> None:\n"
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            d = p.grad + weight_decay * p\n"
+            "            if momentum != 0:\n"
+            "                if i not in momentum_buffers:\n"
+            "                    momentum_buffers[i] = torch.zeros(p.shape, dtype=p.dtype)  # first step gives buf = d\n"
+            "                buf = momentum_buffers[i]\n"
+            "                buf.mul_(momentum).add_(d)\n"
+            "                d = buf\n"
+            "            p.sub_(lr * d)\n"
+        ),
+    ),
+]
