@@ -210,6 +210,18 @@ def _set_named_loggers(value: dict[str, tuple[int, tuple[Any, ...], bool, bool]]
         logger.propagate, logger.disabled = propagate, disabled
 
 
+def _sys_path() -> tuple[str, ...]:
+    return tuple(sys.path)
+
+
+def _set_sys_path(value: tuple[str, ...]) -> None:
+    sys.path[:] = list(value)
+
+
+def _set_streams(value: tuple[Any, Any]) -> None:
+    sys.stdout, sys.stderr = value
+
+
 def _global_module_hooks() -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """Every process-wide module hook table (``torch.nn.modules.module.register_module_forward_hook`` and its
     kin fill them), as (table, its entries)."""
@@ -233,6 +245,13 @@ HOOKS_LEFT = "register_*_hook()（调用者传入的模块上）"  # not process
 SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "torch.manual_seed() / torch.seed()": (lambda: _Seed(arm=False), _set_seed),
     "gc.disable()": (gc.isenabled, lambda on: gc.enable() if on else gc.disable()),
+    "gc.set_threshold()": (gc.get_threshold, lambda v: gc.set_threshold(*v)),
+    "gc.freeze()": (gc.get_freeze_count, lambda _: gc.unfreeze()),
+    "sys.setswitchinterval()": (sys.getswitchinterval, sys.setswitchinterval),
+    "sys.set_int_max_str_digits()": (sys.get_int_max_str_digits, sys.set_int_max_str_digits),
+    "os.chdir()（当前工作目录）": (os.getcwd, os.chdir),
+    "sys.path": (_sys_path, _set_sys_path),
+    "sys.stdout / sys.stderr": (lambda: (sys.stdout, sys.stderr), _set_streams),
     "sys.setrecursionlimit()": (sys.getrecursionlimit, sys.setrecursionlimit),
     "torch.set_grad_enabled()": (torch.is_grad_enabled, torch.set_grad_enabled),
     "torch.set_default_dtype()": (torch.get_default_dtype, torch.set_default_dtype),
@@ -312,6 +331,7 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         _set_global_module_hooks,
     ),
     "logging.basicConfig() / the root logger": (_root_logger, _set_root_logger),
+    "logging.disable()": (lambda: logging.root.manager.disable, logging.disable),
     "logging.getLogger(name) 的级别 / handler": (_logger_states, _set_named_loggers),
     "os.environ": (_Environ, _set_environ),
 }
@@ -368,6 +388,9 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
             )
             or "换了其中的 hook"
         )
+    if read is _sys_path:
+        added, removed = [p for p in now if p not in before], [p for p in before if p not in now]
+        return f"加入 {added[:3]}，去掉 {removed[:3]}" if added or removed else "顺序变了"
     if read is _root_logger:
         return f"级别 {logging.getLevelName(before[0])} -> {logging.getLevelName(now[0])}，handler {len(before[1])} 个 -> {len(now[1])} 个"
     if read is _logger_states:

@@ -167,3 +167,24 @@ def test_a_named_logger_given_a_handler_counts_but_loggers_a_library_sets_up_for
     changed = settings.restore_changed(before)
     assert changed == [("logging.getLogger(name) 的级别 / handler", "变了的 logger：course-test-train")]
     assert train.level == logging.NOTSET and not train.handlers
+
+
+def test_gc_thresholds_logging_disable_the_working_directory_sys_path_and_the_streams_are_settings_too():
+    before = settings.snapshot()
+    threshold, cwd, path, streams = gc.get_threshold(), os.getcwd(), list(sys.path), (sys.stdout, sys.stderr)
+    gc.set_threshold(0)  # automatic collection off, though gc.isenabled() still says True
+    logging.disable(logging.INFO)
+    os.chdir("/")
+    sys.path.append("/nowhere")
+    sys.stdout = sys.stderr
+    changed = dict(settings.restore_changed(before))
+    assert changed == {
+        "gc.set_threshold()": f"{threshold!r} -> {(0, *threshold[1:])!r}",
+        "os.chdir()（当前工作目录）": f"{cwd!r} -> '/'",
+        "sys.path": "加入 ['/nowhere']，去掉 []",
+        "sys.stdout / sys.stderr": changed["sys.stdout / sys.stderr"],
+        "logging.disable()": "0 -> 20",
+    }
+    assert gc.get_threshold() == threshold and logging.root.manager.disable == 0 and os.getcwd() == cwd
+    assert sys.path == path and (sys.stdout, sys.stderr) == streams
+    assert settings.restore_changed(before) == []
