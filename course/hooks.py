@@ -1,4 +1,4 @@
-"""Hooks a call leaves behind on the modules it was given.
+"""Hooks a call leaves behind on the modules and optimizers it was given.
 
 A function that registers a hook on the caller's model (``model.register_forward_hook(print_shape)``) and
 never calls ``handle.remove()`` changes that model for good: every later forward runs the hook again, and
@@ -28,6 +28,14 @@ _MODULE_TABLES = {
 }
 # Side tables keyed by the same handle ids (flags of a forward hook); cleaned with the hook they belong to.
 _SIDE_TABLES = ("_forward_hooks_with_kwargs", "_forward_hooks_always_called", "_forward_pre_hooks_with_kwargs")
+_OPTIMIZER_TABLES = {
+    "_optimizer_step_pre_hooks": "step pre-hook（optimizer.register_step_pre_hook）",
+    "_optimizer_step_post_hooks": "step post-hook（optimizer.register_step_post_hook）",
+    "_optimizer_state_dict_pre_hooks": "state_dict pre-hook（optimizer.register_state_dict_pre_hook）",
+    "_optimizer_state_dict_post_hooks": "state_dict post-hook（optimizer.register_state_dict_post_hook）",
+    "_optimizer_load_state_dict_pre_hooks": "load_state_dict pre-hook（optimizer.register_load_state_dict_pre_hook）",
+    "_optimizer_load_state_dict_post_hooks": "load_state_dict post-hook（optimizer.register_load_state_dict_post_hook）",
+}
 _TENSOR_TABLES = {
     "_backward_hooks": "梯度 hook（register_hook）",
     "_post_accumulate_grad_hooks": "post-accumulate-grad hook（register_post_accumulate_grad_hook）",
@@ -36,8 +44,9 @@ _TENSOR_TABLES = {
 Snapshot = list[tuple[str, Any, str, frozenset]]
 
 
-def _modules_in(value: Any, found: list[nn.Module]) -> list[nn.Module]:
-    if isinstance(value, nn.Module):
+def _modules_in(value: Any, found: list[Any]) -> list[Any]:
+    """The modules and optimizers in ``value`` (inside lists, tuples and dicts too), each once."""
+    if isinstance(value, (nn.Module, torch.optim.Optimizer)):
         if all(value is not m for m in found):
             found.append(value)
     elif isinstance(value, (list, tuple)):
@@ -49,11 +58,21 @@ def _modules_in(value: Any, found: list[nn.Module]) -> list[nn.Module]:
     return found
 
 
-def _tables(modules: list[nn.Module]) -> list[tuple[str, Any, str]]:
-    """(where, owner, table name) for every hook table of the modules, their submodules and parameters."""
+def _tables(owners: list[Any]) -> list[tuple[str, Any, str]]:
+    """(where, owner, table name) for every hook table of the modules (their submodules and parameters too) and
+    of the optimizers (and the parameters they update)."""
     tables: list[tuple[str, Any, str]] = []
     seen: set[int] = set()
-    for module in modules:
+    for owner in owners:
+        if isinstance(owner, torch.optim.Optimizer):
+            tables += [(type(owner).__name__, owner, t) for t in _OPTIMIZER_TABLES if hasattr(owner, t)]
+            for g, group in enumerate(owner.param_groups):
+                for i, p in enumerate(group["params"]):
+                    if isinstance(p, torch.Tensor) and id(p) not in seen:
+                        seen.add(id(p))
+                        tables += [(f"param_groups[{g}]['params'][{i}]", p, t) for t in _TENSOR_TABLES]
+            continue
+        module = owner
         for name, sub in module.named_modules(remove_duplicate=False):
             if id(sub) not in seen:
                 seen.add(id(sub))
@@ -84,10 +103,10 @@ def left_behind(before: Snapshot) -> str:
         added = [k for k in (hooks or {}) if k not in keys]
         if not added:
             continue
-        kind = _MODULE_TABLES.get(table) if not isinstance(owner, torch.Tensor) else _TENSOR_TABLES[table]
+        kind = (_TENSOR_TABLES if isinstance(owner, torch.Tensor) else {**_MODULE_TABLES, **_OPTIMIZER_TABLES})[table]
         found = found or f"{where} 上多了 {len(added)} 个 {kind}"
         for key in added:
             del hooks[key]
-            for side in _SIDE_TABLES if not isinstance(owner, torch.Tensor) else ():
+            for side in _SIDE_TABLES if isinstance(owner, nn.Module) else ():
                 getattr(owner, side, {}).pop(key, None)
     return found

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 from torch._tensor_str import PRINT_OPTS
 from torch.nn.modules import module as _module
+from torch.optim import optimizer as _optimizer
 
 
 def _set_attr(owner: Any, name: str) -> Callable[[Any], None]:
@@ -222,20 +223,26 @@ def _set_streams(value: tuple[Any, Any]) -> None:
     sys.stdout, sys.stderr = value
 
 
-def _global_module_hooks() -> tuple[tuple[str, tuple[Any, ...]], ...]:
-    """Every process-wide module hook table (``torch.nn.modules.module.register_module_forward_hook`` and its
-    kin fill them), as (table, its entries)."""
-    return tuple((name, tuple(getattr(_module, name).items())) for name in _GLOBAL_HOOK_TABLES)
+def _global_hooks() -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """Every process-wide hook table, as (table, its entries): module hooks
+    (``torch.nn.modules.module.register_module_forward_hook`` and its kin) and optimizer hooks
+    (``torch.optim.optimizer.register_optimizer_step_pre_hook`` / ``_post_hook``)."""
+    return tuple((name, tuple(getattr(owner, name).items())) for owner, name in _GLOBAL_HOOK_TABLES)
 
 
-def _set_global_module_hooks(value: tuple[tuple[str, tuple[Any, ...]], ...]) -> None:
-    for name, items in value:
-        table = getattr(_module, name)
+def _set_global_hooks(value: tuple[tuple[str, tuple[Any, ...]], ...]) -> None:
+    for (owner, name), (_, items) in zip(_GLOBAL_HOOK_TABLES, value):
+        table = getattr(owner, name)
         table.clear()
         table.update(items)
 
 
-_GLOBAL_HOOK_TABLES = sorted(n for n, v in vars(_module).items() if n.startswith("_global_") and isinstance(v, dict))
+_GLOBAL_HOOK_TABLES = [
+    (owner, n)
+    for owner in (_module, _optimizer)
+    for n, v in sorted(vars(owner).items())
+    if n.startswith("_global_") and isinstance(v, dict)
+]
 
 HOOKS_LEFT = "register_*_hook()（调用者传入的模块上）"  # not process-wide: found by course.hooks, told as one
 
@@ -326,9 +333,9 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         lambda: torch.utils.backcompat.keepdim_warning.enabled,
         _set_attr(torch.utils.backcompat.keepdim_warning, "enabled"),
     ),
-    "torch.nn.modules.module.register_module_forward_hook() 等全局 module hook": (
-        _global_module_hooks,
-        _set_global_module_hooks,
+    "torch.nn.modules.module.register_module_forward_hook() / register_optimizer_step_pre_hook() 等全局 hook": (
+        _global_hooks,
+        _set_global_hooks,
     ),
     "logging.basicConfig() / the root logger": (_root_logger, _set_root_logger),
     "logging.disable()": (lambda: logging.root.manager.disable, logging.disable),
@@ -378,7 +385,7 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
     if isinstance(before, _Environ):
         names = sorted(k for k in set(before.value) | set(now.value) if before.value.get(k) != now.value.get(k))
         return "变了的变量：" + ", ".join(names[:5])
-    if read is _global_module_hooks:
+    if read is _global_hooks:
         counts = {name: len(entries) for name, entries in before}
         return (
             "，".join(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 from torch import nn
+from torch.optim import optimizer as optimizer_module
 
 from autograder.child.judge import Learner, LoopbackChannel, Remote
 from autograder.child.learner import Server, exec_cell
@@ -63,7 +64,24 @@ def test_a_global_module_hook_left_registered_is_a_changed_setting_and_is_put_ba
     torch.nn.modules.module.register_module_forward_hook(lambda m, i, o: None)
     changed = settings.restore_changed(before)
     assert [name for name, _ in changed] == [
-        "torch.nn.modules.module.register_module_forward_hook() 等全局 module hook"
+        "torch.nn.modules.module.register_module_forward_hook() / register_optimizer_step_pre_hook() 等全局 hook"
     ]
     assert "_global_forward_hooks 0 个 -> 1 个" in changed[0][1]
     assert not torch.nn.modules.module._global_forward_hooks
+
+
+def test_a_step_hook_left_on_the_callers_optimizer_is_named_and_taken_off():
+    model = nn.Linear(2, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    before = hooks.snapshot((model, optimizer))
+    optimizer.register_step_post_hook(lambda opt, args, kwargs: None)  # e.g. a scheduler stepped from a hook
+    assert hooks.left_behind(before) == "SGD 上多了 1 个 step post-hook（optimizer.register_step_post_hook）"
+    assert not optimizer._optimizer_step_post_hooks
+
+
+def test_a_global_optimizer_hook_left_registered_is_a_changed_setting_and_is_put_back():
+    before = settings.snapshot()
+    optimizer_module.register_optimizer_step_pre_hook(lambda opt, args, kwargs: None)
+    changed = settings.restore_changed(before)
+    assert len(changed) == 1 and "_global_optimizer_pre_hooks 0 个 -> 1 个" in changed[0][1]
+    assert not optimizer_module._global_optimizer_pre_hooks
