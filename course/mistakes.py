@@ -483,8 +483,8 @@ _ENTRIES = (
     ),
     Mistake(
         "hook-left-on-module",
-        "在调用者的模块上留下了 hook",
-        "leaves a hook registered on the caller's module",
+        "在调用者的模块或优化器上留下了 hook",
+        "leaves a hook registered on the caller's module or optimizer",
         "register_forward_hook 这类调用返回一个 handle：用完就 handle.remove()（放在 finally 里），"
         "否则调用者之后每次 forward / backward 都会再运行它，每调用一次函数还多挂一个。",
     ),

@@ -429,9 +429,9 @@ def message(setting: str, change: str) -> tuple[str, str]:
         )
     if setting == HOOKS_LEFT:
         return (
-            f"调用者传入的模块上留下了 hook（{change}）：register_*_hook 返回的 handle 要在函数返回前 remove()"
+            f"调用者传入的模块或优化器上留下了 hook（{change}）：register_*_hook 返回的 handle 要在函数返回前 remove()"
             "（放在 finally 里），否则调用者之后每次 forward / backward 都会再运行它，每调用一次函数还多挂一个。"
-            "不要改调用者的模型。",
+            "不要改调用者的模型和优化器。",
             "hook-left-on-module",
         )
     if setting == _SEED:

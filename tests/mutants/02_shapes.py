@@ -864,7 +864,7 @@ MUTANTS += [  # s38 (a4 of s37): a debugging hook registered on the caller's mod
     dict(
         grade_id="test_forward_one",
         name="forward hook printing shapes, left on the caller's model",
-        expect="调用者传入的模块上留下了 hook",
+        expect="调用者传入的模块或优化器上留下了 hook",
         mistake="hook-left-on-module",
         code="def forward_one(model, sample):\n"
         "    model.register_forward_hook(lambda m, inputs, output: print(tuple(output.shape)))\n"
@@ -873,7 +873,7 @@ MUTANTS += [  # s38 (a4 of s37): a debugging hook registered on the caller's mod
     dict(
         grade_id="test_forward_one",
         name="global forward hook (register_module_forward_hook) left registered",
-        expect="全局 module hook",
+        expect="_global_forward_hooks 0 个 -> 1 个",
         mistake="global-setting-changed",
         code="from torch.nn.modules.module import register_module_forward_hook\n\n\n"
         "def forward_one(model, sample):\n"

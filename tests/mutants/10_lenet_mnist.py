@@ -2532,3 +2532,31 @@ MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (coun
         ),
     ),
 ]
+
+
+MUTANTS += [  # stop 40 review (d9)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the scheduler stepped from an optimizer step post-hook that is never removed (one more each call)",
+        expect="SGD 上多了 1 个 step post-hook",
+        mistake="hook-left-on-module",
+        code=(
+            "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
+            "    device = next(model.parameters()).device\n"
+            "    model.train()\n"
+            "    if scheduler is not None:\n"
+            '        # let the optimizer step the scheduler after each of its steps ("after optimizer.step()", never forgotten)\n'
+            "        optimizer.register_step_post_hook(lambda opt, args, kwargs: scheduler.step())\n"
+            "    losses = []\n"
+            "    for xb, yb in loader:\n"
+            "        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n"
+            "        optimizer.zero_grad(set_to_none=True)\n"
+            "        loss = loss_fn(model(xb), yb)\n"
+            "        loss.backward()\n"
+            "        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+            "        optimizer.step()\n"
+            "        losses.append(loss.detach())\n"
+            "    return torch.stack(losses)\n"
+        ),
+    ),
+]
