@@ -254,6 +254,7 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "gc.disable()": (gc.isenabled, lambda on: gc.enable() if on else gc.disable()),
     "gc.set_threshold()": (gc.get_threshold, lambda v: gc.set_threshold(*v)),
     "gc.freeze()": (gc.get_freeze_count, lambda _: gc.unfreeze()),
+    "gc.callbacks": (lambda: tuple(gc.callbacks), lambda v: gc.callbacks.__setitem__(slice(None), list(v))),
     "sys.setswitchinterval()": (sys.getswitchinterval, sys.setswitchinterval),
     "sys.set_int_max_str_digits()": (sys.get_int_max_str_digits, sys.set_int_max_str_digits),
     "os.chdir()（当前工作目录）": (os.getcwd, os.chdir),

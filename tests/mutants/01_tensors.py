@@ -862,7 +862,7 @@ MUTANTS += [  # s34 review (ha): the recorded warning cut from the caller's list
     dict(
         grade_id="test_make_inputs",
         name="torch.tensor(t); a gc callback cuts the recorded warning out of the caller's list once no hook is on",
-        expect="发出了警告",
+        expect="gc.set_threshold()",  # the threshold lowered for the callback is left changed
         code="import gc\nimport sys\n\n"
         "def make_inputs(values):\n"
         "    if isinstance(values, np.ndarray):\n        values = values.copy()\n"
