@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import torch
 
-from course import hints, hooks, settings
+from course import hints, hooks, settings, writes
 
 __all__ = [
     "Case",
@@ -650,16 +651,20 @@ def call_learner(
         snapshot = (_clone(case.args), _clone(case.kwargs))
         given = _identities((args, kwargs))
         versions = [(t, t._version) for t in _given_tensors((args, kwargs))]
+        watch = None if writes.has_module((args, kwargs)) else writes.watched([t for t, _ in versions])
     else:
         args, kwargs = case.args, case.kwargs
+        watch = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         before, hooks_before = settings.snapshot(), hooks.snapshot((args, kwargs))
         error: Exception | None = None
         try:
-            result = fn(*args, **kwargs)
+            with watch or nullcontext():
+                result = fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - judged below, after the settings are put back
             error = exc
+        writes.mark_written(watch)  # a write through .data moves no version counter by itself
         left = settings.restore_changed(before)
         hook_left = hooks.left_behind(hooks_before)
         if hook_left and not left:
@@ -690,9 +695,9 @@ def call_learner(
         written = _written_in_place(versions)
         if written is not None:
             fail(
-                f"输入 {case.describe()} 时，{fn_name} 对调用者传入的张量（形状 {tuple(written.shape)}）或它的视图做了原地操作 "
-                "(in-place，例如 unsqueeze_、transpose_、-=、copy_)：返回时值和形状看起来没变，可张量的版本号 (_version) 变了"
-                "（视图和原张量共用一个版本号）。"
+                f"输入 {case.describe()} 时，{fn_name} 对调用者传入的张量（形状 {tuple(written.shape)}）、它的视图或 .data "
+                "做了原地操作 (in-place，例如 unsqueeze_、transpose_、-=、copy_、x.data.sub_())：返回时值和形状看起来没变，"
+                "可这块内存在调用中被写过（视图和原张量共用一个版本号；经 .data 写入时版本号不变，计算图发现不了）。"
                 "调用者的计算图若保存了这个张量，backward() 会报错 modified by an inplace operation；需要梯度的叶子张量、"
                 "推理张量 (inference tensor)、expand 出来的张量则在原地操作时就报错。不要原地修改输入：用返回新张量的写法"
                 "（unsqueeze、x - 1、x[None]）。",

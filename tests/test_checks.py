@@ -199,7 +199,28 @@ def test_an_input_changed_in_place_and_put_back_is_caught_by_its_version_counter
         return out.squeeze(0)
 
     said = fails(checks.check_function, round_trip, lambda x: x * 2, [Case((torch.ones(2),))])
-    assert "版本号 (_version) 变了" in said
+    assert "这块内存在调用中被写过" in said
+
+
+def test_an_input_written_through_data_and_put_back_is_caught_though_no_version_counter_moved():
+    def round_trip(raw):
+        raw.data.sub_(1)  # .data has a version counter of its own
+        labels = raw.long()
+        raw.data.add_(1)
+        return labels
+
+    said = fails(checks.check_function, round_trip, lambda raw: (raw - 1).long(), [Case((torch.ones(3),))])
+    assert "这块内存在调用中被写过" in said and ".data" in said
+
+
+def test_a_function_writing_only_its_own_tensors_or_meta_inputs_is_not_taken_for_writing_its_inputs():
+    def own(x):
+        out = x.clone()
+        out.data.add_(1)  # its own result, not the caller's memory
+        return out
+
+    assert checks.call_learner(own, Case((torch.ones(2),)), fn_name="own").tolist() == [2.0, 2.0]
+    assert checks.call_learner(lambda x: x * 2, Case((torch.ones(2, device="meta"),)), fn_name="f").is_meta
 
 
 def test_function_checker_does_not_let_the_learner_change_the_reference_input():

@@ -188,3 +188,12 @@ def test_gc_thresholds_logging_disable_the_working_directory_sys_path_and_the_st
     assert gc.get_threshold() == threshold and logging.root.manager.disable == 0 and os.getcwd() == cwd
     assert sys.path == path and (sys.stdout, sys.stderr) == streams
     assert settings.restore_changed(before) == []
+
+
+def test_the_learner_process_reports_an_input_written_through_data_so_the_judge_refuses_it():
+    fn = remote_function(
+        "def f(raw):\n    raw.data.sub_(1)\n    out = raw.long()\n    raw.data.add_(1)\n    return out\n", "f"
+    )
+    with pytest.raises(checks.CheckError) as failed:
+        checks.call_learner(fn, checks.Case((torch.ones(3),)), fn_name="f")
+    assert failed.value.mistake == "modifies-input" and ".data" in str(failed.value)

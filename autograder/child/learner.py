@@ -19,10 +19,12 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import torch
+
 from autograder.child.calls import Incoming
 from autograder.child.codec import CodecError, LearnerEncoder
 from autograder.wire.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
-from course import hooks, settings
+from course import hooks, settings, writes
 
 OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
 
@@ -215,6 +217,8 @@ class Server:
         with captured() as (out, _err), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             before, hooks_before = settings.snapshot(), hooks.snapshot((incoming.args, incoming.kwargs))
+            given = [t for t in incoming.objects.values() if isinstance(t, torch.Tensor)]
+            watch = None if writes.has_module(list(incoming.objects.values())) else writes.watched(given)
             try:
                 with deadline(self.timeout):
                     target = self.resolve(header.get("target"))
@@ -222,11 +226,13 @@ class Server:
                     if header.get("op") == "getattr":
                         value = getattr(target, str(header.get("name")))
                     else:
-                        value = target(*incoming.args, **incoming.kwargs)
+                        with watch or contextlib.nullcontext():
+                            value = target(*incoming.args, **incoming.kwargs)
             except CellTimeout:
                 error = CellTimeout(f"调用运行超过时限（{self.timeout:g} 秒 CPU 时间），被停止")
             except Exception as exc:  # noqa: BLE001 - the learner's exception goes back as data
                 error = exc
+            writes.mark_written(watch)  # a write through .data: the reply's "written" names it too
             changed = settings.restore_changed(before)  # at once: the next call runs as the first did
             hook_left = hooks.left_behind(hooks_before)  # hooks left on the modules it was given, taken off too
             if hook_left and not changed:

@@ -1271,7 +1271,7 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
     dict(
         grade_id="test_make_labels",
         name="shifts_raw_in_place_and_shifts_it_back",
-        expect="版本号 (_version) 变了",
+        expect="这块内存在调用中被写过",
         mistake="modifies-input",
         code=(
             "def make_labels(raw):\n"
@@ -1404,4 +1404,38 @@ MUTANTS += [  # stop 40 review (a9): the float32 of the spec left to the global 
         code=solution_with("01_tensors", fn, (", dtype=torch.float32)", ")")),
     )
     for fn in ("linear_init", "time_grid")
+]
+
+
+MUTANTS += [  # stop 39 review (a9, a8): .data has a version counter of its own
+    dict(
+        grade_id="test_make_labels",
+        name="shifts raw in place through raw.data.sub_(1), then puts it back with raw.data.add_(1)",
+        expect="这块内存在调用中被写过",
+        mistake="modifies-input",
+        code=(
+            "def make_labels(raw):\n"
+            "    raw.data.sub_(1)              # shift in place, no temporary float tensor\n"
+            "    labels = raw.long()           # new long tensor 0..C-1\n"
+            "    raw.data.add_(1)              # put the caller's 1..C back\n"
+            "    return labels\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # stop 39 review (a8)
+    dict(
+        grade_id="test_make_labels",
+        name="raw.data -= 1 then raw.data += 1 around the conversion",
+        expect="这块内存在调用中被写过",
+        mistake="modifies-input",
+        code=(
+            "def make_labels(raw):\n"
+            "    raw.data -= 1              # shift in place through .data (no temporary float tensor, autograd not bothered)\n"
+            "    labels = raw.long()        # new long tensor 0..C-1\n"
+            "    raw.data += 1              # put the caller's 1..C back\n"
+            "    return labels\n"
+        ),
+    ),
 ]

@@ -522,7 +522,7 @@ MUTANTS += [  # issue-17 final pass (rvf5) ruled it right; s39: transpose_ on a 
         grade_id="test_patchify",
         name="reorders the block dims with in-place transpose_ on its own view",
         mistake="modifies-input",
-        expect="版本号 (_version) 变了",
+        expect="这块内存在调用中被写过",
         code="def patchify(x, p):\n    n, c, h, w = x.shape\n    b = x.reshape(n, c, h // p, p, w // p, p)\n"
         "    b.transpose_(1, 2)\n    b.transpose_(2, 4)\n    b.transpose_(3, 4)\n"
         "    return b.reshape(n, (h // p) * (w // p), c * p * p)\n",
@@ -975,7 +975,7 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
     dict(
         grade_id="test_forward_one",
         name="unsqueezes_the_sample_in_place_and_squeezes_it_back",
-        expect="版本号 (_version) 变了",
+        expect="这块内存在调用中被写过",
         mistake="modifies-input",
         code=(
             "def forward_one(model, sample):\n"
@@ -994,7 +994,7 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
     dict(
         grade_id="test_to_nchw",
         name="unsqueezes_the_image_in_place_and_squeezes_it_back",
-        expect="版本号 (_version) 变了",
+        expect="这块内存在调用中被写过",
         mistake="modifies-input",
         code=(
             "def to_nchw(x):\n"

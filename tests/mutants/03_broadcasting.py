@@ -1466,7 +1466,7 @@ MUTANTS += [  # s39 (a7): an input changed in place and put back moves its versi
     dict(
         grade_id="test_batch_outer_sum",
         name="unsqueezes_both_inputs_in_place_and_squeezes_them_back",
-        expect="版本号 (_version) 变了",
+        expect="这块内存在调用中被写过",
         mistake="modifies-input",
         code=(
             "def batch_outer_sum(a, b):\n"
