@@ -2560,3 +2560,64 @@ MUTANTS += [  # stop 40 review (d9)
         ),
     ),
 ]
+
+
+MUTANTS += [  # stop 40 review (d9), fixed by fh1
+    dict(
+        grade_id="test_evaluate",
+        name="model.forward(x) in evaluate (skips __call__ and the model's hooks)",
+        expect="一次也没有通过 model(x) 调用",
+        code="def evaluate(model, x, y, batch_size):\n    modes = [(m, m.training) for m in model.modules()]\n    model.eval()\n    try:\n        correct = torch.zeros((), dtype=torch.long, device=y.device)\n        with torch.inference_mode():\n            for start in range(0, x.shape[0], batch_size):\n                logits = model.forward(x[start : start + batch_size])   # skips __call__ / the model's hooks\n                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()\n        return correct.item() / y.shape[0]\n    finally:\n        for m, mode in modes:\n            m.training = mode\n",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="a per-index cache of converted images in __getitem__",
+        expect="同一个张量对象",
+        code='class MNISTDataset(Dataset):\n    def __init__(self, pixels, labels):\n        self.pixels = pixels\n        self.labels = labels\n        self._cache = {}          # "optimisation": convert each image once, reuse it in later epochs\n\n    def __len__(self):\n        return self.pixels.shape[0]\n\n    def __getitem__(self, index):\n        if index not in self._cache:\n            image = (self.pixels[index].to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD\n            self._cache[index] = image.unsqueeze(0)\n        return self._cache[index], self.labels[index]\n',
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="one reused output buffer returned by every ds[i]",
+        expect="同一个张量对象",
+        code="class MNISTDataset(Dataset):\n    def __init__(self, pixels, labels):\n        self.pixels = pixels\n        self.labels = labels\n        self._image = torch.empty(1, 28, 28)   # one reusable output buffer: no allocation per sample\n\n    def __len__(self):\n        return self.pixels.shape[0]\n\n    def __getitem__(self, index):\n        out = self._image\n        out[0].copy_(self.pixels[index]).div_(255.0).sub_(MNIST_MEAN).div_(MNIST_STD)\n        return out, self.labels[index]\n",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="one reused output buffer, returned as a new view each time",
+        expect="共享同一块存储",
+        code="class MNISTDataset(Dataset):\n    def __init__(self, pixels, labels):\n        self.pixels = pixels\n        self.labels = labels\n        self._image = torch.empty(28, 28)\n\n    def __len__(self):\n        return self.pixels.shape[0]\n\n    def __getitem__(self, index):\n        self._image.copy_(self.pixels[index]).div_(255.0).sub_(MNIST_MEAN).div_(MNIST_STD)\n        return self._image.unsqueeze(0), self.labels[index]\n",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="two output buffers used in turn (the third read overwrites the first)",
+        expect="先前 ds[0] 返回的 image 的值变了",
+        code="class MNISTDataset(Dataset):\n    def __init__(self, pixels, labels):\n        self.pixels = pixels\n        self.labels = labels\n        self._images = [torch.empty(1, 28, 28), torch.empty(1, 28, 28)]\n        self._next = 0\n\n    def __len__(self):\n        return self.pixels.shape[0]\n\n    def __getitem__(self, index):\n        out = self._images[self._next]\n        self._next = 1 - self._next\n        out[0].copy_(self.pixels[index]).div_(255.0).sub_(MNIST_MEAN).div_(MNIST_STD)\n        return out, self.labels[index]\n",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="make_checkpoint calls model.eval() and leaves it",
+        expect="make_checkpoint 之后模型的模式变了",
+        code='def make_checkpoint(model, optimizer, epoch):\n    model.eval()  # "switch to eval before saving" (tutorial habit): the caller\'s model is left in eval mode\n    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})\n\n\ndef restore_checkpoint(checkpoint, model, optimizer):\n    model.load_state_dict(checkpoint["model"])\n    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))\n    return checkpoint["epoch"]\n',
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clipping in an optimizer step post-hook (after the update)",
+        expect="裁剪发生在 step() 之后",
+        mistake="clip-after-step",
+        code="def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n    device = next(model.parameters()).device\n    model.train()\n\n    def clip(opt, args, kwargs):  # clips in a step POST-hook: after the update, too late\n        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n\n    handle = optimizer.register_step_post_hook(clip)\n    losses = []\n    try:\n        for xb, yb in loader:\n            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n            optimizer.zero_grad(set_to_none=True)\n            loss = loss_fn(model(xb), yb)\n            loss.backward()\n            optimizer.step()\n            if scheduler is not None:\n                scheduler.step()\n            losses.append(loss.detach())\n    finally:\n        handle.remove()\n    return torch.stack(losses)\n",
+    ),
+]
+
+
+CORRECT += [  # stop 40 review (d9), fixed by fh1: the test read the gradients before the learner's clipping ran
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clipping in an optimizer step pre-hook registered and removed by the learner",
+        code="def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n    device = next(model.parameters()).device\n    model.train()\n\n    def clip(opt, args, kwargs):  # every step() clips the gradients it is about to use (after backward, before the update)\n        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n\n    handle = optimizer.register_step_pre_hook(clip)\n    losses = []\n    try:\n        for xb, yb in loader:\n            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n            optimizer.zero_grad(set_to_none=True)\n            loss = loss_fn(model(xb), yb)\n            loss.backward()\n            optimizer.step()\n            if scheduler is not None:\n                scheduler.step()\n            losses.append(loss.detach())\n    finally:\n        handle.remove()\n    return torch.stack(losses)\n",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="optimizer.step(closure) with the clipping inside the closure",
+        code="def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n    device = next(model.parameters()).device\n    model.train()\n    losses = []\n    for xb, yb in loader:\n        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n\n        def closure():  # torch.optim's documented closure form: zero_grad -> forward -> backward -> clip\n            optimizer.zero_grad(set_to_none=True)\n            loss = loss_fn(model(xb), yb)\n            loss.backward()\n            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n            return loss\n\n        loss = optimizer.step(closure)\n        if scheduler is not None:\n            scheduler.step()\n        losses.append(loss.detach())\n    return torch.stack(losses)\n",
+    ),
+]
