@@ -1335,3 +1335,14 @@ MUTANTS += [  # s40 (b8): move_to never got a CUDA target with an index
         ),
     ),
 ]
+
+
+MUTANTS += [  # s40 (b10): the identity check met only a contiguous x
+    dict(
+        grade_id="test_to_device_like",
+        name="x.contiguous().to(device): a non-contiguous x on ref's device is copied",
+        expect="非连续 (non-contiguous，x = w.t())，ref: 一个 CPU 张量），返回的却不是 x 本身",
+        code=_LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+        "    return x.contiguous().to(device)  # transfers of non-contiguous tensors are slow\n",
+    ),
+]
