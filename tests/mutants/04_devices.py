@@ -1335,3 +1335,67 @@ MUTANTS += [  # s40 (b8): move_to never got a CUDA target with an index
         ),
     ),
 ]
+
+
+MUTANTS += [  # s40 (b10): the identity check met only a contiguous x
+    dict(
+        grade_id="test_to_device_like",
+        name="x.contiguous().to(device): a non-contiguous x on ref's device is copied",
+        expect="非连续 (non-contiguous，x = w.t())，ref: 一个 CPU 张量），返回的却不是 x 本身",
+        code=_LIKE + "    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+        "    return x.contiguous().to(device)  # transfers of non-contiguous tensors are slow\n",
+    ),
+]
+
+
+MUTANTS += [  # s40 (b10): a 0-d upload of the fill value was not counted (only tensors of one or more dimensions)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="torch.where against torch.tensor(-inf, device=scores.device): a 0-d host-to-device copy per call",
+        expect="用 torch.tensor(...) 把主机上的一个数",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    neg_inf = torch.tensor(float('-inf'), dtype=scores.dtype, device=scores.device)\n"
+        "    return torch.where(future, neg_inf, scores)\n",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="masked_fill with scores.new_tensor(-inf) as the value: a 0-d host-to-device copy per call",
+        expect="用 scores.new_tensor(...) 把主机上的一个数",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future, scores.new_tensor(float('-inf')))\n",
+    ),
+]
+
+CORRECT += [  # s40 (b10): a Python number as where's fill value needs no upload
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="torch.where(mask, float('-inf'), scores): the fill value a Python number",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    return torch.where(future, float('-inf'), scores)\n",
+    ),
+]
+
+
+MUTANTS += [  # s40 (b10): a (..., T, T) mask made like scores passed (the spec asks for one (T, T) mask)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="torch.ones_like(scores, dtype=torch.bool).triu(1): one mask per batch entry and head",
+        expect="是规格要的 (T, T) 掩码的 128 倍",
+        code="def causal_mask_fill(scores):\n"
+        "    future = torch.ones_like(scores, dtype=torch.bool).triu(diagonal=1)  # on scores' device for free\n"
+        "    return scores.masked_fill(future, float('-inf'))\n",
+    ),
+]
+
+CORRECT += [  # s40 (b10): an expanded (T, T) mask is a view, no more memory than the mask itself
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="a (T, T) mask expanded to scores' shape (a view) before masked_fill",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    return scores.masked_fill(future.expand_as(scores), float('-inf'))\n",
+    ),
+]

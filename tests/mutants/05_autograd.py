@@ -1468,3 +1468,13 @@ MUTANTS += [  # s40 (b8): sgd_step was only tested on the CPU
         ),
     ),
 ]
+
+
+MUTANTS += [  # s40 (b10): model.forward(xb) skips nn.Module.__call__ and every hook registered on the model
+    dict(
+        grade_id="test_accumulate_grads",
+        name="loss_fn(model.forward(xb), yb): the model's hooks never run",
+        expect="一次也没有通过 model(x) 调用",
+        code=solution_with("05_autograd", "accumulate_grads", ("model(xb)", "model.forward(xb)")),
+    ),
+]
