@@ -1200,13 +1200,13 @@ MUTANTS += [  # s40 (b10): model.forward(x) skips nn.Module.__call__ and every h
     dict(
         grade_id="test_td_loss",
         name="value_net.forward(x) and target_net.forward(x_next): the nets' hooks never run",
-        expect="value_net：模型算出了输出，却一次也没有通过 model(x) 调用",
+        expect="value_net：模型一次也没有通过 model(x) 调用",
         code=_td_with("target_net(x_next)", "target_net.forward(x_next)", ("value_net(x)", "value_net.forward(x)")),
     ),
     dict(
         grade_id="test_td_loss",
         name="target_net.forward(x_next) alone: the target net's hooks never run",
-        expect="target_net：模型算出了输出，却一次也没有通过 model(x) 调用",
+        expect="target_net：模型一次也没有通过 model(x) 调用",
         code=_td_with("target_net(x_next)", "target_net.forward(x_next)"),
     ),
 ]

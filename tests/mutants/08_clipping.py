@@ -1587,7 +1587,7 @@ MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (coun
     dict(
         grade_id="test_train_step",
         name="calls_model_forward_directly",
-        expect="却一次也没有通过 model(x) 调用",
+        expect="一次也没有通过 model(x) 调用",
         code=(
             "def train_step(model, batch, optimizer, max_norm, stats):\n"
             "    x, y = batch\n"

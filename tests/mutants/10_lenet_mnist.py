@@ -2512,7 +2512,7 @@ MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (coun
     dict(
         grade_id="test_train_one_epoch",
         name="calls_model_forward_directly",
-        expect="却一次也没有通过 model(x) 调用",
+        expect="一次也没有通过 model(x) 调用",
         code=(
             "def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n"
             "    device = next(model.parameters()).device\n"
