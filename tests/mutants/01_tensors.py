@@ -1481,3 +1481,25 @@ MUTANTS += [  # fix40 (a10 cand08): float64 readings compared in float64 but sum
         ),
     ),
 ]
+
+
+MUTANTS += [  # fix40 (a10 family): a memo keyed on the input's values hands every caller the same stored tensor
+    dict(
+        grade_id="test_make_labels",
+        name="value memo via torch.equal returning the stored labels",
+        expect="第二次的结果就是第一次返回的那个张量对象",
+        code=(
+            "_labels = []  # the same label files are converted again every epoch: (copy of raw, labels)\n"
+            "\n"
+            "\n"
+            "def make_labels(raw):\n"
+            "    for old_raw, old_labels in _labels:\n"
+            "        if old_raw.shape == raw.shape and old_raw.dtype == raw.dtype and old_raw.device == raw.device \\\n"
+            "                and torch.equal(old_raw, raw):\n"
+            "            return old_labels\n"
+            "    labels = raw.long() - 1\n"
+            "    _labels.append((raw.clone(), labels))\n"
+            "    return labels\n"
+        ),
+    ),
+]
