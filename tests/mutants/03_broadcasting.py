@@ -1587,3 +1587,29 @@ MUTANTS += [  # fix40 (a10)
         ),
     ),
 ]
+
+
+MUTANTS += [  # fix40 (a10 family): a memo keyed on the input's values hands every caller the same stored tensor
+    dict(
+        grade_id="test_mse_loss",
+        name="value memo via torch.equal returning the stored loss",
+        expect="第二次的结果就是第一次返回的那个张量对象",
+        code=(
+            "_losses = []  # validation asks for the same loss again: (copy of pred, copy of target, loss)\n"
+            "\n"
+            "\n"
+            "def mse_loss(pred, target):\n"
+            "    if pred.dim() > 2 or target.dim() > 2 or pred.shape[0] != target.shape[0] or pred.dim() == 0 \\\n"
+            "            or (pred.dim() == 2 and pred.shape[1] != 1) or (target.dim() == 2 and target.shape[1] != 1):\n"
+            '        raise ValueError(f"pred {tuple(pred.shape)} and target {tuple(target.shape)} do not match")\n'
+            "    for old_p, old_t, old_loss in _losses:\n"
+            "        if old_p.shape == pred.shape and old_t.shape == target.shape and old_p.dtype == pred.dtype \\\n"
+            "                and not pred.requires_grad and torch.equal(old_p, pred) and torch.equal(old_t, target):\n"
+            "            return old_loss\n"
+            "    wide = torch.promote_types(pred.dtype, torch.float32)\n"
+            "    loss = ((pred.reshape(-1).to(wide) - target.reshape(-1).to(wide)) ** 2).mean().to(pred.dtype)\n"
+            "    _losses.append((pred.detach().clone(), target.clone(), loss))\n"
+            "    return loss\n"
+        ),
+    ),
+]
