@@ -196,6 +196,17 @@ def _fmt(value: Any) -> str:
     return repr(value)
 
 
+def _fmt_pair(want: Any, got: Any) -> tuple[str, str]:
+    """``want`` and ``got`` written with as many digits as it takes to tell them apart (6 at least, 17 at most)."""
+    if isinstance(want, float) and isinstance(got, float):
+        for digits in (6, 9, 12, 17):
+            shown = f"{want:.{digits}g}", f"{got:.{digits}g}"
+            if shown[0] != shown[1]:
+                break
+        return shown
+    return _fmt(want), _fmt(got)
+
+
 def check_tensor(
     actual: Any,
     expected: torch.Tensor,
@@ -274,9 +285,10 @@ def _check_values(
     idx = _index(first, _shape(e))
     got, want = a.reshape(-1)[first].item(), e.reshape(-1)[first].item()
     where = f"索引 {idx}" if idx else "这个 0-d 张量"
+    shown_want, shown_got = _fmt_pair(want, got)
     message = (
         f"{name} 的数值 (values) 不对{tolerance}：{n_bad} / {e.numel()} 个元素不符；"
-        f"第一个错在{where}：期望 {_fmt(want)}，得到 {_fmt(got)}。"
+        f"第一个错在{where}：期望 {shown_want}，得到 {shown_got}。"
     )
     if floating and not bool(torch.isfinite(a64).all()) and bool(torch.isfinite(e64).all()):
         message += "结果里有 nan / inf：检查除以 0、log(0) 或溢出。"
@@ -295,9 +307,8 @@ def check_close(actual: Any, expected: float, *, name: str = "返回值", rtol: 
     if isinstance(actual, bool) or not isinstance(actual, (int, float)):
         fail(f"{name} 应该是 Python 数字 (float)，得到的是 {type(actual).__name__}。")
     if not math.isclose(float(actual), float(expected), rel_tol=rtol, abs_tol=atol):
-        fail(
-            f"{name} 的数值不对（容差 rtol={rtol:g}, atol={atol:g}）：期望 {_fmt(float(expected))}，得到 {_fmt(float(actual))}。"
-        )
+        shown_want, shown_got = _fmt_pair(float(expected), float(actual))
+        fail(f"{name} 的数值不对（容差 rtol={rtol:g}, atol={atol:g}）：期望 {shown_want}，得到 {shown_got}。")
 
 
 def describe_str(x: Any) -> str:

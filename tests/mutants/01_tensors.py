@@ -986,7 +986,7 @@ MUTANTS += [  # s35 review (h1): right to float32 precision only, and no tested 
     dict(
         grade_id="test_masked_row_mean",
         name="computes in float32 and casts the result back to the input's dtype",
-        expect="有的读数与 low / high 只差 1e-9",
+        expect="只有 float64 的求和才精确到 1e-9",
         code="def masked_row_mean(x, low, high):\n"
         "    y = x.float()\n    mask = (y >= low) & (y < high)\n"
         "    return (torch.where(mask, y, 0.0).sum(1) / mask.sum(1)).to(x.dtype)\n",
@@ -1435,6 +1435,70 @@ MUTANTS += [  # stop 39 review (a8)
             "    raw.data -= 1              # shift in place through .data (no temporary float tensor, autograd not bothered)\n"
             "    labels = raw.long()        # new long tensor 0..C-1\n"
             "    raw.data += 1              # put the caller's 1..C back\n"
+            "    return labels\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # fix40 (a10 cand01): a cache keyed on the input's values hands every caller the same stored tensor
+    dict(
+        grade_id="test_masked_row_mean",
+        name="cache keyed on tuple(x.flatten().tolist()) returning the stored tensor",
+        expect="第二次的结果就是第一次返回的那个张量对象",
+        code=(
+            "_means = {}  # dashboards ask for the same window's means again and again: key on the readings' values\n"
+            "\n"
+            "\n"
+            "def masked_row_mean(x, low, high):\n"
+            "    key = (tuple(x.shape), x.dtype, tuple(x.flatten().tolist()), low, high)\n"
+            "    if key in _means:\n"
+            "        return _means[key]\n"
+            "    xd = x.double()\n"
+            "    mask = (xd >= low) & (xd < high)\n"
+            "    wide = torch.promote_types(x.dtype, torch.float32)\n"
+            "    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)\n"
+            "    out = (total / mask.sum(dim=1)).to(x.dtype)\n"
+            "    _means[key] = out\n"
+            "    return out\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # fix40 (a10 cand08): float64 readings compared in float64 but summed in float32
+    dict(
+        grade_id="test_masked_row_mean",
+        name="float64 compare, float32 sum",
+        expect="只有 float64 的求和才精确到 1e-9",
+        code=(
+            "def masked_row_mean(x, low, high):\n"
+            "    xd = x.double()\n"
+            "    mask = (xd >= low) & (xd < high)                # compared in float64, as the spec says\n"
+            '    xs = x.float()                                  # summed in float32 whatever the input ("wide enough")\n'
+            "    total = torch.where(mask, xs, torch.zeros_like(xs)).sum(dim=1)\n"
+            "    return (total / mask.sum(dim=1)).to(x.dtype)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # fix40 (a10 family): a memo keyed on the input's values hands every caller the same stored tensor
+    dict(
+        grade_id="test_make_labels",
+        name="value memo via torch.equal returning the stored labels",
+        expect="第二次的结果就是第一次返回的那个张量对象",
+        code=(
+            "_labels = []  # the same label files are converted again every epoch: (copy of raw, labels)\n"
+            "\n"
+            "\n"
+            "def make_labels(raw):\n"
+            "    for old_raw, old_labels in _labels:\n"
+            "        if old_raw.shape == raw.shape and old_raw.dtype == raw.dtype and old_raw.device == raw.device \\\n"
+            "                and torch.equal(old_raw, raw):\n"
+            "            return old_labels\n"
+            "    labels = raw.long() - 1\n"
+            "    _labels.append((raw.clone(), labels))\n"
             "    return labels\n"
         ),
     ),

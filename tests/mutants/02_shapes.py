@@ -1083,3 +1083,22 @@ MUTANTS += [  # stop 40 review (a8): the whole function under @torch.inference_m
         code=solution_with("02_shapes", "to_nchw", ("def to_nchw(", "@torch.inference_mode()\ndef to_nchw(")),
     )
 ]
+
+
+MUTANTS += [  # fix40 (a10 cand07): a cache keyed on the input's values hands every caller the same stored tensor
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="cache keyed on tuple(x.flatten().tolist()) returning the stored tensor",
+        expect="第二次的结果就是第一次返回的那个张量对象",
+        code=(
+            "_flat = {}  # the same images come back every epoch: key on the pixel values, not on the tensor object\n"
+            "\n"
+            "\n"
+            "def flatten_nhwc(x):\n"
+            "    key = (tuple(x.shape), x.dtype, tuple(x.flatten().tolist()))\n"
+            "    if key not in _flat:\n"
+            "        _flat[key] = x.permute(0, 3, 1, 2).flatten(start_dim=1)\n"
+            "    return _flat[key]\n"
+        ),
+    ),
+]

@@ -1515,3 +1515,101 @@ MUTANTS += [  # stop 40 review (a8): the whole function under @torch.inference_m
     )
     for fn in ("batch_outer_sum", "mse_loss", "pairwise_sq_dist")
 ]
+
+
+MUTANTS += [  # fix40 (a10)
+    dict(  # cand04: float16 widened to float32 and never cast back
+        grade_id="test_batch_outer_sum",
+        name="widens float16 to float32 and returns float32",
+        expect="期望 torch.float16，得到 torch.float32",
+        code=(
+            "def batch_outer_sum(a, b):\n"
+            "    # widen half precision as in masked_row_mean / mse_loss (float16 -> float32; float32, float64, ints unchanged)\n"
+            "    wide = torch.promote_types(a.dtype, torch.float32) if a.is_floating_point() else a.dtype\n"
+            "    return a.to(wide).unsqueeze(2) + b.to(wide).unsqueeze(1)  # (B, M, 1) + (B, 1, N) -> (B, M, N)\n"
+        ),
+    ),
+    dict(  # cand09: the memo hands back a result whose graph leads to an earlier call's x
+        grade_id="test_pairwise_sq_dist",
+        name="value memo via torch.equal returning an earlier result",
+        expect="也可能是返回了之前某次调用存下的结果",
+        code=(
+            "_memo = []  # (copy of x, copy of y, distances): k-NN queries often repeat the same point sets\n"
+            "\n"
+            "\n"
+            "def pairwise_sq_dist(x, y):\n"
+            "    for old_x, old_y, old_d in _memo:\n"
+            "        if old_x.shape == x.shape and old_y.shape == y.shape and old_x.dtype == x.dtype \\\n"
+            "                and torch.equal(old_x, x) and torch.equal(old_y, y):\n"
+            "            return old_d  # same points as before: same distances\n"
+            "    diff = x.unsqueeze(1) - y.unsqueeze(0)\n"
+            "    d = (diff ** 2).sum(dim=-1)\n"
+            "    _memo.append((x.detach().clone(), y.detach().clone(), d))\n"
+            "    return d\n"
+        ),
+    ),
+    dict(  # cand10: the memo list grows with every call: the steps grow with the calls, not with the size
+        grade_id="test_pairwise_sq_dist",
+        name="value memo (only without grad): steps grow with the calls",
+        expect="步数不随输入的大小变化，而是随调用的次数变化",
+        code=(
+            "_memo = []  # (copy of x, copy of y, distances): k-NN queries often repeat the same point sets\n"
+            "\n"
+            "\n"
+            "def pairwise_sq_dist(x, y):\n"
+            "    if x.requires_grad or y.requires_grad:  # training: always a fresh graph\n"
+            "        return ((x.unsqueeze(1) - y.unsqueeze(0)) ** 2).sum(dim=-1)\n"
+            "    for old_x, old_y, old_d in _memo:\n"
+            "        if old_x.shape == x.shape and old_y.shape == y.shape and old_x.dtype == x.dtype \\\n"
+            "                and torch.equal(old_x, x) and torch.equal(old_y, y):\n"
+            "            return old_d  # same points as before: same distances\n"
+            "    d = ((x.unsqueeze(1) - y.unsqueeze(0)) ** 2).sum(dim=-1)\n"
+            "    _memo.append((x.clone(), y.clone(), d))\n"
+            "    return d\n"
+        ),
+    ),
+    dict(  # the memo list grows with every call: the steps grow with the calls, not with B
+        grade_id="test_batch_outer_sum",
+        name="value memo via torch.equal: steps grow with the calls",
+        expect="步数在同样大小的输入上不一样",
+        code=(
+            "_outer = []  # attention scores for the same batch are asked for again: (copy of a, copy of b, result)\n"
+            "\n"
+            "\n"
+            "def batch_outer_sum(a, b):\n"
+            "    for old_a, old_b, old_out in _outer:\n"
+            "        if old_a.shape == a.shape and old_b.shape == b.shape and old_a.dtype == a.dtype \\\n"
+            "                and torch.equal(old_a, a) and torch.equal(old_b, b):\n"
+            "            return old_out\n"
+            "    out = a.unsqueeze(2) + b.unsqueeze(1)\n"
+            "    _outer.append((a.clone(), b.clone(), out))\n"
+            "    return out\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # fix40 (a10 family): a memo keyed on the input's values hands every caller the same stored tensor
+    dict(
+        grade_id="test_mse_loss",
+        name="value memo via torch.equal returning the stored loss",
+        expect="第二次的结果就是第一次返回的那个张量对象",
+        code=(
+            "_losses = []  # validation asks for the same loss again: (copy of pred, copy of target, loss)\n"
+            "\n"
+            "\n"
+            "def mse_loss(pred, target):\n"
+            "    if pred.dim() > 2 or target.dim() > 2 or pred.shape[0] != target.shape[0] or pred.dim() == 0 \\\n"
+            "            or (pred.dim() == 2 and pred.shape[1] != 1) or (target.dim() == 2 and target.shape[1] != 1):\n"
+            '        raise ValueError(f"pred {tuple(pred.shape)} and target {tuple(target.shape)} do not match")\n'
+            "    for old_p, old_t, old_loss in _losses:\n"
+            "        if old_p.shape == pred.shape and old_t.shape == target.shape and old_p.dtype == pred.dtype \\\n"
+            "                and not pred.requires_grad and torch.equal(old_p, pred) and torch.equal(old_t, target):\n"
+            "            return old_loss\n"
+            "    wide = torch.promote_types(pred.dtype, torch.float32)\n"
+            "    loss = ((pred.reshape(-1).to(wide) - target.reshape(-1).to(wide)) ** 2).mean().to(pred.dtype)\n"
+            "    _losses.append((pred.detach().clone(), target.clone(), loss))\n"
+            "    return loss\n"
+        ),
+    ),
+]
