@@ -987,9 +987,21 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
     try:
         with counter:
             result = fn(*args, **kwargs)
+    except (RuntimeError, AssertionError) as exc:
+        if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):
+            raise
+        raise RuntimeError(
+            f"{str(exc)[:80]}：函数自己用了 CUDA 设备。测试按有 GPU 的机器运行（torch.cuda.is_available() 读作 True），"
+            "传进来的模型和张量却不在 CUDA 上（没有 GPU 时笔记本的 device 是 CPU）。设备从传进来的东西取"
+            '（next(model.parameters()).device、x.device），不要按 torch.cuda.is_available() 自己选 "cuda"'
+        ) from None
     finally:
         ACTIVE_COUNTERS.remove(counter)
     return result, counter.report()
+
+
+# What torch says when code asks a machine without a GPU for CUDA (while the counter answers is_available() True).
+_NO_CUDA = ("NVIDIA driver", "not compiled with CUDA", "no CUDA GPUs")
 
 
 def _named_devices(fn: Callable[..., Any]) -> list[Any]:
