@@ -227,10 +227,16 @@ class SyncCounter(TorchFunctionMode):
         # .numpy() / np.asarray of a device tensor raises, as on a GPU (NumPy reads host memory only); off under
         # host_batches(), where the batches handed in are host memory the counter cannot tell from device tensors
         self.numpy_raises = True
+        # host tensors made "pinned" in the block (pin_memory=True, t.pin_memory()): played, as a GPU machine pins
+        self._pinned: dict[int, weakref.ref] = {}
+        self.autocast = ""  # the dtype of a CUDA autocast a torch call ran under ("float16"), if one did
 
     def __enter__(self) -> SyncCounter:
         super().__enter__()
         self._dispatch.__enter__()
+        self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in _PLAYED]
+        for (owner, name, real), (_, _, value) in zip(self._played, _PLAYED):
+            setattr(owner, name, _playing(real, value))
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
         self._waits = [(owner, name, getattr(owner, name), label) for owner, name, label in _WAITS]
@@ -239,6 +245,8 @@ class SyncCounter(TorchFunctionMode):
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        for owner, name, real in self._played:
+            setattr(owner, name, real)
         threading.Thread.start = self._thread_start
         for owner, name, wait, _ in self._waits:
             setattr(owner, name, wait)
@@ -270,6 +278,7 @@ class SyncCounter(TorchFunctionMode):
             "sync_losses": list(self.sync_losses),
             "unsynced": self.unsynced,
             "swapped_loss": self.swapped_loss,
+            "autocast": self.autocast,
         }
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
@@ -277,6 +286,15 @@ class SyncCounter(TorchFunctionMode):
         if _paused:
             return func(*args, **kwargs)
         name = op_name(func)
+        if not self.autocast and torch.is_autocast_enabled("cuda"):
+            self.autocast = str(torch.get_autocast_dtype("cuda")).removeprefix("torch.")
+        if func is _T.is_pinned and args and self._is_pinned(args[0]):
+            return True
+        pin = kwargs.get("pin_memory") is True or func is _T.pin_memory
+        if kwargs.get("pin_memory") is True:  # a factory asked for pinned memory: a CPU machine has none to give
+            kwargs = {**kwargs, "pin_memory": False}
+        if func is _T.pin_memory and args:  # t.pin_memory(): a pinned copy, on a CPU machine a plain one
+            func, args, kwargs = _T.clone, args[:1], {}
         tensors = _tensors((args, kwargs))
         if name in _LOSSES and not self.swapped_loss and _swapped(args, kwargs):
             self.swapped_loss = name
@@ -293,6 +311,12 @@ class SyncCounter(TorchFunctionMode):
             result = func(*args, **kwargs)
         finally:
             values_read, copied_to_host = self._frames.pop()
+        if pin:
+            for t in _tensors(result):
+                key = id(t)
+                self._pinned[key] = weakref.ref(t, lambda _, key=key: self._pinned.pop(key, None))
+        if placed is False and first is not None and args and result is args[0]:
+            result = result.clone()  # a copy of a device tensor to the host is a new tensor (.cpu(), .to("cpu"))
         read = values_read or (copied_to_host and name not in _CONVERTS)
         if name == "one_hot" and _given_classes(args, kwargs):
             read = False  # the range checks a CPU makes; a GPU leaves them to the kernel's asserts, no sync
@@ -402,7 +426,12 @@ class SyncCounter(TorchFunctionMode):
             if source and not target:
                 self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
                 self._record(_to_label(func, args, kwargs), args[0])
-            if not source and target and func is not _T.cpu and not _overlaps(args[0], _non_blocking(args, kwargs)):
+            if (
+                not source
+                and target
+                and func is not _T.cpu
+                and not self._overlaps(args[0], _non_blocking(args, kwargs))
+            ):
                 self._blocking_upload("cpu_tensor.to(device)", args[0], pageable=_non_blocking(args, kwargs))
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
@@ -417,7 +446,7 @@ class SyncCounter(TorchFunctionMode):
             if self.on_device(args[0]) and not target:
                 where = "out=cpu_tensor" if out and named is None else 'device="cpu"'
                 self._record(f"torch.ops.aten._to_copy(t, {where})", args[0])
-            if not self.on_device(args[0]) and target and not _overlaps(args[0], bool(kwargs.get("non_blocking"))):
+            if not self.on_device(args[0]) and target and not self._overlaps(args[0], bool(kwargs.get("non_blocking"))):
                 label = "torch.ops.aten._to_copy(cpu_tensor, device=...)"
                 self._blocking_upload(label, args[0], pageable=bool(kwargs.get("non_blocking")))
             return target
@@ -437,7 +466,7 @@ class SyncCounter(TorchFunctionMode):
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 self._record("cpu_tensor.copy_(t)", args[1])
             if self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and not self.on_device(args[1]):
-                if not _overlaps(args[1], _non_blocking(args, kwargs)):
+                if not self._overlaps(args[1], _non_blocking(args, kwargs)):
                     self._blocking_upload("t.copy_(cpu_tensor)", args[1], pageable=_non_blocking(args, kwargs))
             return self.on_device(args[0])
         if name == "copy" and len(args) > 1 and all(isinstance(a, torch.Tensor) for a in args[:2]):
@@ -453,7 +482,9 @@ class SyncCounter(TorchFunctionMode):
                 self._record(f"torch.{name}([cpu_tensor], [t])", read[0], times=len(read))
             flag = bool(args[2] if len(args) > 2 else kwargs.get("non_blocking", False))
             sent = [
-                s for d, s in zip(dsts, srcs) if self.on_device(d) and not self.on_device(s) and not _overlaps(s, flag)
+                s
+                for d, s in zip(dsts, srcs)
+                if self.on_device(d) and not self.on_device(s) and not self._overlaps(s, flag)
             ]
             if sent:
                 self._blocking_upload(f"torch.{name}([t], [cpu_tensor])", sent[0], times=len(sent), pageable=flag)
@@ -570,6 +601,15 @@ class SyncCounter(TorchFunctionMode):
         else:
             self._host[key] = weakref.ref(t, lambda _, key=key: self._host.pop(key, None))
 
+    def _overlaps(self, source: Any, non_blocking: bool) -> bool:
+        """Whether a copy of ``source`` (a host tensor) to the device may overlap the device's work: only from pinned
+        (page-locked) memory with ``non_blocking=True``; from pageable memory CUDA may sync with the stream first."""
+        return non_blocking and isinstance(source, torch.Tensor) and (self._is_pinned(source) or source.is_pinned())
+
+    def _is_pinned(self, t: Any) -> bool:
+        ref = self._pinned.get(id(t))
+        return ref is not None and ref() is t
+
     def _is_in_flight(self, t: torch.Tensor) -> bool:
         ref = self._in_flight.get(id(t))
         return ref is not None and ref() is t
@@ -661,13 +701,44 @@ _WAITS = [
 
 
 def _counting_wait(counter: SyncCounter, label: str, wait: Callable[..., Any]) -> Callable[..., Any]:
-    """``wait`` (a ``synchronize`` or ``empty_cache``) that counts as one sync named ``label``, then runs."""
+    """``wait`` (a ``synchronize`` or ``empty_cache``) that counts as one sync named ``label``, then runs where
+    there is a real GPU (on a CPU machine the counter plays one: ``torch.cuda.synchronize()`` would raise)."""
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         counter._record(label, None)
-        return wait(*args, **kwargs)
+        return wait(*args, **kwargs) if _REAL_CUDA() else None
 
     return counted
+
+
+_REAL_CUDA = torch.cuda.is_available
+# What a GPU machine answers, played while a SyncCounter counts, so that code run only where there is a GPU
+# (``if torch.cuda.is_available(): torch.cuda.synchronize()``, ``pin_memory=torch.cuda.is_available()``) runs and
+# is counted: (owner, attribute, value). torch's own code gets the real answer (it would call into CUDA), except
+# autocast's check (``torch.autocast("cuda", torch.float16)`` is on, as on a GPU: :attr:`SyncCounter.autocast`).
+_PLAYED = [
+    (torch.cuda, "is_available", True),
+    (torch.cuda, "device_count", 1),
+    (torch.cuda, "is_bf16_supported", True),
+    *[
+        (torch.accelerator, name, value)
+        for name, value in (("is_available", True), ("device_count", 1))
+        if callable(getattr(getattr(torch, "accelerator", None), name, None))
+    ],
+]
+_PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__file__)
+
+
+def _playing(real: Callable[..., Any], value: Any) -> Callable[..., Any]:
+    """``real`` (``torch.cuda.is_available``, ...) answering ``value`` to any caller but torch's own code."""
+
+    def played(*args: Any, **kwargs: Any) -> Any:
+        caller = sys._getframe(1).f_code.co_filename
+        if caller.startswith(_TORCH_DIR) and caller not in _PLAYED_FOR_TORCH:
+            return real(*args, **kwargs)
+        return value
+
+    return played
 
 
 def _counting_threads(counter: SyncCounter, start: Callable[..., Any]) -> Callable[..., Any]:
@@ -776,12 +847,6 @@ def _to_label(func: Any, args: tuple, kwargs: dict) -> str:
     if isinstance(func, _ATEN_OPS):  # torch.ops.aten.to.device(t, torch.device("cpu"), torch.float32)
         return f"torch.ops.{func}({', '.join(['t', *shown])})"
     return f".to({', '.join(shown)})"
-
-
-def _overlaps(source: Any, non_blocking: bool) -> bool:
-    """Whether a copy of ``source`` (a host tensor) to the device may overlap the device's work: only from pinned
-    (page-locked) memory with ``non_blocking=True``; from pageable memory CUDA may sync with the stream first."""
-    return non_blocking and isinstance(source, torch.Tensor) and source.is_pinned()
 
 
 def _non_blocking(args: tuple, kwargs: dict) -> bool:
@@ -922,9 +987,21 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
     try:
         with counter:
             result = fn(*args, **kwargs)
+    except (RuntimeError, AssertionError) as exc:
+        if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):
+            raise
+        raise RuntimeError(
+            f"{str(exc)[:80]}：函数自己用了 CUDA 设备。测试按有 GPU 的机器运行（torch.cuda.is_available() 读作 True），"
+            "传进来的模型和张量却不在 CUDA 上（没有 GPU 时笔记本的 device 是 CPU）。设备从传进来的东西取"
+            '（next(model.parameters()).device、x.device），不要按 torch.cuda.is_available() 自己选 "cuda"'
+        ) from None
     finally:
         ACTIVE_COUNTERS.remove(counter)
     return result, counter.report()
+
+
+# What torch says when code asks a machine without a GPU for CUDA (while the counter answers is_available() True).
+_NO_CUDA = ("NVIDIA driver", "not compiled with CUDA", "no CUDA GPUs")
 
 
 def _named_devices(fn: Callable[..., Any]) -> list[Any]:

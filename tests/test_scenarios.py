@@ -75,10 +75,7 @@ def test_waiting_for_the_device_counts_as_a_sync_and_the_wait_is_put_back_after(
     wait = torch.cuda.synchronize
 
     def epoch_end() -> int:
-        try:
-            torch.cuda.synchronize()  # on a CPU-only machine it raises after being counted
-        except (RuntimeError, AssertionError):
-            pass
+        torch.cuda.synchronize()  # counted; on a CPU-only machine not run (it would raise)
         return 1
 
     _, report = count_syncs(epoch_end)
@@ -139,3 +136,51 @@ def test_uploads_through_setitem_type_as_and_the_legacy_new_are_syncs_too(upload
 def test_numpy_force_true_of_a_device_tensor_is_one_sync_not_an_error():
     out, report = count_syncs(lambda t: t.sum().numpy(force=True), torch.ones(3))
     assert float(out) == 3.0 and len(report["calls"]) == 1
+
+
+def test_code_run_only_where_there_is_a_gpu_runs_and_its_waits_are_counted():
+    """The counter answers torch.cuda.is_available() as a GPU machine does; the waits are counted, not run."""
+    real = torch.cuda.is_available
+
+    def guarded() -> tuple[bool, int]:
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+            torch.cuda.empty_cache()
+        return torch.cuda.is_available(), torch.cuda.device_count()
+
+    result, report = count_syncs(guarded)
+    assert result == (True, 1)
+    assert report["calls"] == ["torch.cuda.synchronize()", "torch.cuda.empty_cache()"]
+    assert torch.cuda.is_available is real
+
+
+@pytest.mark.parametrize("pin", ["factory", "method"])
+def test_a_pinned_non_blocking_upload_is_no_sync(pin):
+    def upload(t: torch.Tensor, n: list[float]) -> torch.Tensor:
+        if pin == "factory":
+            host = torch.tensor(n, pin_memory=torch.cuda.is_available())
+        else:
+            host = torch.tensor(n).pin_memory()
+        assert host.is_pinned()
+        return host.to(t.device, non_blocking=True)
+
+    _, report = count_syncs(upload, torch.ones(3), [1.0, 2.0])
+    assert report["calls"] == []
+
+
+def test_a_copy_of_a_device_tensor_to_the_host_is_a_new_tensor():
+    t = torch.ones(3)
+    (a, b), report = count_syncs(lambda t: (t.cpu(), t.to("cpu")), t)
+    assert a is not t and b is not t and torch.equal(a, t)
+    assert len(report["calls"]) == 2
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_a_cuda_autocast_is_on_and_seen(dtype):
+    def forward(t: torch.Tensor) -> torch.Tensor:
+        with torch.autocast("cuda", dtype=dtype):
+            return t * 2
+
+    _, report = count_syncs(forward, torch.ones(3))
+    assert report["autocast"] == str(dtype).removeprefix("torch.")
+    assert count_syncs(lambda t: t * 2, torch.ones(3))[1]["autocast"] == ""

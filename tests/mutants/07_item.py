@@ -1937,3 +1937,77 @@ MUTANTS += [  # s40 (found39 c10): windows as differences of float32 running tot
         ),
     ),
 ]
+
+
+MUTANTS += [  # s41 (found40 c11): code run only where torch.cuda.is_available(), which the counter now answers True
+    dict(
+        grade_id="test_train_epoch",
+        name="cuda_synchronize_every_step_where_there_is_a_gpu",
+        mistake="host-sync-every-step",
+        expect="torch.cuda.synchronize()",
+        code=_epoch_with(
+            _STEP,
+            _STEP + "    if torch.cuda.is_available():\n        torch.cuda.synchronize()\n",
+            imports="import torch\n",
+        ),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="float16_autocast_without_grad_scaler",
+        expect='torch.autocast("cuda", dtype=torch.float16)',
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            '    with torch.autocast(device_type="cuda", dtype=torch.float16):\n        loss = loss_fn(model(x), y)\n',
+            imports="import torch\n",
+        ),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="bfloat16_autocast",
+        expect="torch.bfloat16",
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            '    with torch.autocast("cuda", dtype=torch.bfloat16):\n        loss = loss_fn(model(x), y)\n',
+            imports="import torch\n",
+        ),
+    ),
+]
+
+CORRECT += [  # s41 (found40 c11): a pinned non-blocking upload, pinned where there is a GPU
+    dict(
+        grade_id="test_log_running_loss",
+        name="batch sizes pinned where CUDA is available, uploaded with non_blocking=True",
+        code=(
+            "import torch\n\n"
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    k = len(losses) // log_every * log_every\n"
+            "    if k == 0:\n"
+            "        return []\n"
+            "    values = torch.stack([loss.detach() for loss in losses[:k]])\n"
+            "    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype, pin_memory=torch.cuda.is_available())\n"
+            "    sizes = sizes.to(values.device, non_blocking=True)\n"
+            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
+            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
+            "    return (sums / counts).tolist()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="batch sizes pinned with Tensor.pin_memory(), uploaded with non_blocking=True",
+        code=(
+            "import torch\n\n"
+            "def log_running_loss(losses, batch_sizes, log_every):\n"
+            "    k = len(losses) // log_every * log_every\n"
+            "    if k == 0:\n"
+            "        return []\n"
+            "    values = torch.stack([loss.detach() for loss in losses[:k]])\n"
+            "    sizes = torch.tensor(batch_sizes[:k], dtype=values.dtype)\n"
+            "    if torch.cuda.is_available():\n"
+            "        sizes = sizes.pin_memory()\n"
+            "    sizes = sizes.to(values.device, non_blocking=True)\n"
+            "    sums = (values * sizes).view(-1, log_every).sum(dim=1)\n"
+            "    counts = sizes.view(-1, log_every).sum(dim=1)\n"
+            "    return (sums / counts).tolist()\n"
+        ),
+    ),
+]

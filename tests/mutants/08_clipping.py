@@ -1699,3 +1699,22 @@ MUTANTS += [  # s40 (found39 c9): a step whose norm is inf is one where grad_nor
         ),
     ),
 ]
+
+MUTANTS += [  # s41 (found40 c11): code run only where torch.cuda.is_available(), which the counter now answers True
+    dict(
+        grade_id="test_train_step",
+        name="empty_cache_every_step_where_there_is_a_gpu",
+        code=_step(after_step="if torch.cuda.is_available():\n        torch.cuda.empty_cache()"),
+        expect="torch.cuda.empty_cache()",
+    ),
+    dict(  # on a CPU .cpu() of a CPU tensor is the tensor itself; on a GPU a new host tensor replaces the caller's
+        grade_id="test_advise",
+        name="replaces_the_stats_with_host_copies",
+        mistake="modifies-input",
+        code=_advise(zero='raise ValueError("no steps")').replace(
+            "def advise(stats):\n",
+            "def advise(stats):\n    for key, value in stats.items():\n        stats[key] = value.cpu()\n",
+        ),
+        expect="被换成了另一个张量",
+    ),
+]
