@@ -2011,3 +2011,71 @@ CORRECT += [  # s41 (found40 c11): a pinned non-blocking upload, pinned where th
         ),
     ),
 ]
+
+
+MUTANTS += [  # stop 40 review (c11)
+    dict(
+        grade_id="test_train_epoch",
+        name="gc.collect() then gc.set_threshold(0) for the epoch, never put back (gc.isenabled() still True)",
+        expect="gc.set_threshold()",
+        mistake="global-setting-changed",
+        code=(
+            "import gc\n"
+            "\n"
+            "\n"
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    # no garbage-collector pauses in the middle of the epoch: collect once now, then switch automatic collection off\n"
+            "    gc.collect()\n"
+            "    gc.set_threshold(0)\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # stop 40 review (c11)
+    dict(
+        grade_id="test_train_epoch",
+        name="logging.disable(logging.INFO) for the epoch, never switched back",
+        expect="logging.disable()",
+        mistake="global-setting-changed",
+        code=(
+            "import logging\n"
+            "\n"
+            "\n"
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    logging.disable(logging.INFO)  # keep libraries' INFO chatter out of the epoch's progress (never switched back)\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
