@@ -2633,3 +2633,27 @@ MUTANTS += [  # fix40 (fh2): a frozen parameter that still holds a gradient from
         ),
     ),
 ]
+
+MUTANTS += [  # fix40 (fh2): a per-index cache whose hits return .clone(): no object or storage shared (d10 cand01)
+    dict(
+        grade_id="test_mnist_dataset",
+        name="caches each converted image, returns a clone of it",
+        expect="得到的还是改之前的图",
+        code="""
+class MNISTDataset(Dataset):
+    def __init__(self, pixels, labels):
+        self.pixels = pixels
+        self.labels = labels
+        self._cache = {}   # converted images, kept for the next epoch
+
+    def __len__(self):
+        return self.pixels.shape[0]
+
+    def __getitem__(self, index):
+        key = range(len(self))[index]        # -1 -> N-1; IndexError out of range
+        if key not in self._cache:
+            self._cache[key] = ((self.pixels[key].to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD).unsqueeze(0)
+        return self._cache[key].clone(), self.labels[key]
+""",
+    ),
+]
