@@ -1287,3 +1287,14 @@ MUTANTS += [  # s39: model.forward(x) skips __call__ and the model's hooks (coun
         ),
     ),
 ]
+
+MUTANTS += [  # fix40 (fh2): a frozen parameter that still holds a gradient from before it was frozen (d10 cand02)
+    dict(
+        grade_id="test_train_step",
+        name="clears .grad only of the parameters with requires_grad",
+        expect="调用前 body.0.weight.grad 里留着冻结之前的梯度",
+        code=_train_step(
+            zero_grad="for p in model.parameters():\n        if p.requires_grad:\n            p.grad = None"
+        ),
+    ),
+]

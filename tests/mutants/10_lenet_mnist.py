@@ -2622,3 +2622,39 @@ CORRECT += [  # stop 40 review (d9), fixed by fh1: the test read the gradients b
         code="def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):\n    device = next(model.parameters()).device\n    model.train()\n    losses = []\n    for xb, yb in loader:\n        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)\n\n        def closure():  # torch.optim's documented closure form: zero_grad -> forward -> backward -> clip\n            optimizer.zero_grad(set_to_none=True)\n            loss = loss_fn(model(xb), yb)\n            loss.backward()\n            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n            return loss\n\n        loss = optimizer.step(closure)\n        if scheduler is not None:\n            scheduler.step()\n        losses.append(loss.detach())\n    return torch.stack(losses)\n",
     ),
 ]
+
+MUTANTS += [  # fix40 (fh2): a frozen parameter that still holds a gradient from before it was frozen (d10 cand03)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clears .grad only of the parameters with requires_grad",
+        expect="调用前 1.weight.grad 里留着冻结之前的梯度",
+        code=_epoch_with(
+            "    optimizer.zero_grad(set_to_none=True)\n",
+            "    for p in model.parameters():\n        if p.requires_grad:\n            p.grad = None\n",
+        ),
+    ),
+]
+
+MUTANTS += [  # fix40 (fh2): a per-index cache whose hits return .clone(): no object or storage shared (d10 cand01)
+    dict(
+        grade_id="test_mnist_dataset",
+        name="caches each converted image, returns a clone of it",
+        expect="得到的还是改之前的图",
+        code="""
+class MNISTDataset(Dataset):
+    def __init__(self, pixels, labels):
+        self.pixels = pixels
+        self.labels = labels
+        self._cache = {}   # converted images, kept for the next epoch
+
+    def __len__(self):
+        return self.pixels.shape[0]
+
+    def __getitem__(self, index):
+        key = range(len(self))[index]        # -1 -> N-1; IndexError out of range
+        if key not in self._cache:
+            self._cache[key] = ((self.pixels[key].to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD).unsqueeze(0)
+        return self._cache[key].clone(), self.labels[key]
+""",
+    ),
+]
