@@ -1478,3 +1478,19 @@ MUTANTS += [  # s40 (b10): model.forward(xb) skips nn.Module.__call__ and every 
         code=solution_with("05_autograd", "accumulate_grads", ("model(xb)", "model.forward(xb)")),
     ),
 ]
+
+
+MUTANTS += [  # s40 (b11): value_and_grad and accumulate_grads were only tested on the CPU
+    dict(
+        grade_id="test_value_and_grad",
+        name="the new leaf from torch.empty(x.shape, dtype=x.dtype): on the CPU beside a GPU x",
+        expect="返回的 value 在 cpu 上",
+        code="def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:\n    # a fresh leaf with x's shape / dtype and x's values (device forgotten: default CPU)\n    leaf = torch.empty(x.shape, dtype=x.dtype)\n    leaf.copy_(x.detach())\n    leaf.requires_grad_(True)\n    value = f(leaf)\n    (grad,) = torch.autograd.grad(value, leaf)\n    return value.detach(), grad\n",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="a float64 accumulator torch.zeros(()) on the CPU, total += loss.detach() with a GPU loss",
+        expect="torch.zeros(()) 不写 device=",
+        code="def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:\n    model.zero_grad(set_to_none=True)\n    n = x.shape[0]\n    total = torch.zeros((), dtype=torch.float64)  # float64 accumulator, one sync at the end (device forgotten: CPU)\n    for start in range(0, n, micro_batch_size):\n        xb = x[start:start + micro_batch_size]\n        yb = y[start:start + micro_batch_size]\n        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n        loss.backward()\n        total += loss.detach()\n    return total.item()\n",
+    ),
+]

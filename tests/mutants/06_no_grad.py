@@ -1210,3 +1210,13 @@ MUTANTS += [  # s40 (b10): model.forward(x) skips nn.Module.__call__ and every h
         code=_td_with("target_net(x_next)", "target_net.forward(x_next)"),
     ),
 ]
+
+
+MUTANTS += [  # s40 (b11): refine was only tested on the CPU
+    dict(
+        grade_id="test_refine",
+        name="z from torch.zeros(h.shape, dtype=h.dtype): on the CPU beside a GPU h",
+        expect="新建的 z 在 CPU 上",
+        code="def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:\n    # a fresh leaf of h's shape and dtype, filled with h's values (device forgotten: default CPU)\n    z = torch.zeros(h.shape, dtype=h.dtype, requires_grad=True)\n    with torch.no_grad():\n        z.copy_(h)\n    for _ in range(steps):\n        loss_fn(z).backward(inputs=[z])\n        with torch.no_grad():\n            z -= lr * z.grad\n        z.grad = None\n    return z.detach()\n",
+    ),
+]
