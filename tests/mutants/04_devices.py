@@ -1399,3 +1399,13 @@ CORRECT += [  # s40 (b10): an expanded (T, T) mask is a view, no more memory tha
         "    return scores.masked_fill(future.expand_as(scores), float('-inf'))\n",
     ),
 ]
+
+
+MUTANTS += [  # s40 (b11): no tested batch held a NumPy array, so converting one to a tensor passed
+    dict(
+        grade_id="test_move_to",
+        name="NumPy arrays in the batch turned into tensors and moved (the spec returns other values as they are)",
+        expect="应原样返回 NumPy 数组",
+        code='import numpy as np\n\n\ndef move_to(batch, device):\n    """Also moves NumPy arrays (a DataLoader with a custom collate can leave some)."""\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n    if isinstance(batch, np.ndarray):\n        return torch.from_numpy(batch).to(device)\n    if isinstance(batch, dict):\n        return {key: move_to(value, device) for key, value in batch.items()}\n    if isinstance(batch, list):\n        return [move_to(item, device) for item in batch]\n    if isinstance(batch, tuple):\n        return tuple(move_to(item, device) for item in batch)\n    return batch\n',
+    ),
+]
