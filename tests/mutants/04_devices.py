@@ -1409,3 +1409,12 @@ MUTANTS += [  # s40 (b11): no tested batch held a NumPy array, so converting one
         code='import numpy as np\n\n\ndef move_to(batch, device):\n    """Also moves NumPy arrays (a DataLoader with a custom collate can leave some)."""\n    if isinstance(batch, torch.Tensor):\n        return batch.to(device)\n    if isinstance(batch, np.ndarray):\n        return torch.from_numpy(batch).to(device)\n    if isinstance(batch, dict):\n        return {key: move_to(value, device) for key, value in batch.items()}\n    if isinstance(batch, list):\n        return [move_to(item, device) for item in batch]\n    if isinstance(batch, tuple):\n        return tuple(move_to(item, device) for item in batch)\n    return batch\n',
     ),
 ]
+
+
+CORRECT += [  # s40 (b11): set_device put back in finally was told the current device was left changed
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.cuda.set_device(target), .cuda(non_blocking=...), the caller's device put back in finally",
+        code='def to_device_async(batch: dict, device) -> dict:\n    device = torch.device(device)\n    if device.type != "cuda":\n        return {key: t.to(device) for key, t in batch.items()}\n    previous = torch.cuda.current_device()\n    torch.cuda.set_device(device.index if device.index is not None else previous)  # .cuda() goes to the current card\n    try:\n        return {key: t.cuda(non_blocking=t.device.type == "cpu" and t.is_pinned()) for key, t in batch.items()}\n    finally:\n        torch.cuda.set_device(previous)  # put the caller\'s current device back\n',
+    ),
+]
