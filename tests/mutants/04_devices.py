@@ -1418,3 +1418,13 @@ CORRECT += [  # s40 (b11): set_device put back in finally was told the current d
         code='def to_device_async(batch: dict, device) -> dict:\n    device = torch.device(device)\n    if device.type != "cuda":\n        return {key: t.to(device) for key, t in batch.items()}\n    previous = torch.cuda.current_device()\n    torch.cuda.set_device(device.index if device.index is not None else previous)  # .cuda() goes to the current card\n    try:\n        return {key: t.cuda(non_blocking=t.device.type == "cpu" and t.is_pinned()) for key, t in batch.items()}\n    finally:\n        torch.cuda.set_device(previous)  # put the caller\'s current device back\n',
     ),
 ]
+
+
+MUTANTS += [  # s40 (b11): the op-count check varied only T, so a Python loop over the B·H slices passed
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="masked_fill per (T, T) slice in a Python loop over batch * heads, then torch.stack",
+        expect="随 batch / head 数增长",
+        code='def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:\n    t = scores.shape[-1]\n    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n    # one (T, T) matrix at a time: fill each batch entry / head separately, then put them back together\n    flat = scores.reshape(-1, t, t)\n    return torch.stack([s.masked_fill(future, float("-inf")) for s in flat]).reshape(scores.shape)\n',
+    ),
+]
