@@ -1428,3 +1428,87 @@ MUTANTS += [  # s40 (b11): the op-count check varied only T, so a Python loop ov
         code='def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:\n    t = scores.shape[-1]\n    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n    # one (T, T) matrix at a time: fill each batch entry / head separately, then put them back together\n    flat = scores.reshape(-1, t, t)\n    return torch.stack([s.masked_fill(future, float("-inf")) for s in flat]).reshape(scores.shape)\n',
     ),
 ]
+
+
+MUTANTS += [  # s40 (b11 cand06): played streams were no-ops
+    dict(
+        grade_id="test_to_device_async",
+        name="copies on a side stream (torch.cuda.stream(s)), never waited for by the current stream",
+        expect="另一个流",
+        code=(
+            "def to_device_async(batch: dict, device) -> dict:\n"
+            "    device = torch.device(device)\n"
+            "    moved = {}\n"
+            '    if device.type == "cuda":\n'
+            "        copy_stream = torch.cuda.Stream(device=device)\n"
+            "        with torch.cuda.stream(copy_stream):\n"
+            "            for key, t in batch.items():\n"
+            '                moved[key] = t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned())\n'
+            "    else:\n"
+            "        for key, t in batch.items():\n"
+            "            moved[key] = t.to(device)\n"
+            "    return moved\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s41: the wait the wrong way round
+    dict(
+        grade_id="test_to_device_async",
+        name="the side stream waits for the current one, but the current stream never waits for the copies",
+        expect="另一个流",
+        code=(
+            "def to_device_async(batch: dict, device) -> dict:\n"
+            "    device = torch.device(device)\n"
+            '    if device.type != "cuda":\n'
+            "        return {k: t.to(device) for k, t in batch.items()}\n"
+            "    side = torch.cuda.Stream()\n"
+            "    side.wait_stream(torch.cuda.current_stream())\n"
+            "    with torch.cuda.stream(side):\n"
+            '        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}\n'
+            "    return moved\n"
+        ),
+    ),
+]
+
+
+CORRECT += [  # s41: a side stream paired with its wait is right
+    dict(
+        grade_id="test_to_device_async",
+        name="copies on a side stream, current_stream().wait_stream(side) before returning",
+        code=(
+            "def to_device_async(batch: dict, device) -> dict:\n"
+            "    device = torch.device(device)\n"
+            '    if device.type != "cuda":\n'
+            "        return {k: t.to(device) for k, t in batch.items()}\n"
+            "    side = torch.cuda.Stream(device)\n"
+            "    side.wait_stream(torch.cuda.current_stream(device))  # the batch may still be written on the current stream\n"
+            "    with torch.cuda.stream(side):\n"
+            '        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}\n'
+            "    torch.cuda.current_stream(device).wait_stream(side)  # the caller's stream reads them after the copies\n"
+            "    return moved\n"
+        ),
+    ),
+]
+
+
+CORRECT += [  # s41
+    dict(
+        grade_id="test_to_device_async",
+        name="copies on a side stream, an event recorded there and waited for by the current stream",
+        code=(
+            "def to_device_async(batch: dict, device) -> dict:\n"
+            "    device = torch.device(device)\n"
+            '    if device.type != "cuda":\n'
+            "        return {k: t.to(device) for k, t in batch.items()}\n"
+            "    side = torch.cuda.Stream()\n"
+            "    with torch.cuda.stream(side):\n"
+            '        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}\n'
+            "        done = torch.cuda.Event()\n"
+            "        done.record()\n"
+            "    torch.cuda.current_stream().wait_event(done)\n"
+            "    return moved\n"
+        ),
+    ),
+]
