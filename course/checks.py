@@ -677,9 +677,9 @@ def call_learner(
             error = exc
         writes.mark_written(watch)  # a write through .data moves no version counter by itself
         left = settings.restore_changed(before)
-        hook_left = hooks.left_behind(hooks_before)
-        if hook_left and not left:
-            left = [(settings.HOOKS_LEFT, hook_left)]
+        on_callers = hooks.left_on_callers(hooks_before)
+        if on_callers and not left:
+            left = [on_callers]
         if isinstance(error, SettingChanged):  # the judge: the learner's process found and restored it
             left = [(error.setting, error.change)]
         if left:

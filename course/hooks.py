@@ -10,6 +10,8 @@ caller's later steps run as they would. Process-wide module hooks are a watched 
 
 from __future__ import annotations
 
+import functools
+import types
 from typing import Any
 
 import torch
@@ -42,6 +44,11 @@ _TENSOR_TABLES = {
 }
 
 Snapshot = list[tuple[str, Any, str, frozenset]]
+
+HOOKS_LEFT = "register_*_hook()（调用者传入的模块上）"  # told as one setting (course.settings.message)
+METHOD_REPLACED = "模块的方法（module.train = ...）"
+_CODE = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
+_ATTRIBUTES = "__dict__"  # the table name under which snapshot notes a module's own attributes that are code
 
 
 def _modules_in(value: Any, found: list[Any]) -> list[Any]:
@@ -89,9 +96,42 @@ def _keys(owner: Any, table: str) -> frozenset:
     return frozenset(hooks) if hooks else frozenset()
 
 
+def _code_attributes(module: nn.Module) -> frozenset:
+    """(name, value) for every function, method or partial set on ``module`` itself (``module.train = f``)."""
+    return frozenset((name, value) for name, value in vars(module).items() if isinstance(value, _CODE))
+
+
 def snapshot(values: Any) -> Snapshot:
-    """The hooks on every module found in ``values`` (arguments: modules inside lists, tuples and dicts too)."""
-    return [(where, owner, table, _keys(owner, table)) for where, owner, table in _tables(_modules_in(values, []))]
+    """The hooks on every module found in ``values`` (arguments: modules inside lists, tuples and dicts too),
+    and the functions set on each module as its own attributes."""
+    owners = _modules_in(values, [])
+    noted = [(where, owner, table, _keys(owner, table)) for where, owner, table in _tables(owners)]
+    modules = {id(m): (name, m) for o in owners if isinstance(o, nn.Module) for name, m in o.named_modules()}
+    return noted + [(name or type(m).__name__, m, _ATTRIBUTES, _code_attributes(m)) for name, m in modules.values()]
+
+
+def left_on_callers(before: Snapshot) -> tuple[str, str] | None:
+    """(:data:`HOOKS_LEFT` or :data:`METHOD_REPLACED`, what was left) when the call left a hook or put a function
+    of its own in place of a module's method since ``before``; both are taken off again."""
+    hook, replaced = left_behind(before), replaced_methods(before)
+    return (HOOKS_LEFT, hook) if hook else (METHOD_REPLACED, replaced) if replaced else None
+
+
+def replaced_methods(before: Snapshot) -> str:
+    """Which module attribute the call set to a function of its own since ``before`` ('' if none), e.g.
+    ``"backbone.train"``; each is put back (or deleted, so the class's method answers again)."""
+    found = ""
+    for where, module, table, was in before:
+        if table != _ATTRIBUTES:
+            continue
+        for name in sorted({n for n, _ in _code_attributes(module) - was}):
+            found = found or f"{where}.{name}"
+            old = [v for n, v in was if n == name]
+            if old:
+                setattr(module, name, old[0])
+            else:
+                delattr(module, name)
+    return found
 
 
 def left_behind(before: Snapshot) -> str:
@@ -99,6 +139,8 @@ def left_behind(before: Snapshot) -> str:
     （register_forward_hook）"``; the added hooks are removed again."""
     found = ""
     for where, owner, table, keys in before:
+        if table == _ATTRIBUTES:
+            continue
         hooks = getattr(owner, table, None)
         added = [k for k in (hooks or {}) if k not in keys]
         if not added:

@@ -23,6 +23,8 @@ from torch._tensor_str import PRINT_OPTS
 from torch.nn.modules import module as _module
 from torch.optim import optimizer as _optimizer
 
+from course import hooks
+
 
 def _set_attr(owner: Any, name: str) -> Callable[[Any], None]:
     return lambda value: setattr(owner, name, value)
@@ -264,7 +266,7 @@ _GLOBAL_HOOK_TABLES = [
     if n.startswith("_global_") and isinstance(v, dict)
 ]
 
-HOOKS_LEFT = "register_*_hook()（调用者传入的模块上）"  # not process-wide: found by course.hooks, told as one
+HOOKS_LEFT, METHOD_REPLACED = hooks.HOOKS_LEFT, hooks.METHOD_REPLACED  # not process-wide: found by course.hooks
 
 
 # Each setting as what the learner would have typed to change it: (read, restore). Read values compare with
@@ -447,6 +449,13 @@ def message(setting: str, change: str) -> tuple[str, str]:
                 f"grad mode 变了（{change}）：torch.set_grad_enabled() 不带 with 改的是全局设置，调用者之后的每一步都跟着变。",
                 "global-setting-changed",
             )
+        )
+    if setting == METHOD_REPLACED:
+        return (
+            f"调用者传入的模型上，{change} 被换成了你写的函数（给模块的方法打补丁，monkey patch）：调用者之后调用它时"
+            "走的是你的函数，不是 PyTorch 的。不要替换模块的方法；用模块本来的方法（module.eval()、p.requires_grad_(False) ……）"
+            "做到规格要求的事。",
+            "",
         )
     if setting == HOOKS_LEFT:
         return (

@@ -85,3 +85,14 @@ def test_a_global_optimizer_hook_left_registered_is_a_changed_setting_and_is_put
     changed = settings.restore_changed(before)
     assert len(changed) == 1 and "_global_optimizer_pre_hooks 0 个 -> 1 个" in changed[0][1]
     assert not optimizer_module._global_optimizer_pre_hooks
+
+
+def test_a_function_put_in_place_of_a_module_method_is_reported_and_taken_off():
+    model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    model[1].keep = print  # there before the call: not the call's doing
+    before = hooks.snapshot([model])
+    model[1].train = lambda mode=True: model[1]  # frozen "for good": model.train() no longer reaches it
+    assert hooks.left_on_callers(before) == (hooks.METHOD_REPLACED, "1.train")
+    assert "train" not in vars(model[1]) and model[1].keep is print
+    model.train()
+    assert model[1].training and hooks.left_on_callers(before) is None

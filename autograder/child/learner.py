@@ -234,9 +234,9 @@ class Server:
                 error = exc
             writes.mark_written(watch)  # a write through .data: the reply's "written" names it too
             changed = settings.restore_changed(before)  # at once: the next call runs as the first did
-            hook_left = hooks.left_behind(hooks_before)  # hooks left on the modules it was given, taken off too
-            if hook_left and not changed:
-                changed = [(settings.HOOKS_LEFT, hook_left)]
+            on_callers = hooks.left_on_callers(hooks_before)  # hooks or methods left on its modules, taken off
+            if on_callers and not changed:
+                changed = [on_callers]
         warned = [[type(w.message).__name__, str(w.message)[:2000]] for w in caught[:20]]
         extra = {"setting": list(changed[0])} if changed else {}
         return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value(), **extra)

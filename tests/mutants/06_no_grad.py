@@ -1220,3 +1220,25 @@ MUTANTS += [  # s40 (b11): refine was only tested on the CPU
         code="def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:\n    # a fresh leaf of h's shape and dtype, filled with h's values (device forgotten: default CPU)\n    z = torch.zeros(h.shape, dtype=h.dtype, requires_grad=True)\n    with torch.no_grad():\n        z.copy_(h)\n    for _ in range(steps):\n        loss_fn(z).backward(inputs=[z])\n        with torch.no_grad():\n            z -= lr * z.grad\n        z.grad = None\n    return z.detach()\n",
     ),
 ]
+
+
+MUTANTS += [  # s40 (b11 cand07): passed the kernel, failed the judge only with a transport message
+    dict(
+        grade_id="test_freeze",
+        name="pins the frozen layers in eval by replacing each one's train() with a lambda",
+        expect="被换成了你写的函数",
+        code=(
+            "def freeze(model: nn.Module, names: list[str]) -> int:\n"
+            "    frozen = {}\n"
+            "    for name in names:\n"
+            "        module = model.get_submodule(name)\n"
+            "        for parameter in module.parameters():\n"
+            "            parameter.requires_grad_(False)\n"
+            "            frozen[id(parameter)] = parameter.numel()\n"
+            "        module.eval()\n"
+            "        for sub in module.modules():  # pin the frozen layers (BatchNorm stats, Dropout) in eval mode\n"
+            "            sub.train = lambda mode=True, _m=sub: _m\n"
+            "    return sum(frozen.values())\n"
+        ),
+    ),
+]
