@@ -176,6 +176,35 @@ _FP32_PRECISION = [  # torch 2.9+: where the new API keeps the TF32 choice
 ]
 
 
+class _Precision:
+    """One ``fp32_precision`` attribute: "none" means "as its parent" (the top level's "none": "ieee"), so two
+    readings are equal when the precision in effect is (``torch.set_float32_matmul_precision("highest")`` put
+    back writes "ieee" where "none" was); the raw value is what is put back."""
+
+    def __init__(self, path: str, name: str) -> None:
+        self.value = getattr(_owner(path), name)
+        self.effective = _effective_precision(path, name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Precision) and self.effective == other.effective
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+def _effective_precision(path: str, name: str) -> str:
+    while True:
+        value = getattr(_owner(path), name, "none")
+        if value != "none" or path == "torch.backends":
+            return "ieee" if value == "none" else value
+        path = path.rsplit(".", 1)[0]
+
+
 def _owner(path: str) -> Any:
     owner: Any = torch
     for part in path.split(".")[1:]:
@@ -188,8 +217,72 @@ def _fp32_precision_settings() -> dict[str, tuple[Callable[[], Any], Callable[[A
     for path, name in _FP32_PRECISION:
         owner = _owner(path)
         if owner is not None and hasattr(owner, name):
-            found[f"{path}.{name}"] = (lambda o=owner, n=name: getattr(o, n), _set_attr(owner, name))
+            found[f"{path}.{name}"] = (
+                lambda p=path, n=name: _Precision(p, n),
+                lambda value, o=owner, n=name: setattr(o, n, value.value),
+            )
     return found
+
+
+class _CudaSeed:
+    """The CUDA generators' seeds. Before CUDA starts (always on a machine without a GPU), torch only queues a
+    ``torch.cuda.manual_seed*`` / ``seed*`` / ``set_rng_state`` call to run when it does: a reading is what is
+    queued (compared by identity); once CUDA runs, each device's ``initial_seed()``."""
+
+    def __init__(self) -> None:
+        cuda = torch.cuda
+        if cuda.is_initialized():
+            self.value: tuple[Any, ...] = tuple(_device_seed(i) for i in range(cuda.device_count()))
+        else:
+            tracker = cuda._lazy_seed_tracker
+            self.value = (tracker.manual_seed_all_cb, tracker.manual_seed_cb, _queued_rng_calls())
+            self.order = list(tracker.call_order)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _CudaSeed)
+            and len(self.value) == len(other.value)
+            and all(a is b or _same_calls(a, b) for a, b in zip(self.value, other.value))
+        )
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "torch.cuda 的种子" if hasattr(self, "order") else f"initial_seed {self.value}"
+
+
+def _queued_rng_calls() -> tuple[Any, ...]:
+    """The queued CUDA calls that set a generator (torch.cuda.random's; a library imported during a call may queue
+    others, such as a capability check, which are not the learner's doing)."""
+    return tuple(c for c in torch.cuda._queued_calls if getattr(c[0], "__module__", "") == "torch.cuda.random")
+
+
+def _same_calls(a: Any, b: Any) -> bool:
+    if isinstance(a, tuple) and isinstance(b, tuple):  # queued calls: the same entries, by identity
+        return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return a == b
+
+
+def _device_seed(index: int) -> int:
+    with torch.cuda.device(index):
+        return torch.cuda.initial_seed()
+
+
+def _set_cuda_seed(value: _CudaSeed) -> None:
+    if not hasattr(value, "order"):  # CUDA runs: seed each device as it was (its stream restarts from there)
+        for index, seed in enumerate(value.value):
+            with torch.cuda.device(index):
+                torch.cuda.manual_seed(seed)
+        return
+    tracker = torch.cuda._lazy_seed_tracker
+    tracker.manual_seed_all_cb, tracker.manual_seed_cb = value.value[0], value.value[1]
+    tracker.call_order = list(value.order)
+    torch.cuda._queued_calls[:] = [
+        c for c in torch.cuda._queued_calls if c not in _queued_rng_calls() or any(c is q for q in value.value[2])
+    ]
 
 
 def _root_logger() -> tuple[int, tuple[Any, ...]]:
@@ -266,6 +359,7 @@ _GLOBAL_HOOK_TABLES = [
     if n.startswith("_global_") and isinstance(v, dict)
 ]
 
+CUDA_SEED = "torch.cuda.manual_seed() / manual_seed_all() / seed()（GPU 的随机数生成器）"
 HOOKS_LEFT, METHOD_REPLACED = hooks.HOOKS_LEFT, hooks.METHOD_REPLACED  # not process-wide: found by course.hooks
 
 
@@ -273,6 +367,7 @@ HOOKS_LEFT, METHOD_REPLACED = hooks.HOOKS_LEFT, hooks.METHOD_REPLACED  # not pro
 # ``==`` (functions, such as showwarning, by identity).
 SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "torch.manual_seed() / torch.seed()": (lambda: _Seed(arm=False), _set_seed),
+    CUDA_SEED: (_CudaSeed, _set_cuda_seed),
     "gc.disable()": (gc.isenabled, lambda on: gc.enable() if on else gc.disable()),
     "gc.set_threshold()": (gc.get_threshold, lambda v: gc.set_threshold(*v)),
     "gc.freeze()": (_FrozenCount, lambda _: gc.unfreeze()),
@@ -463,6 +558,14 @@ def message(setting: str, change: str) -> tuple[str, str]:
             "（放在 finally 里），否则调用者之后每次 forward / backward 都会再运行它，每调用一次函数还多挂一个。"
             "不要改调用者的模型和优化器。",
             "hook-left-on-module",
+        )
+    if setting == CUDA_SEED:
+        return (
+            "重设了 GPU 的随机种子（torch.cuda.manual_seed / manual_seed_all / seed，或 torch.cuda.set_rng_state）："
+            "它们改的是整个进程里 GPU 随机数生成器的状态，调用者之后在 GPU 上的 torch.rand / randn、Dropout 的掩码都跟着变，"
+            "每次调用还会重复同样的随机数（没有 GPU 的机器上，torch 把这次调用排进队列，等 CUDA 启动时执行）。"
+            "函数里不要动全局的随机数生成器；要可复现的随机数，用传进来的或自己新建的 torch.Generator。",
+            "global-seed-reset",
         )
     if setting == _SEED:
         return (

@@ -118,7 +118,10 @@ def test_reseeding_the_global_rng_counts_even_with_the_seed_it_already_had_and_d
     state = torch.get_rng_state()
     before = settings.snapshot()
     torch.manual_seed(0)  # the notebook's own seed: torch.initial_seed() alone would not change
-    assert [name for name, _ in settings.restore_changed(before)] == ["torch.manual_seed() / torch.seed()"]
+    assert [name for name, _ in settings.restore_changed(before)] == [
+        "torch.manual_seed() / torch.seed()",
+        settings.CUDA_SEED,  # torch.manual_seed seeds the GPUs too (queued until CUDA starts)
+    ]
     assert torch.equal(torch.get_rng_state(), state)  # the stream as it was before the call
     expected = torch.rand(4)
     torch.set_rng_state(state)
@@ -144,8 +147,8 @@ def test_the_new_fp32_precision_api_and_the_garbage_collector_are_settings_and_l
     gc.disable()
     changed = dict(settings.restore_changed(before))
     assert list(changed)[:2] == ["gc.disable()", "torch.backends.cuda.matmul.fp32_precision"]  # what was set
-    assert changed["torch.backends.cuda.matmul.fp32_precision"] == "'none' -> 'tf32'"
-    assert gc.isenabled() and torch.backends.cuda.matmul.fp32_precision == "none"
+    assert changed["torch.backends.cuda.matmul.fp32_precision"].endswith("-> 'tf32'")
+    assert gc.isenabled() and torch.backends.cuda.matmul.fp32_precision in ("none", "ieee")  # as it was
     assert torch.get_float32_matmul_precision() == "highest"  # the legacy read works again
 
 
@@ -214,3 +217,25 @@ def test_the_learner_process_reports_an_input_written_through_data_so_the_judge_
     with pytest.raises(checks.CheckError) as failed:
         checks.call_learner(fn, checks.Case((torch.ones(3),)), fn_name="f")
     assert failed.value.mistake == "modifies-input" and ".data" in str(failed.value)
+
+
+def test_a_cuda_seed_queued_before_cuda_starts_is_a_change_and_is_taken_off_the_queue():
+    """On a machine without a GPU torch only queues torch.cuda.manual_seed*; the queue is what a reading sees."""
+    for seed in (lambda: torch.cuda.manual_seed_all(0), lambda: torch.cuda.manual_seed(1), torch.cuda.seed_all):
+        before = settings.snapshot()
+        seed()
+        assert [name for name, _ in settings.restore_changed(before)] == [settings.CUDA_SEED]
+        assert settings.restore_changed(before) == []
+
+
+def test_fp32_precision_put_back_through_the_legacy_setter_is_no_change():
+    """set_float32_matmul_precision("highest") writes "ieee" where "none" (inherit: ieee) was: the same precision."""
+    before = settings.snapshot()
+    previous = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    torch.set_float32_matmul_precision(previous)
+    assert settings.restore_changed(before) == []
+    torch.backends.cuda.matmul.fp32_precision = "tf32"
+    changed = dict(settings.restore_changed(before))
+    assert "torch.backends.cuda.matmul.fp32_precision" in changed
+    assert torch.backends.cuda.matmul.fp32_precision != "tf32"
