@@ -182,7 +182,7 @@ class _Precision:
     back writes "ieee" where "none" was); the raw value is what is put back."""
 
     def __init__(self, path: str, name: str) -> None:
-        self.value = getattr(_owner(path), name)
+        self.value = getattr(_OWNERS[path], name)
         self.effective = _effective_precision(path, name)
 
     def __eq__(self, other: object) -> bool:
@@ -199,7 +199,8 @@ class _Precision:
 
 def _effective_precision(path: str, name: str) -> str:
     while True:
-        value = getattr(_owner(path), name, "none")
+        owner = _OWNERS.get(path) or _OWNERS.setdefault(path, _owner(path))
+        value = getattr(owner, name, "none")
         if value != "none" or path == "torch.backends":
             return "ieee" if value == "none" else value
         path = path.rsplit(".", 1)[0]
@@ -210,6 +211,9 @@ def _owner(path: str) -> Any:
     for part in path.split(".")[1:]:
         owner = getattr(owner, part, None)
     return owner
+
+
+_OWNERS = {path: _owner(path) for path, _ in _FP32_PRECISION}
 
 
 def _fp32_precision_settings() -> dict[str, tuple[Callable[[], Any], Callable[[Any], None]]]:
@@ -297,11 +301,22 @@ def _set_root_logger(value: tuple[int, tuple[Any, ...]]) -> None:
 _DEFAULT_LOGGER = (logging.NOTSET, (), True, False)
 
 
+_LIBRARY_LOGGERS: set[str] = set()  # names found to be a library's (its module stays imported)
+
+
 def _library_logger(name: str) -> bool:
     """Whether a logger belongs to an imported library (``torch._dynamo.guards``): libraries set up their own
     loggers when they load or first run (torch's on the first dispatch mode), which is not the learner's doing."""
+    if name in _LIBRARY_LOGGERS:
+        return True
     top = name.partition(".")[0]
-    return top != "__main__" and top in sys.modules
+    if top != "__main__" and top in sys.modules:
+        _LIBRARY_LOGGERS.add(name)
+        return True
+    return False
+
+
+_NAMES_OF: list[Any] = [-1, []]  # (how many loggers there were, the learner's names among them) at the last reading
 
 
 def _logger_states() -> dict[str, tuple[int, tuple[Any, ...], bool, bool]]:
@@ -309,8 +324,12 @@ def _logger_states() -> dict[str, tuple[int, tuple[Any, ...], bool, bool]]:
     a new logger's: a call that only asks for ``logging.getLogger("train")`` changes nothing; one that adds a
     handler or sets a level does."""
     found = {}
-    for name, logger in list(logging.Logger.manager.loggerDict.items()):
-        if isinstance(logger, logging.Logger) and not _library_logger(name):
+    loggers = logging.Logger.manager.loggerDict
+    if len(loggers) != _NAMES_OF[0]:  # a logger was made since the last reading: sort the names again
+        _NAMES_OF[:] = [len(loggers), [name for name in list(loggers) if not _library_logger(name)]]
+    for name in _NAMES_OF[1]:
+        logger = loggers.get(name)
+        if isinstance(logger, logging.Logger):
             state = (logger.level, tuple(logger.handlers), logger.propagate, logger.disabled)
             if state != _DEFAULT_LOGGER:
                 found[name] = state
