@@ -230,6 +230,8 @@ class SyncCounter(TorchFunctionMode):
         # host tensors made "pinned" in the block (pin_memory=True, t.pin_memory()): played, as a GPU machine pins
         self._pinned: dict[int, weakref.ref] = {}
         self.autocast = ""  # the dtype of a CUDA autocast a torch call ran under ("float16"), if one did
+        self.tf32 = ""  # the reduced float32 matmul precision a torch call ran under (TF32), if one did
+        self._tf32_before = _matmul_tf32()
 
     def __enter__(self) -> SyncCounter:
         super().__enter__()
@@ -279,6 +281,7 @@ class SyncCounter(TorchFunctionMode):
             "unsynced": self.unsynced,
             "swapped_loss": self.swapped_loss,
             "autocast": self.autocast,
+            "tf32": self.tf32,
         }
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
@@ -288,6 +291,10 @@ class SyncCounter(TorchFunctionMode):
         name = op_name(func)
         if not self.autocast and torch.is_autocast_enabled("cuda"):
             self.autocast = str(torch.get_autocast_dtype("cuda")).removeprefix("torch.")
+        if not self.tf32:
+            tf32 = _matmul_tf32()
+            if tf32 and tf32 != self._tf32_before:
+                self.tf32 = tf32
         if func is _T.is_pinned and args and self._is_pinned(args[0]):
             return True
         pin = kwargs.get("pin_memory") is True or func is _T.pin_memory
@@ -968,6 +975,23 @@ def host_batches() -> Iterator[None]:
         yield
     finally:
         _HOST_BATCHES.pop()
+
+
+def _matmul_tf32() -> str:
+    """How float32 matmuls on a GPU are set to run at reduced precision (TF32), as the code wrote it; "" when not.
+    Each API is read on its own: torch raises when the legacy and the new one were mixed."""
+    readers = (
+        ("torch.backends.cuda.matmul.fp32_precision", lambda: torch.backends.cuda.matmul.fp32_precision == "tf32"),
+        ("torch.backends.cuda.matmul.allow_tf32", lambda: torch.backends.cuda.matmul.allow_tf32),
+        ("torch.set_float32_matmul_precision", lambda: torch.get_float32_matmul_precision() != "highest"),
+    )
+    for api, reduced in readers:
+        try:
+            if reduced():
+                return api
+        except RuntimeError:
+            continue
+    return ""
 
 
 def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:

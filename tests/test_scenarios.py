@@ -184,3 +184,34 @@ def test_a_cuda_autocast_is_on_and_seen(dtype):
     _, report = count_syncs(forward, torch.ones(3))
     assert report["autocast"] == str(dtype).removeprefix("torch.")
     assert count_syncs(lambda t: t * 2, torch.ones(3))[1]["autocast"] == ""
+
+
+def _set_allow_tf32() -> None:
+    torch.backends.cuda.matmul.allow_tf32 = True
+
+
+@pytest.mark.parametrize(
+    "reduce",
+    [
+        lambda: setattr(torch.backends.cuda.matmul, "fp32_precision", "tf32"),
+        _set_allow_tf32,
+        lambda: torch.set_float32_matmul_precision("high"),
+    ],
+)
+def test_count_syncs_sees_tf32_matmuls_set_during_the_call(reduce) -> None:  # noqa: ANN001
+    """TF32 switched on for the call and put back after is seen while the call runs, in each API's spelling."""
+    previous = torch.backends.cuda.matmul.fp32_precision
+    legacy = torch.get_float32_matmul_precision()
+
+    def epoch(a: torch.Tensor) -> torch.Tensor:
+        reduce()
+        return a @ a
+
+    try:
+        _, report = count_syncs(epoch, torch.ones(2, 2))
+    finally:
+        torch.set_float32_matmul_precision(legacy)
+        torch.backends.cuda.matmul.fp32_precision = previous
+    assert report["tf32"]
+    _, plain = count_syncs(lambda a: a @ a, torch.ones(2, 2))
+    assert plain["tf32"] == ""

@@ -1971,6 +1971,38 @@ MUTANTS += [  # s41 (found40 c11): code run only where torch.cuda.is_available()
             imports="import torch\n",
         ),
     ),
+    dict(
+        grade_id="test_train_epoch",
+        name="tf32_matmul_for_the_epoch_restored_after",
+        expect="被设成了 TF32",
+        code="""import torch
+
+
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    # TF32 matmuls on Ampere+ GPUs: ~8x faster; restore the caller's setting afterwards
+    previous = torch.backends.cuda.matmul.fp32_precision
+    torch.backends.cuda.matmul.fp32_precision = "tf32"
+    try:
+        model.train()
+        logs = []
+        window_sum, window_n = 0.0, 0
+        epoch_sum, epoch_n = 0.0, 0
+        for step, (x, y) in enumerate(batches, start=1):
+            optimizer.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            optimizer.step()
+            batch_sum = loss.detach() * x.shape[0]
+            window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+            epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+            if step % log_every == 0:
+                logs.append((window_sum / window_n).item())
+                window_sum, window_n = 0.0, 0
+        return logs, (epoch_sum / epoch_n).item()
+    finally:
+        torch.backends.cuda.matmul.fp32_precision = previous
+""",
+    ),
 ]
 
 CORRECT += [  # s41 (found40 c11): a pinned non-blocking upload, pinned where there is a GPU

@@ -294,6 +294,18 @@ def layer_grad_norms(model, norm_type=2.0):
     ),
     dict(
         grade_id="test_clip_by_global_norm_",
+        name="grad_data_reassigned_not_in_place",
+        code=_clip_with(
+            (
+                "    grads = [p.grad for p in parameters if p.grad is not None]\n",
+                "    params = [p for p in parameters if p.grad is not None]\n    grads = [p.grad for p in params]\n",
+            ),
+            (_CLIP_LOOP, "    for p in params:\n        p.grad.data = p.grad.data * coef\n"),
+        ),
+        expect="它的内存被换掉了",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
         name="replaces_grad_tensor",
         code=_clip_with(
             ("grads = [p.grad for p in parameters", "params = [p for p in parameters"),
