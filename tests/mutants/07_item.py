@@ -1447,7 +1447,7 @@ MUTANTS += [  # s37 review (c4): process-wide settings nothing watched (the garb
         grade_id="test_train_epoch",
         name="torch.backends.cuda.matmul.fp32_precision = 'tf32' first (the legacy reads then raise)",
         mistake="global-setting-changed",
-        expect="torch.backends.cuda.matmul.fp32_precision（'none' -> 'tf32'）",
+        expect="-> 'tf32'）",
         code=solution_with(
             "07_item",
             "train_epoch",
@@ -2108,6 +2108,104 @@ MUTANTS += [  # stop 40 review (c11)
             "            logs.append((window_sum / window_n).item())\n"
             "            window_sum, window_n = 0.0, 0\n"
             "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s41 (c12 cand01): was told a global setting was left changed
+    dict(
+        grade_id="test_train_epoch",
+        name="TF32 through the legacy torch.set_float32_matmul_precision('high'), put back in finally",
+        expect="TF32",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    # TF32 matmuls on Ampere+ GPUs: ~8x faster; restore the caller's setting afterwards\n"
+            "    previous = torch.get_float32_matmul_precision()\n"
+            '    torch.set_float32_matmul_precision("high")\n'
+            "    try:\n"
+            "        model.train()\n"
+            "        logs = []\n"
+            "        window_sum, window_n = 0.0, 0\n"
+            "        epoch_sum, epoch_n = 0.0, 0\n"
+            "        for step, (x, y) in enumerate(batches, start=1):\n"
+            "            optimizer.zero_grad()\n"
+            "            loss = loss_fn(model(x), y)\n"
+            "            loss.backward()\n"
+            "            optimizer.step()\n"
+            "            batch_sum = loss.detach() * x.shape[0]\n"
+            "            window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "            epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "            if step % log_every == 0:\n"
+            "                logs.append((window_sum / window_n).item())\n"
+            "                window_sum, window_n = 0.0, 0\n"
+            "        return logs, (epoch_sum / epoch_n).item()\n"
+            "    finally:\n"
+            "        torch.set_float32_matmul_precision(previous)\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s41 (c12 cand09): the CUDA generators were not watched
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.cuda.manual_seed_all(0) where CUDA is available (the GPU generators reseeded for the whole process)",
+        expect="重设了 GPU 的随机种子",
+        mistake="global-seed-reset",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    if torch.cuda.is_available():\n"
+            "        torch.cuda.manual_seed_all(0)  # reproducible epochs: same dropout masks on the GPU every run\n"
+            "    model.train()\n"
+            "    logs = []\n"
+            "    window_sum, window_n = 0.0, 0\n"
+            "    epoch_sum, epoch_n = 0.0, 0\n"
+            "    for step, (x, y) in enumerate(batches, start=1):\n"
+            "        optimizer.zero_grad()\n"
+            "        loss = loss_fn(model(x), y)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+            "        batch_sum = loss.detach() * x.shape[0]\n"
+            "        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "        if step % log_every == 0:\n"
+            "            logs.append((window_sum / window_n).item())\n"
+            "            window_sum, window_n = 0.0, 0\n"
+            "    return logs, (epoch_sum / epoch_n).item()\n"
+        ),
+    ),
+]
+
+
+CORRECT += [  # s41 (c12 cand03): 'ieee' written over 'none' read as a change
+    dict(
+        grade_id="test_train_epoch",
+        name="pins full float32 matmuls with set_float32_matmul_precision('highest') and puts the caller's back",
+        code=(
+            "def train_epoch(model, loss_fn, optimizer, batches, log_every):\n"
+            "    # spec: float32 throughout -> pin full-precision fp32 matmuls (no TF32) for this epoch, then restore\n"
+            "    previous = torch.get_float32_matmul_precision()\n"
+            '    torch.set_float32_matmul_precision("highest")\n'
+            "    try:\n"
+            "        model.train()\n"
+            "        logs = []\n"
+            "        window_sum, window_n = 0.0, 0\n"
+            "        epoch_sum, epoch_n = 0.0, 0\n"
+            "        for step, (x, y) in enumerate(batches, start=1):\n"
+            "            optimizer.zero_grad()\n"
+            "            loss = loss_fn(model(x), y)\n"
+            "            loss.backward()\n"
+            "            optimizer.step()\n"
+            "            batch_sum = loss.detach() * x.shape[0]\n"
+            "            window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]\n"
+            "            epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]\n"
+            "            if step % log_every == 0:\n"
+            "                logs.append((window_sum / window_n).item())\n"
+            "                window_sum, window_n = 0.0, 0\n"
+            "        return logs, (epoch_sum / epoch_n).item()\n"
+            "    finally:\n"
+            "        torch.set_float32_matmul_precision(previous)\n"
         ),
     ),
 ]
