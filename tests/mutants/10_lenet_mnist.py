@@ -2658,3 +2658,46 @@ class MNISTDataset(Dataset):
 """,
     ),
 ]
+
+MUTANTS += [  # fix41 (fj4), review d11
+    dict(  # cand01: model.train(was_training) switches a caller's frozen (eval-mode) BatchNorm back to training
+        grade_id="test_checkpoint",
+        name="make_checkpoint in eval mode, then model.train(was_training)",
+        expect="1（BatchNorm1d）从 training=False 变成了 True",
+        code=_checkpoints(make="_saved(model, optimizer, epoch)")
+        + """
+
+def _saved(model, optimizer, epoch):
+    was_training = model.training
+    model.eval()
+    try:
+        return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+    finally:
+        model.train(was_training)
+""",
+    ),
+    dict(  # cand04: best_acc = acc outside the if: compares with the previous epoch only
+        grade_id="test_fit",
+        name="best accuracy updated every epoch (compares with the previous epoch only)",
+        expect="只超过了前一个 epoch",
+        code=_fit_with("    best_state = None\n", "    best_state, best_acc = None, -1.0\n").replace(
+            """        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+""",
+            """        if history["val_acc"][-1] > best_acc:
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        best_acc = history["val_acc"][-1]
+""",
+        ),
+    ),
+    dict(  # cand02: uint8 / 255 gives the default dtype: float64 under a float64 default
+        grade_id="test_mnist_dataset",
+        name="pixels / 255 follows the default dtype",
+        expect="不随全局默认 dtype 变",
+        code=_dataset(
+            item="return ((self.pixels[index] / 255 - MNIST_MEAN) / MNIST_STD).unsqueeze(0), self.labels[index]"
+        ),
+    ),
+]
