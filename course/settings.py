@@ -580,8 +580,8 @@ def message(setting: str, change: str) -> tuple[str, str]:
         )
     if setting == CUDA_SEED:
         return (
-            "重设了 GPU 的随机种子（torch.cuda.manual_seed / manual_seed_all / seed，或 torch.cuda.set_rng_state）："
-            "它们改的是整个进程里 GPU 随机数生成器的状态，调用者之后在 GPU 上的 torch.rand / randn、Dropout 的掩码都跟着变，"
+            "重设了 GPU 的随机种子（torch.manual_seed 也会重设它们；或 torch.cuda.manual_seed / manual_seed_all / seed、"
+            "torch.cuda.set_rng_state）：它们改的是整个进程里随机数生成器的状态，调用者之后的 torch.rand / randn、Dropout 的掩码都跟着变，"
             "每次调用还会重复同样的随机数（没有 GPU 的机器上，torch 把这次调用排进队列，等 CUDA 启动时执行）。"
             "函数里不要动全局的随机数生成器；要可复现的随机数，用传进来的或自己新建的 torch.Generator。",
             "global-seed-reset",
