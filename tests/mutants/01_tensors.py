@@ -530,6 +530,12 @@ MUTANTS = [
         "        values = np.asarray(values)\n        values.setflags(write=True)\n"
         "    return torch.tensor(values, dtype=torch.float32)\n",
     ),
+    dict(
+        grade_id="test_linear_init",
+        name="torch.rand without dtype draws float64 under a float64 default, then .float(): another set of numbers",
+        expect="返回的值正好是先用 float64 取样、再转成 float32 得到的",
+        code='import math\nimport torch\n\n\ndef linear_init(in_features: int, out_features: int, generator: torch.Generator) -> torch.Tensor:\n    """-> (out_features, in_features) float32，[-b, b] 上均匀分布，b = 1/sqrt(in_features)，用 generator 取样。"""\n    bound = 1 / math.sqrt(in_features)\n    draw = torch.rand((out_features, in_features), generator=generator)  # 规格写的那一次取样\n    return ((draw * 2 - 1) * bound).float()  # 调用方改了默认 dtype 也返回 float32\n',
+    ),
 ]
 
 MUTANTS += [  # issue-17 fresh pass (rwa): each passed every test, or got a wrong cause, before

@@ -47,6 +47,15 @@ MUTANTS = [
         expect="in-place",
         code="def batch_outer_sum(a, b):\n    return a.unsqueeze_(2) + b.unsqueeze(1)\n",
     ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="widens integer inputs to int64: int32 and uint8 inputs come back int64",
+        expect="dtype 不对：期望 torch.int32，得到 torch.int64",
+        code="def batch_outer_sum(a, b):\n"
+        "    if not a.is_floating_point():\n"
+        "        a, b = a.long(), b.long()\n"
+        "    return a.unsqueeze(2) + b.unsqueeze(1)\n",
+    ),
     # add_channel_bias_
     dict(
         grade_id="test_add_channel_bias_",
@@ -639,6 +648,18 @@ MUTANTS = [
         expect="高 H",
         code="def add_channel_bias_(x, bias):\n    for i in range(x.shape[2]):\n"
         "        x[:, :, i] += bias.view(-1, 1)\n    return x\n",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="a value memo keyed also on requires_grad returns a clone of a loss kept from an earlier call",
+        expect="pred.grad 是 None",
+        code='import torch\n\n_memo = {}\n\n\ndef _key(t):\n    return (t.dtype, tuple(t.shape), t.requires_grad, tuple(t.detach().flatten().tolist()))\n\n\ndef mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:\n    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""\n    key = (_key(pred), _key(target))\n    if key in _memo:\n        return _memo[key].clone()  # 缓存的副本 .clone()：调用者改不到缓存\n    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"\n    p, t = pred, target\n    if p.dim() == 2 and p.shape[1] == 1:\n        p = p.squeeze(-1)\n    if t.dim() == 2 and t.shape[1] == 1:\n        t = t.squeeze(-1)\n    if p.dim() != 1 or p.shape != t.shape:\n        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")\n    wide = torch.promote_types(pred.dtype, torch.float32)\n    out = ((p.to(wide) - t.to(wide)) ** 2).mean().to(pred.dtype)\n    _memo[key] = out\n    return out.clone()\n',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a value memo whose key is built with tolist(): tolist() is banned, whatever it is used for",
+        expect="pairwise_sq_dist 用了 Tensor.tolist()：这个练习不许把张量的值取成 Python 列表",
+        code='import torch\n\n_memo = {}\n\n\ndef _key(t):\n    return (t.dtype, tuple(t.shape), t.requires_grad, tuple(t.detach().flatten().tolist()))\n\n\ndef pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:\n    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""\n    key = (_key(x), _key(y))  # 按输入现在的值做键：x += 1 之后键也变了\n    if key not in _memo:\n        diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)\n        _memo[key] = (diff ** 2).sum(dim=-1)\n    return _memo[key].clone()  # 真要缓存，返回缓存的副本 .clone()\n',
     ),
 ]
 
