@@ -1288,3 +1288,25 @@ CORRECT += [  # b12: dropping only the frozen parameters' stale .grad leaves the
         ),
     ),
 ]
+
+MUTANTS += [  # b12: a host read in td_loss (bool() of a tensor is a sync like .item())
+    dict(  # b12 cand09
+        grade_id="test_td_loss",
+        name="if not torch.isfinite(loss): raise (bool() of a tensor reads it back to the host)",
+        expect="td_loss 把张量的值读回了主机：bool() / if",
+        code=_td_with(
+            "return ((prediction - target) ** 2).mean()\n",
+            "loss = ((prediction - target) ** 2).mean()\nif not torch.isfinite(loss):\n"
+            '    raise FloatingPointError("TD loss is not finite")\nreturn loss\n',
+        ),
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="assert torch.isfinite(target).all() on the bootstrapped target (assert reads the tensor back)",
+        expect="td_loss 把张量的值读回了主机：bool() / if",
+        code=_td_with(
+            "prediction = value_net(x)\n",
+            "assert torch.isfinite(target).all(), 'target diverged'\nprediction = value_net(x)\n",
+        ),
+    ),
+]
