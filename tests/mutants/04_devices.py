@@ -1512,3 +1512,22 @@ CORRECT += [  # s41
         ),
     ),
 ]
+
+MUTANTS += [  # b12: a 0-d CPU tensor as where's fill value (CUDA's where copies it to the device each call)
+    dict(  # b12 cand10
+        grade_id="test_causal_mask_fill",
+        name="torch.where(future, torch.tensor(-inf), scores): a 0-d CPU fill value uploaded by where",
+        expect="CPU 上的一个 0-d 张量",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)\n"
+        "    return torch.where(future, torch.tensor(float('-inf')), scores)\n",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="torch.where(past, scores, torch.tensor(-inf, dtype=scores.dtype)): the 0-d CPU tensor as where's other",
+        expect="CPU 上的一个 0-d 张量",
+        code="def causal_mask_fill(scores):\n    t = scores.shape[-1]\n"
+        "    past = torch.ones(t, t, dtype=torch.bool, device=scores.device).tril()\n"
+        "    return torch.where(past, scores, torch.tensor(float('-inf'), dtype=scores.dtype))\n",
+    ),
+]

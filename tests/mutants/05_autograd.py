@@ -1494,3 +1494,37 @@ MUTANTS += [  # s40 (b11): value_and_grad and accumulate_grads were only tested 
         code="def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:\n    model.zero_grad(set_to_none=True)\n    n = x.shape[0]\n    total = torch.zeros((), dtype=torch.float64)  # float64 accumulator, one sync at the end (device forgotten: CPU)\n    for start in range(0, n, micro_batch_size):\n        xb = x[start:start + micro_batch_size]\n        yb = y[start:start + micro_batch_size]\n        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n        loss.backward()\n        total += loss.detach()\n    return total.item()\n",
     ),
 ]
+
+_ACC_TENSOR_TOTAL = """    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = torch.zeros((), dtype=x.dtype, device=x.device)
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total += loss.detach()
+    return total.item()
+"""
+
+MUTANTS += [  # b12: the accumulator follows the input's dtype, not the loss's
+    dict(  # b12 cand05: int64 token ids into an Embedding model crash (Double can't be cast to Long)
+        grade_id="test_accumulate_grads",
+        name="accumulator made with dtype=x.dtype (int64 token ids: the float loss cannot be added)",
+        expect="loss 的 dtype 是 float64",
+        code=_ACC_HEAD + _ACC_TENSOR_TOTAL,
+    ),
+    dict(  # the same with floating inputs only: float32 inputs to a float64 model lose the loss's precision
+        grade_id="test_accumulate_grads",
+        name="accumulator in x's dtype when x is floating (float32 inputs to a float64 model)",
+        expect="按 loss 的 dtype float64 累加，不是按 x 的 dtype",
+        code=_ACC_HEAD
+        + edited(
+            _ACC_TENSOR_TOTAL,
+            (
+                "dtype=x.dtype,",
+                "dtype=x.dtype if x.is_floating_point() else torch.float64,",
+            ),
+        ),
+    ),
+]

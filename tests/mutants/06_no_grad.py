@@ -1242,3 +1242,71 @@ MUTANTS += [  # s40 (b11 cand07): passed the kernel, failed the judge only with 
         ),
     ),
 ]
+
+MUTANTS += [  # b12: the caller's accumulated gradients cleared by make_optimizer / freeze
+    dict(  # b12 cand06
+        grade_id="test_make_optimizer",
+        name="optimizer.zero_grad() right after construction (wipes the caller's accumulated .grad)",
+        expect="调用之后它的 .grad 变成了 None（被清掉了）",
+        code=_optimizer_with(
+            "return torch.optim.AdamW(groups, lr=lr)\n",
+            "optimizer = torch.optim.AdamW(groups, lr=lr)\noptimizer.zero_grad()  # start from clean gradients\n"
+            "return optimizer\n",
+        ),
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="model.zero_grad(set_to_none=False) before building the optimizer (zeros the caller's .grad)",
+        expect="变成了全 0（被清零了）",
+        code=_optimizer_with(
+            "decay, no_decay = [], []\n", "model.zero_grad(set_to_none=False)\ndecay, no_decay = [], []\n"
+        ),
+    ),
+    dict(  # b12 cand08
+        grade_id="test_freeze",
+        name="model.zero_grad(set_to_none=True) after freezing (clears the trainable parameters' .grad)",
+        expect="（不属于 names 里的子模块）带着调用者累积的梯度，调用之后它的 .grad 变成了 None",
+        code=_freeze_with("return count\n", "model.zero_grad(set_to_none=True)\nreturn count\n"),
+    ),
+]
+
+CORRECT += [  # b12: dropping only the frozen parameters' stale .grad leaves the caller's other gradients alone
+    dict(
+        grade_id="test_freeze",
+        name="also drops the frozen submodules' own .grad (module.zero_grad(set_to_none=True))",
+        code=(
+            "def freeze(model: nn.Module, names: list[str]) -> int:\n"
+            "    frozen = {}\n"
+            "    for name in names:\n"
+            "        module = model.get_submodule(name)\n"
+            "        for parameter in module.parameters():\n"
+            "            parameter.requires_grad_(False)\n"
+            "            frozen[id(parameter)] = parameter.numel()\n"
+            "        module.eval()\n"
+            "        module.zero_grad(set_to_none=True)  # a stale .grad on a frozen parameter is dropped\n"
+            "    return sum(frozen.values())\n"
+        ),
+    ),
+]
+
+MUTANTS += [  # b12: a host read in td_loss (bool() of a tensor is a sync like .item())
+    dict(  # b12 cand09
+        grade_id="test_td_loss",
+        name="if not torch.isfinite(loss): raise (bool() of a tensor reads it back to the host)",
+        expect="td_loss 把张量的值读回了主机：bool() / if",
+        code=_td_with(
+            "return ((prediction - target) ** 2).mean()\n",
+            "loss = ((prediction - target) ** 2).mean()\nif not torch.isfinite(loss):\n"
+            '    raise FloatingPointError("TD loss is not finite")\nreturn loss\n',
+        ),
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="assert torch.isfinite(target).all() on the bootstrapped target (assert reads the tensor back)",
+        expect="td_loss 把张量的值读回了主机：bool() / if",
+        code=_td_with(
+            "prediction = value_net(x)\n",
+            "assert torch.isfinite(target).all(), 'target diverged'\nprediction = value_net(x)\n",
+        ),
+    ),
+]
