@@ -67,26 +67,6 @@ class _Filters(_ReadAroundImports):
         return self.counted(imported) == other.counted(imported)
 
 
-class _FrozenCount:
-    """``gc.get_freeze_count()``. Frozen objects leave the count as they die (the grading process froze its heap
-    before forking), so a reading taken after the call (the left side of ``now != before``) differs only when
-    the count grew: ``gc.freeze()`` ran."""
-
-    def __init__(self) -> None:
-        self.value = gc.get_freeze_count()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _FrozenCount) and self.value <= other.value
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return str(self.value)
-
-
 def _set_filters(value: _Filters) -> None:
     warnings.filters[:] = list(value.value)
     warnings._filters_mutated()  # type: ignore[attr-defined]  # as warnings.filterwarnings does
@@ -389,7 +369,6 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     CUDA_SEED: (_CudaSeed, _set_cuda_seed),
     "gc.disable()": (gc.isenabled, lambda on: gc.enable() if on else gc.disable()),
     "gc.set_threshold()": (gc.get_threshold, lambda v: gc.set_threshold(*v)),
-    "gc.freeze()": (_FrozenCount, lambda _: gc.unfreeze()),
     "gc.callbacks": (lambda: tuple(gc.callbacks), lambda v: gc.callbacks.__setitem__(slice(None), list(v))),
     "sys.setswitchinterval()": (sys.getswitchinterval, sys.setswitchinterval),
     "sys.set_int_max_str_digits()": (sys.get_int_max_str_digits, sys.set_int_max_str_digits),
