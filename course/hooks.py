@@ -49,6 +49,7 @@ HOOKS_LEFT = "register_*_hook()（调用者传入的模块上）"  # told as one
 METHOD_REPLACED = "模块的方法（module.train = ...）"
 _CODE = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
 _ATTRIBUTES = "__dict__"  # the table name under which snapshot notes a module's own attributes that are code
+_CLASS = "__class__"  # ... and under which it notes a module's class (``m.__class__ = Subclass`` swaps its methods)
 
 
 def _modules_in(value: Any, found: list[Any]) -> list[Any]:
@@ -96,9 +97,14 @@ def _keys(owner: Any, table: str) -> frozenset:
     return frozenset(hooks) if hooks else frozenset()
 
 
-def _code_attributes(module: nn.Module) -> frozenset:
-    """(name, value) for every function, method or partial set on ``module`` itself (``module.train = f``)."""
-    return frozenset((name, value) for name, value in vars(module).items() if isinstance(value, _CODE))
+def _code_attributes(module: nn.Module) -> dict[str, Any]:
+    """name -> value for every function, method, partial or other callable object (not a module or a tensor) set
+    on ``module`` itself (``module.train = f``, ``object.__setattr__(m, "train", StayEval())``)."""
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if isinstance(value, _CODE) or (callable(value) and not isinstance(value, (nn.Module, torch.Tensor)))
+    }
 
 
 def snapshot(values: Any) -> Snapshot:
@@ -107,7 +113,12 @@ def snapshot(values: Any) -> Snapshot:
     owners = _modules_in(values, [])
     noted = [(where, owner, table, _keys(owner, table)) for where, owner, table in _tables(owners)]
     modules = {id(m): (name, m) for o in owners if isinstance(o, nn.Module) for name, m in o.named_modules()}
-    return noted + [(name or type(m).__name__, m, _ATTRIBUTES, _code_attributes(m)) for name, m in modules.values()]
+    named = [(name or type(m).__name__, m) for name, m in modules.values()]
+    return (
+        noted
+        + [(where, m, _ATTRIBUTES, _code_attributes(m)) for where, m in named]
+        + [(where, m, _CLASS, type(m)) for where, m in named]
+    )
 
 
 def left_on_callers(before: Snapshot) -> tuple[str, str] | None:
@@ -122,15 +133,18 @@ def replaced_methods(before: Snapshot) -> str:
     ``"backbone.train"``; each is put back (or deleted, so the class's method answers again)."""
     found = ""
     for where, module, table, was in before:
+        if table == _CLASS and type(module) is not was:
+            found = found or f"{where}.__class__"
+            module.__class__ = was
         if table != _ATTRIBUTES:
             continue
-        for name in sorted({n for n, _ in _code_attributes(module) - was}):
+        now = _code_attributes(module)
+        for name in sorted(n for n, value in now.items() if was.get(n, _CLASS) is not value):
             found = found or f"{where}.{name}"
-            old = [v for n, v in was if n == name]
-            if old:
-                setattr(module, name, old[0])
+            if name in was:
+                object.__setattr__(module, name, was[name])
             else:
-                delattr(module, name)
+                object.__delattr__(module, name)
     return found
 
 
@@ -139,7 +153,7 @@ def left_behind(before: Snapshot) -> str:
     （register_forward_hook）"``; the added hooks are removed again."""
     found = ""
     for where, owner, table, keys in before:
-        if table == _ATTRIBUTES:
+        if table in (_ATTRIBUTES, _CLASS):
             continue
         hooks = getattr(owner, table, None)
         added = [k for k in (hooks or {}) if k not in keys]

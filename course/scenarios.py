@@ -89,6 +89,10 @@ _HOST, _ACCELERATOR = torch.device("cpu"), torch.device("cuda")  # the two place
 # What ``t.device`` of a device tensor reads in a SyncCounter on a CPU machine: a CPU device with an index, so that
 # ``device=str(t.device)`` ("cpu:0", as "cuda:0" on a GPU) still names the device; a learner's host is plain "cpu".
 PLAYED_DEVICE = torch.device("cpu", 0)
+# What ``t.device`` of a device tensor reads to the learner's code in :func:`count_syncs`, which plays a GPU machine
+# through and through: code guarded by a device check (``if x.is_cuda:``, ``x.device.type == "cuda"``) runs there.
+PLAYED_CUDA = torch.device("cuda", 0)
+_UNPLAYED = object()  # a metadata read :meth:`SyncCounter._reads_cuda` leaves to torch
 # Calls whose result's device the counter decides itself (:meth:`SyncCounter._before`): the dispatcher's _to_copy
 # under them is no copy to the host by itself (on a CPU machine every _to_copy names "cpu", ``t.type_as(u)`` too).
 _CONVERTS = {"to", "cpu", "type", "type_as", "new_tensor", "tensor", "as_tensor", "asarray", "_to_copy"}
@@ -194,9 +198,22 @@ class SyncCounter(TorchFunctionMode):
     block): a tensor made in the block whose graph reaches two of
     them (``total += loss``, ``torch.stack(losses)`` without ``detach()``) keeps every step's graph alive, even if
     it is detached before it is read; ``accumulated`` names the call that first made one.
+
+    ``plays_cuda`` (set by :func:`count_syncs`): to the learner's code (not torch's own), a device tensor reads as
+    on ``cuda:0`` (``t.device``, ``t.is_cuda``, ``t.is_cpu``, ``t.get_device()``), so that code a device check
+    guards (``if x.device.type == "cuda": torch.cuda.empty_cache()``, ``torch.autocast(x.device.type)``) runs and
+    is observed as on a GPU machine; a call that names that device (``device=x.device``, ``.to(str(x.device))``,
+    ``.to("cuda")``) is the device, and runs on the host of this machine.
     """
 
-    def __init__(self, loss_nodes: Any = (), *, factories_on_device: bool = True, devices: Any = ()) -> None:
+    def __init__(
+        self,
+        loss_nodes: Any = (),
+        *,
+        factories_on_device: bool = True,
+        devices: Any = (),
+        plays_cuda: bool = False,
+    ) -> None:
         super().__init__()
         self.calls: list[str] = []
         self.uploads: list[str] = []  # the entries of ``calls`` that are blocking copies to the device
@@ -214,6 +231,8 @@ class SyncCounter(TorchFunctionMode):
         # per step (how many losses were made before it), weak refs to the tensors with a graph made in it
         self.step_graphs: list[list[weakref.ref]] = []
         self.factories_on_device = factories_on_device
+        self.plays_cuda = plays_cuda
+        self.learner_globals: list[dict[str, Any]] = []  # where the learner's code finds its names (count_syncs)
         self._host: dict[int, weakref.ref] = {}  # tensors on the host: reading them is free
         self._devices: list[Any] = list(devices)  # torch.device objects (or strings) that name the accelerator
         self._local = threading.local()  # per thread: Python-level calls in progress (see _frames)
@@ -234,6 +253,13 @@ class SyncCounter(TorchFunctionMode):
         self._tf32_before = _matmul_tf32()
 
     def __enter__(self) -> SyncCounter:
+        # what is patched below, all found before anything is: the waits, and the same functions under names the
+        # learner's code bound before the count (``from torch.cuda import empty_cache``)
+        self._waits = [(owner, name, getattr(owner, name), label) for owner, name, label in _WAITS]
+        labels = {id(wait): (wait, label) for _, _, wait, label in self._waits}
+        for names in self.learner_globals:
+            bound = [(k, labels[id(v)]) for k, v in list(names.items()) if labels.get(id(v), (_UNPLAYED,))[0] is v]
+            self._waits += [(names, k, wait, label) for k, (wait, label) in bound]
         super().__enter__()
         self._dispatch.__enter__()
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in _PLAYED]
@@ -241,17 +267,22 @@ class SyncCounter(TorchFunctionMode):
             setattr(owner, name, _playing(real, value))
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
-        self._waits = [(owner, name, getattr(owner, name), label) for owner, name, label in _WAITS]
         for owner, name, wait, label in self._waits:
-            setattr(owner, name, _counting_wait(self, label, wait))
+            if isinstance(owner, dict):
+                owner[name] = _counting_wait(self, label, wait)
+            else:
+                setattr(owner, name, _counting_wait(self, label, wait))
         return self
 
     def __exit__(self, *exc: Any) -> None:
         for owner, name, real in self._played:
             setattr(owner, name, real)
         threading.Thread.start = self._thread_start
-        for owner, name, wait, _ in self._waits:
-            setattr(owner, name, wait)
+        for owner, name, wait, _ in reversed(self._waits):
+            if isinstance(owner, dict):
+                owner[name] = wait
+            else:
+                setattr(owner, name, wait)
         self._dispatch.__exit__(*exc)
         super().__exit__(*exc)
 
@@ -288,6 +319,10 @@ class SyncCounter(TorchFunctionMode):
         kwargs = kwargs or {}
         if _paused:
             return func(*args, **kwargs)
+        if self.plays_cuda:
+            played = self._reads_cuda(func, args)
+            if played is not _UNPLAYED:
+                return played
         name = op_name(func)
         if not self.autocast and torch.is_autocast_enabled("cuda"):
             self.autocast = str(torch.get_autocast_dtype("cuda")).removeprefix("torch.")
@@ -313,6 +348,8 @@ class SyncCounter(TorchFunctionMode):
         if first is not None and not self.mixed:
             self._note_mixed(name, args, kwargs)
         placed = self._before(func, name, args, kwargs, first)
+        if self.plays_cuda:
+            args, kwargs = _on_this_host(func, name, args, kwargs)
         self._frames.append([False, False])
         try:
             result = func(*args, **kwargs)
@@ -363,6 +400,19 @@ class SyncCounter(TorchFunctionMode):
             if named is not None:  # torch.zeros((), device="cpu"), or device=t.device.type (a string, no index)
                 self._named_host[id(t)] = (weakref.ref(t), named)
         return result
+
+    def _reads_cuda(self, func: Any, args: tuple) -> Any:
+        """What a device-metadata read of a device tensor answers to the learner's code when the counter plays
+        CUDA (``t.device`` is ``cuda:0``); :data:`_UNPLAYED` for any other call, and for torch's own code."""
+        if not args or not isinstance(args[0], torch.Tensor) or not self.on_device(args[0]):
+            return _UNPLAYED
+        prop = getattr(func, "__self__", None) if getattr(func, "__name__", "") == "__get__" else None
+        answers = {_T.device: PLAYED_CUDA, _T.is_cuda: True, _T.is_cpu: False}
+        if prop not in answers and func is not _T.get_device:
+            return _UNPLAYED
+        if _called_by_torch():
+            return _UNPLAYED
+        return answers[prop] if prop in answers else PLAYED_CUDA.index
 
     def _note_mixed(self, name: str, args: tuple, kwargs: dict) -> None:
         """Note a call that mixes device tensors with host tensors a GPU would refuse (``mixed``): see
@@ -661,7 +711,7 @@ class _AtenReads(TorchDispatchMode):
         counter, name = self.counter, func._opname
         read = name in ATEN_READS or (name == "repeat_interleave" and isinstance(args[0], torch.Tensor))
         first = next((t for t in _tensors((args, kwargs)) if counter.on_device(t)), None)
-        to_host = name == "_to_copy" and _names_host(kwargs.get("device"))
+        to_host = name == "_to_copy" and _names_host(kwargs.get("device")) and not _casts(args, kwargs)
         copy_to_host = name == "copy_" and len(args) > 1 and not counter.on_device(args[0])
         if counter._frames:
             if read or (copy_to_host and counter.on_device(args[1])):
@@ -703,8 +753,33 @@ _WAITS = [
     (torch.cuda.Stream, "synchronize", "Stream.synchronize()"),
     (torch.cuda.Event, "synchronize", "Event.synchronize()"),
     (torch.cuda, "empty_cache", "torch.cuda.empty_cache()"),
+    (torch.cuda.memory, "empty_cache", "torch.cuda.empty_cache()"),  # the same function, under its module's name
     *[(owner, name, f"{owner.__name__}.{name}()") for owner, name in _ACCELERATOR_WAITS],
 ]
+
+
+def _names_cuda(value: Any, *, index: bool = False) -> bool:
+    """Whether ``value`` names the played CUDA device: ``x.device`` of a device tensor (:data:`PLAYED_CUDA`), a string
+    (``"cuda"``, ``str(x.device)``); an int too when ``index``. A ``torch.device("cuda")`` the code made itself is
+    left to fail on this machine (:func:`count_syncs` says: take the device from what was passed in)."""
+    if isinstance(value, torch.device):
+        return value is PLAYED_CUDA
+    if isinstance(value, str):
+        return value.split(":")[0] == "cuda"
+    return index and isinstance(value, int) and not isinstance(value, bool)
+
+
+def _on_this_host(func: Any, name: str, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """A call that names a CUDA device (``device=x.device``, ``t.to("cuda")``), as it runs on a CPU machine that
+    plays a GPU (:class:`SyncCounter` with ``plays_cuda``): with the host named instead. Where its result lives
+    is the counter's business (:meth:`SyncCounter._before` read the call as it was written)."""
+    if _names_cuda(kwargs.get("device"), index=True):
+        kwargs = {**kwargs, "device": "cpu"}
+    if (func is _T.to or (name == "to" and isinstance(func, _ATEN_OPS))) and any(
+        _names_cuda(a, index=True) for a in args[1:]
+    ):
+        args = (args[0], *("cpu" if _names_cuda(a, index=True) else a for a in args[1:]))
+    return args, kwargs
 
 
 def _counting_wait(counter: SyncCounter, label: str, wait: Callable[..., Any]) -> Callable[..., Any]:
@@ -785,6 +860,15 @@ def _given_classes(args: tuple, kwargs: dict) -> bool:
 
 def _names_host(device: Any) -> bool:
     return device is not None and torch.device(device).type == "cpu"
+
+
+def _casts(args: tuple, kwargs: dict) -> bool:
+    """Whether an aten ``_to_copy`` changes the dtype: a cast, which a GPU makes where the tensor is. On a CPU machine
+    every ``_to_copy`` names the host (the backward of ``x.double()``, autocast's casts), so only a copy that keeps
+    the dtype can be a copy to the host; Python-level moves (``.to("cpu", torch.float64)``) are decided by the
+    counter itself (:meth:`SyncCounter._before`)."""
+    dtype = kwargs.get("dtype")
+    return bool(args) and isinstance(args[0], torch.Tensor) and dtype is not None and dtype != args[0].dtype
 
 
 @contextlib.contextmanager
@@ -1001,11 +1085,13 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
     makes without a device are on the host, as on a GPU machine, unless made with ``device=t.device`` or with
     a ``torch.device`` among ``fn``'s globals (a notebook's ``device``). Tensors among the arguments (also
     inside lists) that have a ``grad_fn`` count as per-step losses, and so do losses the ``course.fixtures``
-    loss functions compute during the call. ``report["calls"]`` names the API of each sync.
+    loss functions compute during the call. ``report["calls"]`` names the API of each sync. To ``fn``'s code the
+    machine is a GPU machine: ``torch.cuda.is_available()`` is True and device tensors read as on ``cuda:0``.
     """
     nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
     devices = _named_devices(fn)
-    counter = SyncCounter(nodes, factories_on_device=False, devices=devices)
+    counter = SyncCounter(nodes, factories_on_device=False, devices=devices, plays_cuda=True)
+    counter.learner_globals = [g for g in [getattr(fn, "__globals__", None)] if isinstance(g, dict)]
     counter.numpy_raises = not _HOST_BATCHES
     ACTIVE_COUNTERS.append(counter)
     try:

@@ -545,8 +545,8 @@ def message(setting: str, change: str) -> tuple[str, str]:
         )
     if setting == METHOD_REPLACED:
         return (
-            f"调用者传入的模型上，{change} 被换成了你写的函数（给模块的方法打补丁，monkey patch）：调用者之后调用它时"
-            "走的是你的函数，不是 PyTorch 的。不要替换模块的方法；用模块本来的方法（module.eval()、p.requires_grad_(False) ……）"
+            f"调用者传入的模型上，{change} 被换成了你写的代码（函数、可调用对象或子类：给模块的方法打补丁，monkey patch）："
+            "调用者之后调用它时走的是你的代码，不是 PyTorch 的。不要替换模块的方法；用模块本来的方法（module.eval()、p.requires_grad_(False) ……）"
             "做到规格要求的事。",
             "",
         )

@@ -1226,7 +1226,7 @@ MUTANTS += [  # s40 (b11 cand07): passed the kernel, failed the judge only with 
     dict(
         grade_id="test_freeze",
         name="pins the frozen layers in eval by replacing each one's train() with a lambda",
-        expect="被换成了你写的函数",
+        expect="被换成了你写的代码",
         code=(
             "def freeze(model: nn.Module, names: list[str]) -> int:\n"
             "    frozen = {}\n"
@@ -1308,5 +1308,21 @@ MUTANTS += [  # b12: a host read in td_loss (bool() of a tensor is a sync like .
             "prediction = value_net(x)\n",
             "assert torch.isfinite(target).all(), 'target diverged'\nprediction = value_net(x)\n",
         ),
+    ),
+]
+
+
+MUTANTS += [  # s42 review (e2): the same pin by a subclass or a callable object (the kernel let both through)
+    dict(
+        grade_id="test_freeze",
+        name="pins the frozen layers in eval by swapping each one's class for a subclass whose train() does nothing",
+        expect=".__class__ 被换成了你写的代码",
+        code='# 06 freeze: pins the frozen submodules in eval for good by swapping each one\'s class for a subclass whose\n# train() ignores its argument (the known mutant replaces module.train with a lambda; this replaces the class).\n# The caller\'s later model.train() no longer reaches those modules: a monkey patch by another name.\ndef freeze(model, names):\n    frozen = {}\n    for name in names:\n        module = model.get_submodule(name)\n        for parameter in module.parameters():\n            parameter.requires_grad_(False)\n            frozen[id(parameter)] = parameter.numel()\n        module.eval()\n        for sub in module.modules():\n            cls = type(sub)\n            sub.__class__ = type("Frozen" + cls.__name__, (cls,), {"train": lambda self, mode=True: self})\n    return sum(frozen.values())\n',
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="pins the frozen layers in eval with a callable object set as each one's train",
+        expect=".train 被换成了你写的代码",
+        code='# 06 freeze: the same pin, but train replaced by an instance of a callable class (not a function, a method or a\n# partial), stored on each frozen submodule.\nclass _StayEval:\n    def __init__(self, module):\n        self.module = module\n    def __call__(self, mode=True):\n        return self.module\ndef freeze(model, names):\n    frozen = {}\n    for name in names:\n        module = model.get_submodule(name)\n        for parameter in module.parameters():\n            parameter.requires_grad_(False)\n            frozen[id(parameter)] = parameter.numel()\n        module.eval()\n        for sub in module.modules():\n            object.__setattr__(sub, "train", _StayEval(sub))\n    return sum(frozen.values())\n',
     ),
 ]

@@ -1118,10 +1118,11 @@ MUTANTS += [  # gd: the functional torch.ops.aten.copy(dst, src) makes its resul
     ),
 ]
 
-MUTANTS += [  # s33: a device named by a string (no index) was told it had no device= at all
+MUTANTS += [  # s33: a device named by a string (no index) was told it had no device= at all. Since s42 the counter
+    # plays one GPU (loss.device.type reads "cuda", which is that GPU): what is left wrong is losses[0] with no steps
     dict(
         grade_id="test_log_running_loss",
-        name="accumulates_into_zeros_made_with_device_equal_loss_device_type",
+        name="accumulates_into_zeros_made_with_device_equal_loss_device_type_and_reads_losses_0_with_no_steps",
         code=_log_with(
             "window_sum, window_n = 0.0, 0\nfor",
             "window_sum, window_n = torch.zeros((), device=losses[0].device.type), 0\nfor",
@@ -1131,7 +1132,7 @@ MUTANTS += [  # s33: a device named by a string (no index) was told it had no de
                 "        window_sum, window_n = torch.zeros((), device=loss.device.type), 0\n",
             ),
         ),
-        expect="一个设备名字符串",
+        expect="输入 0 步（训练还没开始）、log_every=3 时，log_running_loss 抛出 IndexError",
     ),
 ]
 
@@ -2207,5 +2208,79 @@ CORRECT += [  # s41 (c12 cand03): 'ieee' written over 'none' read as a change
             "    finally:\n"
             "        torch.set_float32_matmul_precision(previous)\n"
         ),
+    ),
+]
+
+
+MUTANTS += [  # s42 (found41 c12 F2): code a device check guards runs where the counter plays a GPU machine
+    dict(
+        grade_id="test_train_epoch",
+        name="float16_autocast_only_where_the_batch_is_on_a_gpu",
+        expect='torch.autocast("cuda", dtype=torch.float16)',
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            '    with torch.autocast(device_type=x.device.type, dtype=torch.float16, enabled=x.device.type != "cpu"):\n'
+            "        loss = loss_fn(model(x), y)\n",
+            imports="import torch\n",
+        ),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="synchronize_every_step_where_the_batch_is_cuda",
+        mistake="host-sync-every-step",
+        expect="torch.cuda.synchronize()",
+        code=_epoch_with(
+            _STEP, _STEP + "    if x.is_cuda:\n        torch.cuda.synchronize()\n", imports="import torch\n"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s42 review (e3): the device waits under names bound before the count
+    dict(
+        grade_id="test_train_epoch",
+        name="torch_cuda_memory_empty_cache_every_step",
+        expect="torch.cuda.empty_cache()",
+        code=_epoch_with(_STEP, _STEP + "    torch.cuda.memory.empty_cache()\n", imports="import torch\n"),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="empty_cache_imported_by_name_every_step",
+        expect="torch.cuda.empty_cache()",
+        code=_epoch_with(_STEP, _STEP + "    empty_cache()\n", imports="from torch.cuda import empty_cache\n"),
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="synchronize_imported_by_name_every_step_where_there_is_a_gpu",
+        mistake="host-sync-every-step",
+        expect="torch.cuda.synchronize()",
+        code=_epoch_with(
+            _STEP,
+            _STEP + "    if torch.cuda.is_available():\n        synchronize()\n",
+            imports="import torch\nfrom torch.cuda import synchronize\n",
+        ),
+    ),
+]
+
+
+MUTANTS += [  # s42 review (e3): autocast on whatever device the batch is on (it read "cpu" and was told it synced)
+    dict(
+        grade_id="test_train_epoch",
+        name="bfloat16_autocast_on_the_batchs_device_type",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code=_epoch_with(
+            "    loss = loss_fn(model(x), y)\n",
+            "    with torch.autocast(device_type=x.device.type, dtype=torch.bfloat16):\n"
+            "        loss = loss_fn(model(x), y)\n",
+            imports="import torch\n",
+        ),
+    ),
+]
+
+CORRECT += [  # s42 review (e3): a cast inside the graph is no copy to the host (its backward was counted as a sync)
+    dict(
+        grade_id="test_train_epoch",
+        name="loss computed in float64 from the float32 model's output",
+        code=_epoch_with("loss_fn(model(x), y)", "loss_fn(model(x).double(), y.double())"),
     ),
 ]

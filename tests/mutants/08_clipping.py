@@ -1730,3 +1730,13 @@ MUTANTS += [  # s41 (found40 c11): code run only where torch.cuda.is_available()
         expect="被换成了另一个张量",
     ),
 ]
+
+
+MUTANTS += [  # s42 (found41 c12 F3): code a device check guards runs where the counter plays a GPU machine
+    dict(
+        grade_id="test_train_step",
+        name="empty_cache_every_step_where_the_batch_is_on_cuda",
+        code=_step(after_step='if x.device.type == "cuda":\n        torch.cuda.empty_cache()'),
+        expect="torch.cuda.empty_cache()",
+    ),
+]

@@ -1298,3 +1298,23 @@ MUTANTS += [  # fix40 (fh2): a frozen parameter that still holds a gradient from
         ),
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e4): the caller's batch written in place (its values were never compared after the step)
+    dict(
+        grade_id="test_train_step",
+        name="repairs_the_batch_in_place_with_nan_to_num_and_clamp_",
+        mistake="modifies-input",
+        expect="被原地写过",
+        code=_train_step(
+            train="x.nan_to_num_(0.0, 0.0, 0.0)\n    y.clamp_(0, model.head.out_features - 1)\n    model.train()"
+        ),
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="zeroes_the_callers_batch_after_the_step",
+        mistake="modifies-input",
+        expect="值变了",
+        code=_train_step(late_zero_grad="x.zero_()\n    y.zero_()"),
+    ),
+]
