@@ -1509,3 +1509,31 @@ MUTANTS += [  # fix40 (a10 family): a memo keyed on the input's values hands eve
         ),
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e1): results kept across calls (no test called these twice)
+    dict(
+        grade_id="test_make_inputs",
+        name="every result a view of one module-level buffer (the next call overwrites the last caller's tensor)",
+        expect="和第一次的结果共用同一块内存",
+        code="import numpy as np\n_POOL = torch.empty(1 << 16)\ndef make_inputs(values):\n    if isinstance(values, torch.Tensor):\n        src = values.detach().to(torch.float32)\n    else:\n        src = torch.from_numpy(np.array(values, dtype=np.float32))\n    n = src.numel()\n    out = _POOL[:n].view(src.shape)\n    out.copy_(src)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="memo keyed on the input's bytes hands equal inputs the same tensor",
+        expect="就是第一次返回的那个张量对象",
+        code='import numpy as np\n_MEMO = {}\ndef make_inputs(values):\n    if isinstance(values, torch.Tensor):\n        key = ("t", str(values.dtype), tuple(values.shape), values.detach().reshape(-1).contiguous().view(torch.uint8).numpy().tobytes() if values.dtype != torch.bfloat16 else values.float().numpy().tobytes())\n        if key not in _MEMO:\n            _MEMO[key] = values.to(torch.float32, copy=True)\n        return _MEMO[key]\n    arr = np.array(values, dtype=np.float32)\n    key = ("a", arr.shape, arr.tobytes())\n    if key not in _MEMO:\n        _MEMO[key] = torch.from_numpy(arr)\n    return _MEMO[key]\n',
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="memo keyed on the generator's state: two layers seeded alike share one weight tensor",
+        expect="就是第一次返回的那个张量对象",
+        code="_INIT = {}\ndef linear_init(in_features, out_features, generator):\n    key = (in_features, out_features, bytes(generator.get_state().tolist()))\n    if key in _INIT:\n        w, after = _INIT[key]\n        generator.set_state(after)\n        return w\n    bound = 1 / math.sqrt(in_features)\n    w = -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n    _INIT[key] = (w, generator.get_state())\n    return w\n",
+    ),
+    dict(  # the notebook's own solution until s42: the subtraction rounds in a half-precision raw
+        grade_id="test_make_labels",
+        name="(raw - 1).long(): subtracts in raw's dtype, which rounds bfloat16 258.0 - 1 to 256",
+        expect="bfloat16 的 raw",
+        code="def make_labels(raw):\n    return (raw - 1).long()\n",
+    ),
+]
