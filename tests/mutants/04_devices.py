@@ -1531,3 +1531,21 @@ MUTANTS += [  # b12: a 0-d CPU tensor as where's fill value (CUDA's where copies
         "    return torch.where(past, scores, torch.tensor(float('-inf'), dtype=scores.dtype))\n",
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e2 cand22): a wait for the device by polling an event (query() was not a sync)
+    dict(
+        grade_id="test_to_device_async",
+        name="waits for the copies by polling an event's query() until it is done",
+        expect="循环 query() 直到完成",
+        code='def to_device_async(batch, device):\n    device = torch.device(device)\n    moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and device.type == "cuda" and t.is_pinned())\n             for k, t in batch.items()}\n    if device.type == "cuda":\n        done = torch.cuda.Event()\n        done.record()\n        while not done.query():\n            pass\n    return moved\n',
+    ),
+]
+
+CORRECT += [  # s42 review (e2 cand23): the same poll as the wait after a non_blocking copy to the host
+    dict(
+        grade_id="test_to_device_like",
+        name="non_blocking copy to the host, then polls an event's query() until the copy is done",
+        code='def to_device_like(x, ref):\n    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n    if x.device == d:\n        return x\n    out = x.to(d, non_blocking=True)\n    if x.device.type == "cuda":\n        done = torch.cuda.Event()\n        done.record()\n        while not done.query():\n            pass\n    return out\n',
+    ),
+]
