@@ -1476,7 +1476,7 @@ MUTANTS += [  # s41: the wait the wrong way round
 CORRECT += [  # s41: a side stream paired with its wait is right
     dict(
         grade_id="test_to_device_async",
-        name="copies on a side stream, current_stream().wait_stream(side) before returning",
+        name="copies on a side stream, current_stream().wait_stream(side) and record_stream before returning",
         code=(
             "def to_device_async(batch: dict, device) -> dict:\n"
             "    device = torch.device(device)\n"
@@ -1487,6 +1487,8 @@ CORRECT += [  # s41: a side stream paired with its wait is right
             "    with torch.cuda.stream(side):\n"
             '        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}\n'
             "    torch.cuda.current_stream(device).wait_stream(side)  # the caller's stream reads them after the copies\n"
+            "    for t in moved.values():  # allocated on side: the allocator must know the caller's stream uses them\n"
+            "        t.record_stream(torch.cuda.current_stream(device))\n"
             "    return moved\n"
         ),
     ),
@@ -1496,7 +1498,7 @@ CORRECT += [  # s41: a side stream paired with its wait is right
 CORRECT += [  # s41
     dict(
         grade_id="test_to_device_async",
-        name="copies on a side stream, an event recorded there and waited for by the current stream",
+        name="copies on a side stream, an event recorded there, waited for by the current stream, record_stream",
         code=(
             "def to_device_async(batch: dict, device) -> dict:\n"
             "    device = torch.device(device)\n"
@@ -1508,6 +1510,8 @@ CORRECT += [  # s41
             "        done = torch.cuda.Event()\n"
             "        done.record()\n"
             "    torch.cuda.current_stream().wait_event(done)\n"
+            "    for t in moved.values():\n"
+            "        t.record_stream(torch.cuda.current_stream())\n"
             "    return moved\n"
         ),
     ),
@@ -1547,5 +1551,44 @@ CORRECT += [  # s42 review (e2 cand23): the same poll as the wait after a non_bl
         grade_id="test_to_device_like",
         name="non_blocking copy to the host, then polls an event's query() until the copy is done",
         code='def to_device_like(x, ref):\n    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n    if x.device == d:\n        return x\n    out = x.to(d, non_blocking=True)\n    if x.device.type == "cuda":\n        done = torch.cuda.Event()\n        done.record()\n        while not done.query():\n            pass\n    return out\n',
+    ),
+]
+
+
+MUTANTS += [  # s42 review (e2 cand01): s41's CORRECT entries, without record_stream (a reuse race on a real GPU)
+    dict(
+        grade_id="test_to_device_async",
+        name="side stream and wait_stream, but no record_stream for the copies allocated on the side stream",
+        expect="record_stream",
+        code=(
+            "def to_device_async(batch: dict, device) -> dict:\n"
+            "    device = torch.device(device)\n"
+            '    if device.type != "cuda":\n'
+            "        return {k: t.to(device) for k, t in batch.items()}\n"
+            "    side = torch.cuda.Stream(device)\n"
+            "    side.wait_stream(torch.cuda.current_stream(device))  # the batch may still be written on the current stream\n"
+            "    with torch.cuda.stream(side):\n"
+            '        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}\n'
+            "    torch.cuda.current_stream(device).wait_stream(side)  # the caller's stream reads them after the copies\n"
+            "    return moved\n"
+        ),
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="side stream and an event waited for, but no record_stream for the copies allocated on the side stream",
+        expect="record_stream",
+        code=(
+            "def to_device_async(batch: dict, device) -> dict:\n"
+            "    device = torch.device(device)\n"
+            '    if device.type != "cuda":\n'
+            "        return {k: t.to(device) for k, t in batch.items()}\n"
+            "    side = torch.cuda.Stream()\n"
+            "    with torch.cuda.stream(side):\n"
+            '        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}\n'
+            "        done = torch.cuda.Event()\n"
+            "        done.record()\n"
+            "    torch.cuda.current_stream().wait_event(done)\n"
+            "    return moved\n"
+        ),
     ),
 ]
