@@ -1592,3 +1592,13 @@ MUTANTS += [  # s42 review (e2 cand01): s41's CORRECT entries, without record_st
         ),
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e2 cand21): the device of ref kept across calls
+    dict(
+        grade_id="test_to_device_like",
+        name="functools.lru_cache on the device of ref (stale once the caller moves the model in place)",
+        expect="第二次的结果在 cpu，应该在 meta",
+        code="import functools\n@functools.lru_cache(maxsize=None)\ndef _device_of(ref):\n    return next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\ndef to_device_like(x, ref):\n    return x.to(_device_of(ref))\n",
+    ),
+]
