@@ -41,22 +41,47 @@ class ReplyError(LearnerError):
     """The learner's reply could not be accepted (not data, too large, malformed)."""
 
 
-_ERROR_CLASSES: dict[str, type[BaseException]] = {}
+_ERROR_CLASSES: dict[tuple[str, str], type[BaseException]] = {}
 
 
-def rebuild_error(name: Any, message: Any) -> BaseException:
-    """A judge-side exception for a learner's (type name, message): built-in types by name, else LearnerError."""
-    name = str(name)[:100] if name else "Exception"
-    message = str(message)[:4000]
+def builtin_base(exc: BaseException) -> str:
+    """The name of the nearest built-in exception class ``exc`` is an instance of (``ValueError`` for a learner's
+    ``class NotTrainedYet(ValueError)``), so that the judge's ``pytest.raises(ValueError)`` sees what the kernel's does."""
+    for cls in type(exc).__mro__:
+        if getattr(builtins, cls.__name__, None) is cls:
+            return cls.__name__
+    return "Exception"
+
+
+def _builtin_exception(name: str) -> type[Exception] | None:
     builtin = getattr(builtins, name, None)
     if isinstance(builtin, type) and issubclass(builtin, Exception) and not issubclass(builtin, Warning):
+        return builtin
+    return None
+
+
+def rebuild_error(name: Any, message: Any, base: Any = "Exception") -> BaseException:
+    """A judge-side exception for a learner's (type name, message, nearest built-in base): built-in types by name;
+    else a LearnerError of that name that is also an instance of its built-in base (``ValueError``)."""
+    name = str(name)[:100] if name else "Exception"
+    message = str(message)[:4000]
+    builtin = _builtin_exception(name)
+    if builtin is not None:
         try:
             return mark_learners(builtin(message))
         except TypeError:  # built-ins with other constructors (UnicodeDecodeError, ...)
             pass
-    if name not in _ERROR_CLASSES:
-        _ERROR_CLASSES[name] = type(name if name.isidentifier() else "LearnerError", (LearnerError,), {})
-    return mark_learners(_ERROR_CLASSES[name](message))
+    parent = _builtin_exception(str(base)[:100]) or Exception
+    key, label = (name, parent.__name__), name if name.isidentifier() else "LearnerError"
+    if key not in _ERROR_CLASSES:
+        try:
+            _ERROR_CLASSES[key] = type(label, (LearnerError, parent), {})
+        except TypeError:  # a base whose layout does not mix (OSError): the name alone
+            _ERROR_CLASSES[key] = type(label, (LearnerError,), {})
+    try:
+        return mark_learners(_ERROR_CLASSES[key](message))
+    except TypeError:
+        return mark_learners(type(label, (LearnerError,), {})(message))
 
 
 LEARNERS = "__raised_by_learner__"
@@ -112,7 +137,7 @@ class Request:
             warnings = [(str(c)[:100], str(m)[:2000]) for c, m in _pairs(header.get("warnings", []))]
             stdout = str(header.get("stdout", ""))[:100_000]
             error = header.get("error")
-            if error is not None and (not isinstance(error, list) or len(error) != 2):
+            if error is not None and (not isinstance(error, list) or len(error) not in (2, 3)):
                 raise CodecError("消息格式不对 (error)")
             value = None if error is not None else dec.decode(header.get("value"))
             setting = header.get("setting")
@@ -243,7 +268,7 @@ class Incoming:
         # get their version counters moved too, so a check there sees what a graph that saved them would
         header["written"] = [n for n, v in self.versions.items() if self.objects[n]._version != v]
         if error is not None:
-            header["error"] = [type(error).__name__, str(error)[:4000]]
+            header["error"] = [type(error).__name__, str(error)[:4000], builtin_base(error)]
         else:
             try:
                 header["value"] = enc.encode(value)

@@ -1740,3 +1740,12 @@ MUTANTS += [  # s42 (found41 c12 F3): code a device check guards runs where the 
         expect="torch.cuda.empty_cache()",
     ),
 ]
+
+
+CORRECT += [  # s42 review (e3 cand11): the judge rebuilt a learner's ValueError subclass as a plain LearnerError
+    dict(
+        grade_id="test_advise",
+        name="raises its own ValueError subclass for zero steps",
+        code='class NotTrainedYet(ValueError):\n    """stats[\'steps\'] == 0: nothing to judge."""\n\n\ndef advise(stats):\n    steps, clipped = int(stats["steps"]), int(stats["clipped"])\n    if steps == 0:\n        raise NotTrainedYet("stats[\'steps\'] 是 0：还没有训练")\n    if not math.isfinite(float(stats["largest"])):\n        return "check_data"\n    if 5 * clipped > steps:\n        return "fix_lr_or_init"\n    return "keep_clipping"\n',
+    ),
+]
