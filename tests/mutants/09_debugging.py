@@ -1328,3 +1328,13 @@ MUTANTS += [  # s42 review (e4 cand09): a non-contiguous view was told to check 
         code='def diagnose(logits, labels, num_classes):\n    problems = set()\n    if logits.device != labels.device:\n        problems.add("device_mismatch")\n    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:\n        problems.add("shape_mismatch")\n    if labels.dtype != torch.long:\n        problems.add("label_dtype")\n    if not labels.is_meta and labels.numel() > 0:\n        if not bool(((labels >= 0) & (labels < num_classes)).all()):\n            problems.add("label_range")\n    if not logits.is_meta and logits.numel() > 0:\n        flat = logits.view(-1)\n        if not bool(torch.isfinite(flat).all()):\n            problems.add("nonfinite")\n        elif logits.dim() == 2 and logits.shape[1] >= 2:\n            if bool(((flat >= 0) & (flat <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):\n                problems.add("probabilities_not_logits")\n    return problems\n',
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e4 cand08): the caller's logits detached in place
+    dict(
+        grade_id="test_diagnose",
+        name="logits.detach_() (meant detach()): cuts the caller's logits from its graph, raises on a view",
+        expect="detach",
+        code='def diagnose(logits, labels, num_classes):\n    logits = logits.detach_()          # meant: logits.detach()\n    problems = set()\n    if logits.device != labels.device:\n        problems.add("device_mismatch")\n    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:\n        problems.add("shape_mismatch")\n    if labels.dtype != torch.long:\n        problems.add("label_dtype")\n    if not labels.is_meta and labels.numel() > 0:\n        if not bool(((labels >= 0) & (labels < num_classes)).all()):\n            problems.add("label_range")\n    if not logits.is_meta and logits.numel() > 0:\n        if not bool(torch.isfinite(logits).all()):\n            problems.add("nonfinite")\n        elif logits.dim() == 2 and logits.shape[1] >= 2:\n            if bool(((logits >= 0) & (logits <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):\n                problems.add("probabilities_not_logits")\n    return problems\n\n',
+    ),
+]
