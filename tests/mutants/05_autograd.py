@@ -1528,3 +1528,25 @@ MUTANTS += [  # b12: the accumulator follows the input's dtype, not the loss's
         ),
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e2): grad mode turned off and on by calls instead of a with-block
+    dict(  # e2 cand14
+        grade_id="test_sgd_step",
+        name="set_grad_enabled(False) ... set_grad_enabled(True) calls around the update (a caller in no_grad gets grad mode on)",
+        mistake="global-setting-changed",
+        expect="sgd_step 返回之后 grad mode 变了（False -> True）",
+        code=_SGD_HEAD
+        + "    torch.set_grad_enabled(False)\n"
+        + _SGD_OK.replace("    with torch.no_grad():\n", "    if True:\n")
+        + "    torch.set_grad_enabled(True)\n",
+    ),
+]
+
+CORRECT += [  # s42 review (e2): the caller's grad mode put back whatever it was
+    dict(
+        grade_id="test_sgd_step",
+        name="the update under `with torch.set_grad_enabled(False):` (a context manager restores the caller's mode)",
+        code=_SGD_HEAD + _SGD_OK.replace("torch.no_grad()", "torch.set_grad_enabled(False)"),
+    ),
+]
