@@ -1550,3 +1550,15 @@ CORRECT += [  # s42 review (e2): the caller's grad mode put back whatever it was
         code=_SGD_HEAD + _SGD_OK.replace("torch.no_grad()", "torch.set_grad_enabled(False)"),
     ),
 ]
+
+MUTANTS += [  # s42 review (e2): the spec's "也不要用 torch.inference_mode()" (full marks before: in-place on a normal tensor works there)
+    dict(  # e2 cand07
+        grade_id="test_sgd_step",
+        name="d and the buffers under no_grad(), the write p.sub_(lr * d) under torch.inference_mode()",
+        expect="是在 torch.inference_mode() 里被原地更新的",
+        code=_SGD_HEAD
+        + _SGD_OK.replace(
+            "            p.sub_(lr * d)\n", "            with torch.inference_mode():\n                p.sub_(lr * d)\n"
+        ),
+    ),
+]

@@ -1467,3 +1467,24 @@ CORRECT += [  # s42 review (e2): a context manager puts the caller's grad mode b
         + _refine_with("    with torch.no_grad():\n        z -= lr * z.grad\n", "    _step(z, lr)\n"),
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e2): an implementation flag set though every other setting keeps its default
+    dict(  # e2 cand20
+        grade_id="test_make_optimizer",
+        name="AdamW(groups, lr=lr, fused=True) (fused is not among the math settings the test compared)",
+        expect="的 fused 是 True，应是 AdamW 的默认值 None",
+        code=_optimizer_with(_ADAMW, "torch.optim.AdamW(groups, lr=lr, fused=True)"),
+    ),
+]
+
+CORRECT += [  # s42 review (e2): the defaults written out, betas as a list
+    dict(
+        grade_id="test_make_optimizer",
+        name="every default written out: betas=[0.9, 0.999], eps=1e-8, amsgrad=False, foreach=None, fused=None",
+        code=_optimizer_with(
+            _ADAMW,
+            "torch.optim.AdamW(groups, lr=lr, betas=[0.9, 0.999], eps=1e-8, amsgrad=False, foreach=None, fused=None)",
+        ),
+    ),
+]
