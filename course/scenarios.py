@@ -1156,3 +1156,12 @@ def _tensors(value: Any) -> list[torch.Tensor]:
     if isinstance(value, dict):
         return [t for v in value.values() for t in _tensors(v)]
     return []
+
+
+def in_no_grad(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, bool]:
+    """``(fn(*args, **kwargs), whether grad mode was on when it returned)`` for a caller that calls ``fn`` inside its
+    own ``with torch.no_grad():`` block (``torch.optim`` runs ``step()`` so; TD errors for replay priorities): a
+    learner-side fact. Leaving the block puts grad mode back as it was before the scenario."""
+    with torch.no_grad():
+        out = fn(*args, **kwargs)
+        return out, torch.is_grad_enabled()

@@ -1528,3 +1528,37 @@ MUTANTS += [  # b12: the accumulator follows the input's dtype, not the loss's
         ),
     ),
 ]
+
+
+MUTANTS += [  # s42 review (e2): grad mode turned off and on by calls instead of a with-block
+    dict(  # e2 cand14
+        grade_id="test_sgd_step",
+        name="set_grad_enabled(False) ... set_grad_enabled(True) calls around the update (a caller in no_grad gets grad mode on)",
+        mistake="global-setting-changed",
+        expect="sgd_step 返回之后 grad mode 变了（False -> True）",
+        code=_SGD_HEAD
+        + "    torch.set_grad_enabled(False)\n"
+        + _SGD_OK.replace("    with torch.no_grad():\n", "    if True:\n")
+        + "    torch.set_grad_enabled(True)\n",
+    ),
+]
+
+CORRECT += [  # s42 review (e2): the caller's grad mode put back whatever it was
+    dict(
+        grade_id="test_sgd_step",
+        name="the update under `with torch.set_grad_enabled(False):` (a context manager restores the caller's mode)",
+        code=_SGD_HEAD + _SGD_OK.replace("torch.no_grad()", "torch.set_grad_enabled(False)"),
+    ),
+]
+
+MUTANTS += [  # s42 review (e2): the spec's "也不要用 torch.inference_mode()" (full marks before: in-place on a normal tensor works there)
+    dict(  # e2 cand07
+        grade_id="test_sgd_step",
+        name="d and the buffers under no_grad(), the write p.sub_(lr * d) under torch.inference_mode()",
+        expect="是在 torch.inference_mode() 里被原地更新的",
+        code=_SGD_HEAD
+        + _SGD_OK.replace(
+            "            p.sub_(lr * d)\n", "            with torch.inference_mode():\n                p.sub_(lr * d)\n"
+        ),
+    ),
+]

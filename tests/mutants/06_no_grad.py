@@ -700,7 +700,7 @@ def freeze(model, names):
             "model.eval()\nmodel.requires_grad_(False)\n",
             (_RESTORE, _RESTORE + "    model.requires_grad_(True)\n"),
         ),
-        expect="requires_grad 从 False 变成了 True",
+        expect="返回前又改了回来",  # s42: seen on the first model, whose parameters all require grad
     ),
     dict(
         grade_id="test_td_loss",
@@ -709,7 +709,7 @@ def freeze(model, names):
             "with torch.no_grad():\n    target = reward + gamma * target_net(x_next)\n",
             "target_net.requires_grad_(False)\ntarget = reward + gamma * target_net(x_next)\ntarget_net.requires_grad_(True)\n",
         ),
-        expect="的 requires_grad 变了",
+        expect="返回前又改了回来",  # s42: seen on the first target net, whose parameters all require grad
     ),
 ]
 
@@ -1324,5 +1324,167 @@ MUTANTS += [  # s42 review (e2): the same pin by a subclass or a callable object
         name="pins the frozen layers in eval with a callable object set as each one's train",
         expect=".train 被换成了你写的代码",
         code='# 06 freeze: the same pin, but train replaced by an instance of a callable class (not a function, a method or a\n# partial), stored on each frozen submodule.\nclass _StayEval:\n    def __init__(self, module):\n        self.module = module\n    def __call__(self, mode=True):\n        return self.module\ndef freeze(model, names):\n    frozen = {}\n    for name in names:\n        module = model.get_submodule(name)\n        for parameter in module.parameters():\n            parameter.requires_grad_(False)\n            frozen[id(parameter)] = parameter.numel()\n        module.eval()\n        for sub in module.modules():\n            object.__setattr__(sub, "train", _StayEval(sub))\n    return sum(frozen.values())\n',
+    ),
+]
+
+
+MUTANTS += [  # s42 review (e2): the caller's flags or grad mode switched for a while, a target net's mode not put back
+    dict(  # e2 cand10
+        grade_id="test_td_loss",
+        name="switches the target net's parameters to requires_grad=False for its forward and back (not no_grad / detach)",
+        expect="返回前又改了回来",
+        code="""
+# 06 td_loss: stop-gradient by switching the target net's parameters to requires_grad=False for the target's
+# forward and back again (and detaching the inputs), instead of no_grad()/detach() on the target. It changes the
+# caller's net while it runs (value_net itself when target_net is value_net): an exception in target_net(x_next)
+# leaves the caller's net frozen for good, and any other thread sees it frozen meanwhile -- the toggle the course
+# refuses in value_and_grad ("toggled") and sgd_step ("不要靠临时切换参数的 requires_grad").
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    flags = [(p, p.requires_grad) for p in target_net.parameters()]
+    for p, _ in flags:
+        p.requires_grad_(False)
+    next_value = target_net(x_next.detach())
+    for p, flag in flags:
+        p.requires_grad_(flag)
+    target = reward.detach() + gamma * next_value
+    prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(  # e2 cand12
+        grade_id="test_refine",
+        name="switches loss_fn's own parameters to requires_grad=False for the steps and back (not backward(inputs=[z]))",
+        expect="返回前又改了回来",
+        code="""
+# 06 refine: same toggle for loss_fn's own parameters (instead of backward(inputs=[z])).
+def refine(h, loss_fn, steps, lr):
+    flags = [(p, p.requires_grad) for p in loss_fn.parameters()] if isinstance(loss_fn, nn.Module) else []
+    for p, _ in flags:
+        p.requires_grad_(False)
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    for p, flag in flags:
+        p.requires_grad_(flag)
+    return z.detach()
+""",
+    ),
+    dict(  # e2 cand24
+        grade_id="test_evaluate",
+        name="switches every parameter to requires_grad=False for the forward and back in finally, besides eval + inference_mode",
+        expect="返回前又改了回来",
+        code="""
+# 06 evaluate: besides eval + inference_mode, switches every parameter to requires_grad=False for the forward "to
+# save memory" and back in finally. The spec: evaluate may only switch modes temporarily, not touch the parameters;
+# the caller's model is changed while evaluate runs (another thread training it sees frozen parameters).
+def evaluate(model, x):
+    modes = [(m, m.training) for m in model.modules()]
+    flags = [(p, p.requires_grad) for p in model.parameters()]
+    model.eval()
+    for p, _ in flags:
+        p.requires_grad_(False)
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        for p, flag in flags:
+            p.requires_grad_(flag)
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(  # e2 cand13
+        grade_id="test_td_loss",
+        name="set_grad_enabled(False) ... set_grad_enabled(True) calls around the target (a caller in no_grad gets grad mode on)",
+        mistake="global-setting-changed",
+        expect="td_loss 返回之后 grad mode 变了（False -> True）",
+        code="""
+# 06 td_loss: the target computed between torch.set_grad_enabled(False) and torch.set_grad_enabled(True) calls
+# (not a with-block). Not exception-safe (a target_net that raises leaves grad mode off for the whole process) and,
+# called inside the caller's torch.no_grad() (TD errors for replay priorities), it switches grad mode back ON for
+# the rest of the caller's no_grad block. The settings watch compares before/after only with grad mode on.
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    torch.set_grad_enabled(False)
+    target = reward + gamma * target_net(x_next)
+    torch.set_grad_enabled(True)
+    prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(  # e2 cand15
+        grade_id="test_refine",
+        name="set_grad_enabled(False) ... set_grad_enabled(True) calls around the update of z (an interrupted update leaves grad mode off)",
+        mistake="grad-mode-left-off",
+        expect="传出来之后，grad mode 仍然关着",
+        code="""
+# 06 refine: the in-place update of z between torch.set_grad_enabled(False) / (True) calls instead of no_grad().
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        torch.set_grad_enabled(False)
+        z -= lr * z.grad
+        torch.set_grad_enabled(True)
+        z.grad = None
+    return z.detach()
+""",
+    ),
+    dict(  # e2 cand16
+        grade_id="test_td_loss",
+        name="target_net.eval() for the target, then an unconditional target_net.train() (a target net kept in eval comes back in train mode)",
+        expect="target_net 的模式变了（training 从 False 变成了 True）",
+        code="""
+# 06 td_loss: evaluates the target net in eval mode "for a deterministic target", then switches it back with an
+# unconditional target_net.train(). A target net the caller keeps in eval (the usual DQN setup), or value_net itself
+# when the caller computes TD errors in eval mode with target_net is value_net, comes back in TRAIN mode: its
+# Dropout turns on and its BatchNorm starts updating running statistics. The tests' only eval-mode net is a
+# value_net with a separate, train-mode target_net.
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    target_net.eval()
+    with torch.no_grad():
+        target = reward + gamma * target_net(x_next)
+    target_net.train()
+    prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+]
+
+
+CORRECT += [  # s42 review (e2): a context manager puts the caller's grad mode back, whatever it was
+    dict(
+        grade_id="test_td_loss",
+        name="the target under `with torch.set_grad_enabled(False):`",
+        code=_td_with("with torch.no_grad():", "with torch.set_grad_enabled(False):"),
+    ),
+    dict(
+        grade_id="test_refine",
+        name="the update of z by a helper decorated with @torch.no_grad()",
+        code="@torch.no_grad()\ndef _step(z, lr):\n    z -= lr * z.grad\n\n\n"
+        + _refine_with("    with torch.no_grad():\n        z -= lr * z.grad\n", "    _step(z, lr)\n"),
+    ),
+]
+
+
+MUTANTS += [  # s42 review (e2): an implementation flag set though every other setting keeps its default
+    dict(  # e2 cand20
+        grade_id="test_make_optimizer",
+        name="AdamW(groups, lr=lr, fused=True) (fused is not among the math settings the test compared)",
+        expect="的 fused 是 True，应是 AdamW 的默认值 None",
+        code=_optimizer_with(_ADAMW, "torch.optim.AdamW(groups, lr=lr, fused=True)"),
+    ),
+]
+
+CORRECT += [  # s42 review (e2): the defaults written out, betas as a list
+    dict(
+        grade_id="test_make_optimizer",
+        name="every default written out: betas=[0.9, 0.999], eps=1e-8, amsgrad=False, foreach=None, fused=None",
+        code=_optimizer_with(
+            _ADAMW,
+            "torch.optim.AdamW(groups, lr=lr, betas=[0.9, 0.999], eps=1e-8, amsgrad=False, foreach=None, fused=None)",
+        ),
     ),
 ]
