@@ -488,14 +488,6 @@ CORRECT = [
         "    grid = x.unflatten(3, (w // p, p)).unflatten(2, (h // p, p)).movedim((2, 4), (1, 2))\n"
         "    return grid.flatten(3).flatten(1, 2)\n",
     ),
-    dict(
-        grade_id="test_patchify",
-        name="copies the permuted blocks into a zeros output",
-        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
-        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype)\n"
-        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
-        "    return out.reshape(n, -1, c * p * p)\n",
-    ),
 ]
 
 # The solution of forward_one as the notebook writes it; a mutant below is this text with one edit.
@@ -1100,5 +1092,41 @@ MUTANTS += [  # fix40 (a10 cand07): a cache keyed on the input's values hands ev
             "        _flat[key] = x.permute(0, 3, 1, 2).flatten(start_dim=1)\n"
             "    return _flat[key]\n"
         ),
+    ),
+]
+
+MUTANTS += [  # fix42 (e1 cand14, cand16): no flatten_nhwc / patchify case was on another device (meta stands in for a GPU)
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="copies the permuted x into a buffer made without device= (a CPU result for a GPU x)",
+        expect="拷出了它的设备",
+        code="def flatten_nhwc(x):\n    n, h, w, c = x.shape\n    out = torch.empty(n, c * h * w, dtype=x.dtype)\n"
+        "    out.view(n, c, h, w).copy_(x.permute(0, 3, 1, 2))\n    return out\n",
+    ),
+    dict(  # a CORRECT entry until fix42: the zeros output is made on the CPU whatever x's device
+        grade_id="test_patchify",
+        name="copies the permuted blocks into a zeros output made without device=",
+        expect="拷出了它的设备",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype)\n"
+        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+]
+
+CORRECT += [  # fix42: the same copies into an output made on x's device
+    dict(
+        grade_id="test_patchify",
+        name="copies the permuted blocks into a zeros output made with device=x.device",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype, device=x.device)\n"
+        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="copies the permuted x into x.new_empty",
+        code="def flatten_nhwc(x):\n    n, h, w, c = x.shape\n    out = x.new_empty(n, c * h * w)\n"
+        "    out.view(n, c, h, w).copy_(x.permute(0, 3, 1, 2))\n    return out\n",
     ),
 ]
