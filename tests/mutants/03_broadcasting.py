@@ -1645,3 +1645,15 @@ MUTANTS += [  # fix42 (e1 cand07): no batch_outer_sum case was on another device
         "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
     ),
 ]
+
+MUTANTS += [  # fix42 (e1 cand10): no tested shape had more than 4 dims
+    dict(
+        grade_id="test_broadcast_shape",
+        name="walks at most the last 4 dims (tensors taken to be at most NCHW)",
+        expect="少了前面的 1 维",
+        code="def broadcast_shape(a, b):\n    out = []\n    for i in range(1, 5):\n        if i > len(a) and i > len(b):\n            break\n"
+        "        x = a[-i] if i <= len(a) else 1\n        y = b[-i] if i <= len(b) else 1\n        if x == y or y == 1:\n            out.append(x)\n"
+        "        elif x == 1:\n            out.append(y)\n        else:\n            raise ValueError(f'cannot broadcast {a} and {b}')\n"
+        "    return tuple(reversed(out))\n",
+    ),
+]
