@@ -1130,3 +1130,27 @@ CORRECT += [  # fix42: the same copies into an output made on x's device
         "    out.view(n, c, h, w).copy_(x.permute(0, 3, 1, 2))\n    return out\n",
     ),
 ]
+
+MUTANTS += [  # fix42 (e1 cand09): only a batch that required grad was checked, and only for a grad_fn
+    dict(
+        grade_id="test_to_nchw",
+        name="one image through x.data.unsqueeze(0): a view, but cut from x's graph",
+        expect="x.grad 是 None",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.data.unsqueeze(0)\n    return x.permute(0, 3, 1, 2)\n",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="one image through a detached leaf that requires grad again: a grad_fn, but not x's graph",
+        expect="x.grad 是 None",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.detach().requires_grad_(x.requires_grad).unsqueeze(0)\n"
+        "    return x.permute(0, 3, 1, 2)\n",
+    ),
+]
+
+CORRECT += [  # fix42: indexing and movedim are views that keep x's graph
+    dict(
+        grade_id="test_to_nchw",
+        name="x[None] for one image, then movedim(-1, 1)",
+        code="def to_nchw(x):\n    return (x[None] if x.dim() == 3 else x).movedim(-1, 1)\n",
+    ),
+]
