@@ -1154,3 +1154,21 @@ CORRECT += [  # fix42: indexing and movedim are views that keep x's graph
         code="def to_nchw(x):\n    return (x[None] if x.dim() == 3 else x).movedim(-1, 1)\n",
     ),
 ]
+
+MUTANTS += [  # fix42 (e1 cand12): a meta sample cannot be copied, so the move raised before the model ran and passed
+    dict(
+        grade_id="test_forward_one",
+        name="moves the sample to the model's device first (on a GPU: a silent copy to the CPU model)",
+        expect="模型还没拿到样本，forward_one 自己就抛出了 NotImplementedError",
+        code="def forward_one(model, sample):\n    x = sample.unsqueeze(0)\n    p = next(model.parameters(), None)\n"
+        "    if p is not None:\n        x = x.to(p.device)\n    return model(x).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="raises its own RuntimeError on a device mismatch instead of the model's",
+        expect="模型还没拿到样本，forward_one 自己就抛出了 RuntimeError",
+        code="def forward_one(model, sample):\n    p = next(model.parameters(), None)\n"
+        "    if p is not None and p.device != sample.device:\n        raise RuntimeError(f'model on {p.device}, sample on {sample.device}')\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]
