@@ -1566,3 +1566,28 @@ CORRECT += [  # fix42: the result kept on x's device, made with full_like / wher
         code="def masked_row_mean(x, low, high):\n    xd = x.double()\n    mask = (xd >= low) & (xd < high)\n    wide = torch.promote_types(x.dtype, torch.float32)\n    kept = torch.where(mask, x.to(wide), torch.full_like(x, float('nan'), dtype=wide))\n    count = mask.sum(dim=1)\n    mean = kept.nansum(dim=1) / count.clamp(min=1)\n    return torch.where(count > 0, mean, float('nan')).to(x.dtype)\n",
     ),
 ]
+
+MUTANTS += [  # fix42 (e1 cand06): every tested device pair differed in is_cuda, is_meta or get_device()
+    dict(
+        grade_id="test_mismatches",
+        name="device compared through is_meta, is_cuda and get_device() only",
+        expect="is_cuda、is_meta、get_device() 却都一样",
+        code="def mismatches(x, ref):\n    found = []\n    if x.shape != ref.shape:\n        found.append('shape')\n"
+        "    if x.dtype != ref.dtype:\n        found.append('dtype')\n"
+        "    if (x.is_meta, x.is_cuda, x.get_device()) != (ref.is_meta, ref.is_cuda, ref.get_device()):\n"
+        "        found.append('device')\n    if x.requires_grad != ref.requires_grad:\n        found.append('requires_grad')\n"
+        "    return found\n",
+    ),
+]
+
+CORRECT += [  # fix42: device told apart through its type and index
+    dict(
+        grade_id="test_mismatches",
+        name="device compared as (type, index)",
+        code="def mismatches(x, ref):\n    found = []\n    if tuple(x.shape) != tuple(ref.shape):\n        found.append('shape')\n"
+        "    if x.dtype != ref.dtype:\n        found.append('dtype')\n"
+        "    if (x.device.type, x.device.index) != (ref.device.type, ref.device.index):\n"
+        "        found.append('device')\n    if x.requires_grad != ref.requires_grad:\n        found.append('requires_grad')\n"
+        "    return found\n",
+    ),
+]
