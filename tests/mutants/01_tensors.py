@@ -1537,3 +1537,57 @@ MUTANTS += [  # s42 review (e1): results kept across calls (no test called these
         code="def make_labels(raw):\n    return (raw - 1).long()\n",
     ),
 ]
+
+MUTANTS += [  # fix42 (e1 cand03, cand08): no masked_row_mean case was on another device (meta stands in for a GPU)
+    dict(
+        grade_id="test_masked_row_mean",
+        name="rows read back with .tolist() and averaged in Python; the result made on the CPU",
+        expect="Cannot copy out of meta tensor",
+        code="def masked_row_mean(x, low, high):\n    means = []\n    for row in x.tolist():\n        picked = [v for v in row if low <= v < high]\n        means.append(math.fsum(picked) / len(picked) if picked else float('nan'))\n    return torch.tensor(means, dtype=x.dtype)\n",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a nan buffer made without device= and filled through a boolean mask",
+        expect="布尔索引或 nonzero",
+        code="def masked_row_mean(x, low, high):\n    xd = x.double()\n    mask = (xd >= low) & (xd < high)\n    wide = torch.promote_types(x.dtype, torch.float32)\n    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)\n    count = mask.sum(dim=1)\n    out = torch.full((x.shape[0],), float('nan'), dtype=x.dtype)\n    has = count > 0\n    out[has] = (total[has] / count[has]).to(x.dtype)\n    return out\n",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="the result copied into a nan buffer made without device=",
+        expect="拷出了它的设备",
+        code="def masked_row_mean(x, low, high):\n    xd = x.double()\n    mask = (xd >= low) & (xd < high)\n    wide = torch.promote_types(x.dtype, torch.float32)\n    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)\n    out = torch.full((x.shape[0],), float('nan'), dtype=x.dtype)\n    out.copy_((total / mask.sum(dim=1)).to(x.dtype))\n    return out\n",
+    ),
+]
+
+CORRECT += [  # fix42: the result kept on x's device, made with full_like / where and a Python nan
+    dict(
+        grade_id="test_masked_row_mean",
+        name="nansum over the readings with the rest set to nan, and where for the empty rows",
+        code="def masked_row_mean(x, low, high):\n    xd = x.double()\n    mask = (xd >= low) & (xd < high)\n    wide = torch.promote_types(x.dtype, torch.float32)\n    kept = torch.where(mask, x.to(wide), torch.full_like(x, float('nan'), dtype=wide))\n    count = mask.sum(dim=1)\n    mean = kept.nansum(dim=1) / count.clamp(min=1)\n    return torch.where(count > 0, mean, float('nan')).to(x.dtype)\n",
+    ),
+]
+
+MUTANTS += [  # fix42 (e1 cand06): every tested device pair differed in is_cuda, is_meta or get_device()
+    dict(
+        grade_id="test_mismatches",
+        name="device compared through is_meta, is_cuda and get_device() only",
+        expect="is_cuda、is_meta、get_device() 却都一样",
+        code="def mismatches(x, ref):\n    found = []\n    if x.shape != ref.shape:\n        found.append('shape')\n"
+        "    if x.dtype != ref.dtype:\n        found.append('dtype')\n"
+        "    if (x.is_meta, x.is_cuda, x.get_device()) != (ref.is_meta, ref.is_cuda, ref.get_device()):\n"
+        "        found.append('device')\n    if x.requires_grad != ref.requires_grad:\n        found.append('requires_grad')\n"
+        "    return found\n",
+    ),
+]
+
+CORRECT += [  # fix42: device told apart through its type and index
+    dict(
+        grade_id="test_mismatches",
+        name="device compared as (type, index)",
+        code="def mismatches(x, ref):\n    found = []\n    if tuple(x.shape) != tuple(ref.shape):\n        found.append('shape')\n"
+        "    if x.dtype != ref.dtype:\n        found.append('dtype')\n"
+        "    if (x.device.type, x.device.index) != (ref.device.type, ref.device.index):\n"
+        "        found.append('device')\n    if x.requires_grad != ref.requires_grad:\n        found.append('requires_grad')\n"
+        "    return found\n",
+    ),
+]

@@ -488,14 +488,6 @@ CORRECT = [
         "    grid = x.unflatten(3, (w // p, p)).unflatten(2, (h // p, p)).movedim((2, 4), (1, 2))\n"
         "    return grid.flatten(3).flatten(1, 2)\n",
     ),
-    dict(
-        grade_id="test_patchify",
-        name="copies the permuted blocks into a zeros output",
-        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
-        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype)\n"
-        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
-        "    return out.reshape(n, -1, c * p * p)\n",
-    ),
 ]
 
 # The solution of forward_one as the notebook writes it; a mutant below is this text with one edit.
@@ -1100,5 +1092,83 @@ MUTANTS += [  # fix40 (a10 cand07): a cache keyed on the input's values hands ev
             "        _flat[key] = x.permute(0, 3, 1, 2).flatten(start_dim=1)\n"
             "    return _flat[key]\n"
         ),
+    ),
+]
+
+MUTANTS += [  # fix42 (e1 cand14, cand16): no flatten_nhwc / patchify case was on another device (meta stands in for a GPU)
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="copies the permuted x into a buffer made without device= (a CPU result for a GPU x)",
+        expect="拷出了它的设备",
+        code="def flatten_nhwc(x):\n    n, h, w, c = x.shape\n    out = torch.empty(n, c * h * w, dtype=x.dtype)\n"
+        "    out.view(n, c, h, w).copy_(x.permute(0, 3, 1, 2))\n    return out\n",
+    ),
+    dict(  # a CORRECT entry until fix42: the zeros output is made on the CPU whatever x's device
+        grade_id="test_patchify",
+        name="copies the permuted blocks into a zeros output made without device=",
+        expect="拷出了它的设备",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype)\n"
+        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+]
+
+CORRECT += [  # fix42: the same copies into an output made on x's device
+    dict(
+        grade_id="test_patchify",
+        name="copies the permuted blocks into a zeros output made with device=x.device",
+        code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
+        "    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype, device=x.device)\n"
+        "    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)\n"
+        "    return out.reshape(n, -1, c * p * p)\n",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="copies the permuted x into x.new_empty",
+        code="def flatten_nhwc(x):\n    n, h, w, c = x.shape\n    out = x.new_empty(n, c * h * w)\n"
+        "    out.view(n, c, h, w).copy_(x.permute(0, 3, 1, 2))\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # fix42 (e1 cand09): only a batch that required grad was checked, and only for a grad_fn
+    dict(
+        grade_id="test_to_nchw",
+        name="one image through x.data.unsqueeze(0): a view, but cut from x's graph",
+        expect="x.grad 是 None",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.data.unsqueeze(0)\n    return x.permute(0, 3, 1, 2)\n",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="one image through a detached leaf that requires grad again: a grad_fn, but not x's graph",
+        expect="x.grad 是 None",
+        code="def to_nchw(x):\n    if x.dim() == 3:\n        x = x.detach().requires_grad_(x.requires_grad).unsqueeze(0)\n"
+        "    return x.permute(0, 3, 1, 2)\n",
+    ),
+]
+
+CORRECT += [  # fix42: indexing and movedim are views that keep x's graph
+    dict(
+        grade_id="test_to_nchw",
+        name="x[None] for one image, then movedim(-1, 1)",
+        code="def to_nchw(x):\n    return (x[None] if x.dim() == 3 else x).movedim(-1, 1)\n",
+    ),
+]
+
+MUTANTS += [  # fix42 (e1 cand12): a meta sample cannot be copied, so the move raised before the model ran and passed
+    dict(
+        grade_id="test_forward_one",
+        name="moves the sample to the model's device first (on a GPU: a silent copy to the CPU model)",
+        expect="模型还没拿到样本，forward_one 自己就抛出了 NotImplementedError",
+        code="def forward_one(model, sample):\n    x = sample.unsqueeze(0)\n    p = next(model.parameters(), None)\n"
+        "    if p is not None:\n        x = x.to(p.device)\n    return model(x).squeeze(0)\n",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="raises its own RuntimeError on a device mismatch instead of the model's",
+        expect="模型还没拿到样本，forward_one 自己就抛出了 RuntimeError",
+        code="def forward_one(model, sample):\n    p = next(model.parameters(), None)\n"
+        "    if p is not None and p.device != sample.device:\n        raise RuntimeError(f'model on {p.device}, sample on {sample.device}')\n"
+        "    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]

@@ -665,11 +665,11 @@ MUTANTS = [
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
 CORRECT = [
-    dict(
+    dict(  # fix42: the zeros output made on the inputs' device (without device= it was a CORRECT entry till fix42)
         grade_id="test_batch_outer_sum",
-        name="adds a and b into a zeros (B, M, N) output in place",
+        name="adds a and b into a zeros (B, M, N) output made on a's device, in place",
         code="def batch_outer_sum(a, b):\n"
-        "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
         "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
     ),
     dict(
@@ -1632,5 +1632,28 @@ MUTANTS += [  # fix40 (a10 family): a memo keyed on the input's values hands eve
             "    _losses.append((pred.detach().clone(), target.clone(), loss))\n"
             "    return loss\n"
         ),
+    ),
+]
+
+MUTANTS += [  # fix42 (e1 cand07): no batch_outer_sum case was on another device; this was CORRECT[0] until fix42
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="adds a and b into a zeros (B, M, N) output made without device= (always on the CPU)",
+        expect="返回的张量在 cpu 上",
+        code="def batch_outer_sum(a, b):\n"
+        "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # fix42 (e1 cand10): no tested shape had more than 4 dims
+    dict(
+        grade_id="test_broadcast_shape",
+        name="walks at most the last 4 dims (tensors taken to be at most NCHW)",
+        expect="少了前面的 1 维",
+        code="def broadcast_shape(a, b):\n    out = []\n    for i in range(1, 5):\n        if i > len(a) and i > len(b):\n            break\n"
+        "        x = a[-i] if i <= len(a) else 1\n        y = b[-i] if i <= len(b) else 1\n        if x == y or y == 1:\n            out.append(x)\n"
+        "        elif x == 1:\n            out.append(y)\n        else:\n            raise ValueError(f'cannot broadcast {a} and {b}')\n"
+        "    return tuple(reversed(out))\n",
     ),
 ]
