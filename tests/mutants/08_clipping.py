@@ -1740,3 +1740,45 @@ MUTANTS += [  # s42 (found41 c12 F3): code a device check guards runs where the 
         expect="torch.cuda.empty_cache()",
     ),
 ]
+
+
+MUTANTS += [  # fix42 (found42 e3 cand07): every tested model gave every parameter a gradient
+    dict(  # clipping written inline, reading every p.grad: a frozen layer's grad is None
+        grade_id="test_train_step",
+        name="inline_clip_reads_every_grad_none_included",
+        code=_step(
+            clip="params = list(model.parameters())\n"
+            "    grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad) for p in params]))\n"
+            "    coef = (max_norm / (grad_norm + 1e-6)).clamp(max=1.0)\n"
+            "    for p in params:\n"
+            "        p.grad.mul_(coef)"
+        ),
+        expect="跳过 grad 为 None 的参数",
+    ),
+    dict(  # skips frozen parameters, but a trainable one the forward does not use has no gradient either
+        grade_id="test_train_step",
+        name="inline_clip_skips_frozen_but_not_unused_parameters",
+        code=_step(
+            clip="params = [p for p in model.parameters() if p.requires_grad]\n"
+            "    grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad) for p in params]))\n"
+            "    coef = (max_norm / (grad_norm + 1e-6)).clamp(max=1.0)\n"
+            "    for p in params:\n"
+            "        p.grad.mul_(coef)"
+        ),
+        expect="多了一个 forward 用不到的参数",
+    ),
+]
+
+CORRECT += [  # fix42: the same inline clipping, skipping the parameters without a gradient
+    dict(
+        grade_id="test_train_step",
+        name="inline_clip_skipping_none_grads",
+        code=_step(
+            clip="grads = [p.grad for p in model.parameters() if p.grad is not None]\n"
+            "    grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n"
+            "    coef = (max_norm / (grad_norm + 1e-6)).clamp(max=1.0)\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)"
+        ),
+    ),
+]
