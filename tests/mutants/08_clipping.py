@@ -1782,3 +1782,38 @@ CORRECT += [  # fix42: the same inline clipping, skipping the parameters without
         ),
     ),
 ]
+
+
+MUTANTS += [  # fix42 (found42 e3 cand14): a step's graph kept after train_step returned was not observed
+    dict(  # every step's loss kept with its graph, for a loss curve (the bug 07's train_epoch refuses)
+        grade_id="test_train_step",
+        name="every_loss_kept_with_its_graph_in_a_module_level_list",
+        mistake="losses-kept-with-graph",
+        code="loss_history = []\n" + _step(after_step="loss_history.append(loss)"),
+        expect="这一步的 loss 还连着计算图被留着",
+    ),
+    dict(  # computed from the loss without detach(): still that step's graph
+        grade_id="test_train_step",
+        name="loss_times_batch_size_kept_with_its_graph",
+        mistake="losses-kept-with-graph",
+        code="loss_sums = []\n" + _step(after_step="loss_sums.append(loss * x.shape[0])"),
+        expect="这一步的 loss 还连着计算图被留着",
+    ),
+    dict(  # the model's output kept (for an accuracy later) without detach()
+        grade_id="test_train_step",
+        name="model_output_kept_with_its_graph",
+        code="outputs = []\n"
+        + _step().replace(
+            "loss = F.mse_loss(model(x), y)", "out = model(x)\n    outputs.append(out)\n    loss = F.mse_loss(out, y)"
+        ),
+        expect="带计算图的张量还被留着",
+    ),
+]
+
+CORRECT += [  # fix42: what a loss curve should keep: the detached loss (on the device, no graph)
+    dict(
+        grade_id="test_train_step",
+        name="detached_losses_kept_in_a_module_level_list",
+        code="loss_history = []\n" + _step(after_step="loss_history.append(loss.detach())"),
+    ),
+]
