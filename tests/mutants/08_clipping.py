@@ -1817,3 +1817,34 @@ CORRECT += [  # fix42: what a loss curve should keep: the detached loss (on the 
         code="loss_history = []\n" + _step(after_step="loss_history.append(loss.detach())"),
     ),
 ]
+
+
+_LAYERS_CAT = """
+def layer_grad_norms(model, norm_type=2.0):
+    groups, flat = {{}}, []
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+            flat.append(p.grad.reshape(-1))
+    if not groups:
+        return {{}}, torch.tensor(0.0)
+    layers = {{k: torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in gs]), norm_type) for k, gs in groups.items()}}
+    return layers, {total}
+"""
+
+MUTANTS += [  # fix42 (found42 e3 cand06): the total not composed from the layer norms, as the spec asks
+    dict(  # right values, from one concatenation of every gradient (a copy of them all)
+        grade_id="test_layer_grad_norms",
+        name="total_from_a_concatenation_of_every_gradient",
+        code=_LAYERS_CAT.format(total="torch.linalg.vector_norm(torch.cat(flat), norm_type)"),
+        expect="的梯度拼进了同一个张量（torch.cat）",
+    ),
+]
+
+CORRECT += [  # fix42: a layer's own gradients concatenated for its norm; the total composed from the layer norms
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="layer_norm_from_a_concatenation_of_its_own_gradients",
+        code=_LAYERS_CAT.format(total="torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)"),
+    ),
+]
