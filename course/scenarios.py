@@ -1087,6 +1087,8 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
     inside lists) that have a ``grad_fn`` count as per-step losses, and so do losses the ``course.fixtures``
     loss functions compute during the call. ``report["calls"]`` names the API of each sync. To ``fn``'s code the
     machine is a GPU machine: ``torch.cuda.is_available()`` is True and device tensors read as on ``cuda:0``.
+    ``report["graph_kept"]`` names the tensors with a graph the call made that are still held after it returned
+    (see :func:`_graph_kept`).
     """
     nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
     devices = _named_devices(fn)
@@ -1107,7 +1109,30 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
         ) from None
     finally:
         ACTIVE_COUNTERS.remove(counter)
-    return result, counter.report()
+    report = counter.report()
+    report["graph_kept"], report["graph_kept_loss"] = _graph_kept(counter, result)
+    return result, report
+
+
+def _graph_kept(counter: SyncCounter, result: Any) -> tuple[list[str], bool]:
+    """The tensors with a graph made during the call, other than those it returned, that Python still holds after
+    it returned (``history.append(loss)`` into a list outside the function, an attribute of the model): the names
+    of their ``grad_fn`` (each once), and whether one of them is a loss ``backward()`` ran on, or computed from one
+    without ``detach()``. A step function that keeps one keeps a graph per call."""
+    returned = {id(t) for t in _tensors(result)}
+    names: list[str] = []
+    loss = False
+    for refs in counter.step_graphs:
+        for ref in refs:
+            if not _held_by_python(ref):  # before anything here holds the tensor (it counts references)
+                continue
+            t = ref()
+            node = None if t is None or id(t) in returned else t.grad_fn
+            if node is None:
+                continue
+            names.append(type(node).__name__)
+            loss = loss or node in counter.loss_nodes or node in counter._derived
+    return list(dict.fromkeys(names)), loss
 
 
 # What torch says when code asks a machine without a GPU for CUDA (while the counter answers is_available() True).

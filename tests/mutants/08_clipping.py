@@ -1742,6 +1742,114 @@ MUTANTS += [  # s42 (found41 c12 F3): code a device check guards runs where the 
 ]
 
 
+MUTANTS += [  # fix42 (found42 e3 cand07): every tested model gave every parameter a gradient
+    dict(  # clipping written inline, reading every p.grad: a frozen layer's grad is None
+        grade_id="test_train_step",
+        name="inline_clip_reads_every_grad_none_included",
+        code=_step(
+            clip="params = list(model.parameters())\n"
+            "    grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad) for p in params]))\n"
+            "    coef = (max_norm / (grad_norm + 1e-6)).clamp(max=1.0)\n"
+            "    for p in params:\n"
+            "        p.grad.mul_(coef)"
+        ),
+        expect="跳过 grad 为 None 的参数",
+    ),
+    dict(  # skips frozen parameters, but a trainable one the forward does not use has no gradient either
+        grade_id="test_train_step",
+        name="inline_clip_skips_frozen_but_not_unused_parameters",
+        code=_step(
+            clip="params = [p for p in model.parameters() if p.requires_grad]\n"
+            "    grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad) for p in params]))\n"
+            "    coef = (max_norm / (grad_norm + 1e-6)).clamp(max=1.0)\n"
+            "    for p in params:\n"
+            "        p.grad.mul_(coef)"
+        ),
+        expect="多了一个 forward 用不到的参数",
+    ),
+]
+
+CORRECT += [  # fix42: the same inline clipping, skipping the parameters without a gradient
+    dict(
+        grade_id="test_train_step",
+        name="inline_clip_skipping_none_grads",
+        code=_step(
+            clip="grads = [p.grad for p in model.parameters() if p.grad is not None]\n"
+            "    grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n"
+            "    coef = (max_norm / (grad_norm + 1e-6)).clamp(max=1.0)\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef)"
+        ),
+    ),
+]
+
+
+MUTANTS += [  # fix42 (found42 e3 cand14): a step's graph kept after train_step returned was not observed
+    dict(  # every step's loss kept with its graph, for a loss curve (the bug 07's train_epoch refuses)
+        grade_id="test_train_step",
+        name="every_loss_kept_with_its_graph_in_a_module_level_list",
+        mistake="losses-kept-with-graph",
+        code="loss_history = []\n" + _step(after_step="loss_history.append(loss)"),
+        expect="这一步的 loss 还连着计算图被留着",
+    ),
+    dict(  # computed from the loss without detach(): still that step's graph
+        grade_id="test_train_step",
+        name="loss_times_batch_size_kept_with_its_graph",
+        mistake="losses-kept-with-graph",
+        code="loss_sums = []\n" + _step(after_step="loss_sums.append(loss * x.shape[0])"),
+        expect="这一步的 loss 还连着计算图被留着",
+    ),
+    dict(  # the model's output kept (for an accuracy later) without detach()
+        grade_id="test_train_step",
+        name="model_output_kept_with_its_graph",
+        code="outputs = []\n"
+        + _step().replace(
+            "loss = F.mse_loss(model(x), y)", "out = model(x)\n    outputs.append(out)\n    loss = F.mse_loss(out, y)"
+        ),
+        expect="带计算图的张量还被留着",
+    ),
+]
+
+CORRECT += [  # fix42: what a loss curve should keep: the detached loss (on the device, no graph)
+    dict(
+        grade_id="test_train_step",
+        name="detached_losses_kept_in_a_module_level_list",
+        code="loss_history = []\n" + _step(after_step="loss_history.append(loss.detach())"),
+    ),
+]
+
+
+_LAYERS_CAT = """
+def layer_grad_norms(model, norm_type=2.0):
+    groups, flat = {{}}, []
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+            flat.append(p.grad.reshape(-1))
+    if not groups:
+        return {{}}, torch.tensor(0.0)
+    layers = {{k: torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in gs]), norm_type) for k, gs in groups.items()}}
+    return layers, {total}
+"""
+
+MUTANTS += [  # fix42 (found42 e3 cand06): the total not composed from the layer norms, as the spec asks
+    dict(  # right values, from one concatenation of every gradient (a copy of them all)
+        grade_id="test_layer_grad_norms",
+        name="total_from_a_concatenation_of_every_gradient",
+        code=_LAYERS_CAT.format(total="torch.linalg.vector_norm(torch.cat(flat), norm_type)"),
+        expect="的梯度拼进了同一个张量（torch.cat）",
+    ),
+]
+
+CORRECT += [  # fix42: a layer's own gradients concatenated for its norm; the total composed from the layer norms
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="layer_norm_from_a_concatenation_of_its_own_gradients",
+        code=_LAYERS_CAT.format(total="torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)"),
+    ),
+]
+
+
 CORRECT += [  # s42 review (e3 cand11): the judge rebuilt a learner's ValueError subclass as a plain LearnerError
     dict(
         grade_id="test_advise",

@@ -2701,3 +2701,27 @@ def _saved(model, optimizer, epoch):
         ),
     ),
 ]
+
+
+MUTANTS += [  # fix42 (found42 e4 cand05): the model was never compared with the epoch fit said it kept
+    dict(  # fit selected the epoch on the validation split, then the model is fine-tuned ON it (another loader, optimizer)
+        grade_id="test_final_accuracy",
+        name="fine_tuned_on_the_validation_split_after_fit",
+        code=(  # on a copy: the solution's model is shared by the tests of this process
+            "model = copy.deepcopy(model)\n"
+            "_ft_opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)\n"
+            "_val_loader = make_loader(x_val.cpu(), y_val.cpu(), 128, shuffle=True, generator=torch.Generator().manual_seed(1))\n"
+            "for _ in range(3):\n"
+            "    train_one_epoch(model, _ft_opt, loss_fn, _val_loader, MAX_NORM)\n"
+        ),
+        expect="fit 返回之后它又被训练过",
+    ),
+]
+
+CORRECT += [  # fix42: the validation and test accuracy looked at after training (model in eval mode, nothing changed)
+    dict(
+        grade_id="test_final_accuracy",
+        name="evaluates_the_trained_model_again_after_fit",
+        code='print("val", evaluate(model, x_val, y_val, 250), "train", evaluate(model, x_train.to(device), y_train.to(device), 500))\n',
+    ),
+]
