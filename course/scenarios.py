@@ -203,7 +203,8 @@ class SyncCounter(TorchFunctionMode):
     on ``cuda:0`` (``t.device``, ``t.is_cuda``, ``t.is_cpu``, ``t.get_device()``), so that code a device check
     guards (``if x.device.type == "cuda": torch.cuda.empty_cache()``, ``torch.autocast(x.device.type)``) runs and
     is observed as on a GPU machine; a call that names that device (``device=x.device``, ``.to(str(x.device))``,
-    ``.to("cuda")``) is the device, and runs on the host of this machine.
+    ``.to("cuda")``, ``.cuda()``) is the device, and runs on the host of this machine; a ``torch.device("cuda")`` the
+    code made itself is not (it fails here, as code that picks the GPU itself instead of the inputs' device).
     """
 
     def __init__(
@@ -323,6 +324,11 @@ class SyncCounter(TorchFunctionMode):
             played = self._reads_cuda(func, args)
             if played is not _UNPLAYED:
                 return played
+            if (
+                func is _T.cuda and args and _current_cuda(args[1:], kwargs)
+            ):  # t.cuda(): the current GPU, the played one
+                options = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
+                func, args, kwargs = _T.to, (args[0], PLAYED_CUDA), options
         name = op_name(func)
         if not self.autocast and torch.is_autocast_enabled("cuda"):
             self.autocast = str(torch.get_autocast_dtype("cuda")).removeprefix("torch.")
@@ -762,11 +768,17 @@ def _names_cuda(value: Any, *, index: bool = False) -> bool:
     """Whether ``value`` names the played CUDA device: ``x.device`` of a device tensor (:data:`PLAYED_CUDA`), a string
     (``"cuda"``, ``str(x.device)``); an int too when ``index``. A ``torch.device("cuda")`` the code made itself is
     left to fail on this machine (:func:`count_syncs` says: take the device from what was passed in)."""
-    if isinstance(value, torch.device):
-        return value is PLAYED_CUDA
+    if isinstance(value, torch.device):  # torch's own code forwards the learner's device parsed anew (module.to)
+        return value is PLAYED_CUDA or (value == PLAYED_CUDA and _called_by_torch())
     if isinstance(value, str):
         return value.split(":")[0] == "cuda"
     return index and isinstance(value, int) and not isinstance(value, bool)
+
+
+def _current_cuda(args: tuple, kwargs: dict) -> bool:
+    """Whether ``t.cuda(*args, **kwargs)`` names the current GPU (no device, or index 0): the one a counter plays."""
+    device = args[0] if args else kwargs.get("device")
+    return device is None or (isinstance(device, int) and not isinstance(device, bool) and device == 0)
 
 
 def _on_this_host(func: Any, name: str, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
