@@ -203,8 +203,8 @@ class SyncCounter(TorchFunctionMode):
     on ``cuda:0`` (``t.device``, ``t.is_cuda``, ``t.is_cpu``, ``t.get_device()``), so that code a device check
     guards (``if x.device.type == "cuda": torch.cuda.empty_cache()``, ``torch.autocast(x.device.type)``) runs and
     is observed as on a GPU machine; a call that names that device (``device=x.device``, ``.to(str(x.device))``,
-    ``.to("cuda")``, ``.cuda()``) is the device, and runs on the host of this machine; a ``torch.device("cuda")`` the
-    code made itself is not (it fails here, as code that picks the GPU itself instead of the inputs' device).
+    ``.to("cuda")``, ``.cuda()``, a ``torch.device`` rebuilt from it) is the device, and runs on the host of this
+    machine; a ``torch.device("cuda")`` the code made itself is not (code that picks the GPU instead of its inputs').
     """
 
     def __init__(
@@ -765,11 +765,12 @@ _WAITS = [
 
 
 def _names_cuda(value: Any, *, index: bool = False) -> bool:
-    """Whether ``value`` names the played CUDA device: ``x.device`` of a device tensor (:data:`PLAYED_CUDA`), a string
-    (``"cuda"``, ``str(x.device)``); an int too when ``index``. A ``torch.device("cuda")`` the code made itself is
-    left to fail on this machine (:func:`count_syncs` says: take the device from what was passed in)."""
-    if isinstance(value, torch.device):  # torch's own code forwards the learner's device parsed anew (module.to)
-        return value is PLAYED_CUDA or (value == PLAYED_CUDA and _called_by_torch())
+    """Whether ``value`` names the played CUDA device (the one GPU of the played machine, ``cuda:0``): ``x.device`` of a
+    device tensor (:data:`PLAYED_CUDA`) or a device rebuilt from it (``torch.device(str(x.device))``), a string
+    (``"cuda"``, ``str(x.device)``); an int too when ``index``. A ``torch.device("cuda")`` (no index) is what code that
+    picks the GPU itself makes: left to fail here (:func:`count_syncs` says: take the device from the inputs)."""
+    if isinstance(value, torch.device):  # x.device, or rebuilt from it: torch.device(str(x.device)), (type, index)
+        return value == PLAYED_CUDA
     if isinstance(value, str):
         return value.split(":")[0] == "cuda"
     return index and isinstance(value, int) and not isinstance(value, bool)

@@ -2284,3 +2284,17 @@ CORRECT += [  # s42 review (e3): a cast inside the graph is no copy to the host 
         code=_epoch_with("loss_fn(model(x), y)", "loss_fn(model(x).double(), y.double())"),
     ),
 ]
+
+
+CORRECT += [  # s42 second pass (f3): a device rebuilt from the input's device is that device (it was told "cuda yourself")
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="accumulators on torch.device(loss.device.type, loss.device.index)",
+        code='def epoch_mean_loss(losses, targets, ignore_index=-100):\n    if not losses:\n        return float("nan")\n    dev = torch.device(losses[0].device.type, losses[0].device.index)\n    total = torch.zeros((), device=dev)\n    count = torch.zeros((), dtype=torch.long, device=dev)\n    for loss, target in zip(losses, targets):\n        kept = (target != ignore_index).sum()\n        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n        count = count + kept\n    return (total / count).item()\n',
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulator on torch.device(str(losses[0].device))",
+        code="def log_running_loss(losses, batch_sizes, log_every):\n    if len(losses) < log_every:\n        return []\n    dev = torch.device(str(losses[0].device))\n    windows = []\n    window_sum, window_n = torch.zeros((), device=dev), 0\n    for step, (loss, n) in enumerate(zip(losses, batch_sizes), start=1):\n        window_sum = window_sum + loss.detach() * n\n        window_n += n\n        if step % log_every == 0:\n            windows.append(window_sum / window_n)\n            window_sum, window_n = torch.zeros((), device=dev), 0\n    return torch.stack(windows).tolist()\n",
+    ),
+]
