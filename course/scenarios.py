@@ -324,9 +324,7 @@ class SyncCounter(TorchFunctionMode):
             played = self._reads_cuda(func, args)
             if played is not _UNPLAYED:
                 return played
-            if (
-                func is _T.cuda and args and _current_cuda(args[1:], kwargs)
-            ):  # t.cuda(): the current GPU, the played one
+            if func is _T.cuda and args and _current_cuda(args[1:], kwargs):  # the current GPU: the played one
                 options = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
                 func, args, kwargs = _T.to, (args[0], PLAYED_CUDA), options
         name = op_name(func)
