@@ -1,5 +1,6 @@
 """The class report on a class graded by the real engine, then the page in Chromium with a screenshot of each
-section under ``artifacts/report/``.
+section under ``artifacts/browser/report/`` (an ignored folder, so a test run leaves the checkout clean); with
+``UPDATE_REPORT_SHOTS=1`` they replace the README's screenshots in ``artifacts/report/``.
 
 The class (built once per session: this module is its only user): every graded mutant of 02_shapes and of
 06_no_grad held by a student, a submission per mutant pairing it with a mutant of another question of the same
@@ -21,6 +22,7 @@ from __future__ import annotations
 import copy
 import csv
 import functools
+import os
 import shutil
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -40,7 +42,8 @@ PAIR_STEPS = (3,)  # per notebook: submissions holding two mutants of two differ
 OVERLAP = 57  # students holding mutants in both notebooks (a pair in one or both: three or four misconceptions)
 HONEST = 10  # students who get every question right (beyond those holding a mutant)
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "report"
+# the README's screenshots are refreshed only when asked; a plain run writes beside the other browser screenshots
+SHOTS = ROOT / "artifacts" / ("report" if os.environ.get("UPDATE_REPORT_SHOTS") == "1" else "browser/report")
 
 Group = tuple[nbs.Mutant, ...]  # the mutants one submission holds (empty: honest)
 Holding = dict[str, Group]  # assignment -> what a student's submission holds
