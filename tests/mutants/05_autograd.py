@@ -1562,3 +1562,24 @@ MUTANTS += [  # s42 review (e2): the spec's "也不要用 torch.inference_mode()
         ),
     ),
 ]
+
+MUTANTS += [  # s43 review (f2): a copy to the host was read as "meta has no data" and the device check skipped
+    dict(  # f2 cand03
+        grade_id="test_value_and_grad",
+        name="the new leaf from x.detach().cpu(): value and grad on the CPU for a GPU x",
+        expect="函数把输入的数据拷出了它的设备",
+        code="def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:\n    leaf = x.detach().cpu().requires_grad_(True)\n    value = f(leaf)\n    (grad,) = torch.autograd.grad(value, leaf)\n    return value.detach(), grad\n",
+    ),
+    dict(  # f2 cand24
+        grade_id="test_value_and_grad",
+        name="the new leaf from torch.tensor(x.tolist()): a read back to Python, and a CPU leaf",
+        expect="函数把输入的数据拷出了它的设备",
+        code="def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:\n    leaf = torch.tensor(x.tolist(), dtype=x.dtype, requires_grad=True)\n    value = f(leaf)\n    (grad,) = torch.autograd.grad(value, leaf)\n    return value.detach(), grad\n",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="each micro-batch's loss kept on the host (loss.detach().cpu()) and summed there",
+        expect="函数把输入的数据拷出了它的设备",
+        code="def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:\n    model.zero_grad(set_to_none=True)\n    n = x.shape[0]\n    losses = []\n    for start in range(0, n, micro_batch_size):\n        xb = x[start:start + micro_batch_size]\n        yb = y[start:start + micro_batch_size]\n        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n        loss.backward()\n        losses.append(loss.detach().cpu())\n    return float(sum(losses))\n",
+    ),
+]

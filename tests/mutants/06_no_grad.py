@@ -1488,3 +1488,12 @@ CORRECT += [  # s42 review (e2): the defaults written out, betas as a list
         ),
     ),
 ]
+
+MUTANTS += [  # s43 review (f2 cand07): a copy to the host was read as "meta has no data" and the device check skipped
+    dict(
+        grade_id="test_refine",
+        name="z from h.detach().cpu().clone(): z and the result on the CPU for a GPU h",
+        expect="函数把输入的数据拷出了它的设备",
+        code="def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:\n    z = h.detach().cpu().clone().requires_grad_(True)\n    for _ in range(steps):\n        loss_fn(z).backward(inputs=[z])\n        with torch.no_grad():\n            z -= lr * z.grad\n        z.grad = None\n    return z.detach()\n",
+    ),
+]
