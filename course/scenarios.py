@@ -200,7 +200,7 @@ class SyncCounter(TorchFunctionMode):
     it is detached before it is read; ``accumulated`` names the call that first made one.
 
     ``plays_cuda`` (set by :func:`count_syncs`): to the learner's code (not torch's own), a device tensor reads as
-    on ``cuda:0`` (``t.device``, ``t.is_cuda``, ``t.is_cpu``, ``t.get_device()``), so that code a device check
+    on ``cuda:0`` (``t.device``, ``t.is_cuda``, ``t.is_cpu``, ``t.get_device()``, ``t.type()``), so that code a device check
     guards (``if x.device.type == "cuda": torch.cuda.empty_cache()``, ``torch.autocast(x.device.type)``) runs and
     is observed as on a GPU machine; a call that names that device (``device=x.device``, ``.to(str(x.device))``,
     ``.to("cuda")``, ``.cuda()``, a ``torch.device`` rebuilt from it) is the device, and runs on the host of this
@@ -321,7 +321,7 @@ class SyncCounter(TorchFunctionMode):
         if _paused:
             return func(*args, **kwargs)
         if self.plays_cuda:
-            played = self._reads_cuda(func, args)
+            played = self._reads_cuda(func, args if func is not _T.type or not kwargs else ())
             if played is not _UNPLAYED:
                 return played
             if func is _T.cuda and args and _current_cuda(args[1:], kwargs):  # the current GPU: the played one
@@ -412,10 +412,13 @@ class SyncCounter(TorchFunctionMode):
             return _UNPLAYED
         prop = getattr(func, "__self__", None) if getattr(func, "__name__", "") == "__get__" else None
         answers = {_T.device: PLAYED_CUDA, _T.is_cuda: True, _T.is_cpu: False}
-        if prop not in answers and func is not _T.get_device:
+        type_name = func is _T.type and len(args) == 1  # t.type() names the tensor type: torch.cuda.FloatTensor
+        if prop not in answers and func is not _T.get_device and not type_name:
             return _UNPLAYED
         if _called_by_torch():
             return _UNPLAYED
+        if type_name:
+            return func(*args).replace("torch.", "torch.cuda.", 1)
         return answers[prop] if prop in answers else PLAYED_CUDA.index
 
     def _note_mixed(self, name: str, args: tuple, kwargs: dict) -> None:
@@ -813,6 +816,8 @@ _PLAYED = [
     (torch.cuda, "is_available", True),
     (torch.cuda, "device_count", 1),
     (torch.cuda, "is_bf16_supported", True),
+    (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
+    (torch.cuda, "current_device", 0),
     *[
         (torch.accelerator, name, value)
         for name, value in (("is_available", True), ("device_count", 1))

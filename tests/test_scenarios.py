@@ -154,6 +154,20 @@ def test_code_run_only_where_there_is_a_gpu_runs_and_its_waits_are_counted():
     assert torch.cuda.is_available is real
 
 
+def test_the_played_gpu_answers_what_gpu_guards_ask_and_torch_gets_the_truth_after():
+    """The questions code guards a GPU path with read as on a GPU run (is_initialized, current_device, t.type());
+    outside the count they answer as this machine does."""
+    real_type, real_init = torch.ones(2, dtype=torch.float64).type(), torch.cuda.is_initialized
+
+    def guards(x: torch.Tensor) -> tuple[bool, int, str, str]:
+        return torch.cuda.is_initialized(), torch.cuda.current_device(), x.type(), x.long().type()
+
+    result, _ = count_syncs(guards, torch.ones(2, dtype=torch.float64))
+    assert result == (True, 0, "torch.cuda.DoubleTensor", "torch.cuda.LongTensor")
+    assert torch.cuda.is_initialized is real_init
+    assert torch.ones(2, dtype=torch.float64).type() == real_type
+
+
 @pytest.mark.parametrize("pin", ["factory", "method"])
 def test_a_pinned_non_blocking_upload_is_no_sync(pin):
     def upload(t: torch.Tensor, n: list[float]) -> torch.Tensor:

@@ -2298,3 +2298,19 @@ CORRECT += [  # s42 second pass (f3): a device rebuilt from the input's device i
         code="def log_running_loss(losses, batch_sizes, log_every):\n    if len(losses) < log_every:\n        return []\n    dev = torch.device(str(losses[0].device))\n    windows = []\n    window_sum, window_n = torch.zeros((), device=dev), 0\n    for step, (loss, n) in enumerate(zip(losses, batch_sizes), start=1):\n        window_sum = window_sum + loss.detach() * n\n        window_n += n\n        if step % log_every == 0:\n            windows.append(window_sum / window_n)\n            window_sum, window_n = torch.zeros((), device=dev), 0\n    return torch.stack(windows).tolist()\n",
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f3): a GPU path guarded by what the played GPU did not answer yet
+    dict(  # f3 cand02
+        grade_id="test_train_epoch",
+        name="loss.item() printed every step under `if torch.cuda.is_initialized():` (true on any GPU run)",
+        expect="同步 (sync) 次数太多",
+        code='def train_epoch(model, loss_fn, optimizer, batches, log_every):\n    model.train()\n    logs = []\n    window_sum, window_n = 0.0, 0\n    epoch_sum, epoch_n = 0.0, 0\n    for step, (x, y) in enumerate(batches, start=1):\n        optimizer.zero_grad()\n        loss = loss_fn(model(x), y)\n        loss.backward()\n        optimizer.step()\n        if torch.cuda.is_initialized():  # GPU run: show live progress\n            print(f"step {step}: {loss.item():.4f}")\n        batch_size = x.shape[0]\n        batch_sum = loss.detach() * batch_size\n        window_sum, window_n = window_sum + batch_sum, window_n + batch_size\n        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size\n        if step % log_every == 0:\n            logs.append((window_sum / window_n).item())\n            window_sum, window_n = 0.0, 0\n    return logs, (epoch_sum / epoch_n).item()\n',
+    ),
+    dict(  # f3 cand05
+        grade_id="test_epoch_mean_loss",
+        name="kept.item() per batch on the path taken when loss.type() names a cuda tensor",
+        expect="最多只能同步 1 次",
+        code='def epoch_mean_loss(losses, targets, ignore_index=-100):\n    total, count = 0.0, 0\n    for loss, target in zip(losses, targets):\n        kept = (target != ignore_index).sum()\n        if loss.type().startswith("torch.cuda"):   # on the GPU: skip the nan batches on the host\n            if kept.item() == 0:\n                continue\n            total = total + loss.detach() * kept\n        else:\n            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n        count = count + kept\n    if not losses:\n        return float("nan")\n    return (total / count).item()\n',
+    ),
+]

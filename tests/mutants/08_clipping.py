@@ -1857,3 +1857,19 @@ CORRECT += [  # s42 review (e3 cand11): the judge rebuilt a learner's ValueError
         code='class NotTrainedYet(ValueError):\n    """stats[\'steps\'] == 0: nothing to judge."""\n\n\ndef advise(stats):\n    steps, clipped = int(stats["steps"]), int(stats["clipped"])\n    if steps == 0:\n        raise NotTrainedYet("stats[\'steps\'] 是 0：还没有训练")\n    if not math.isfinite(float(stats["largest"])):\n        return "check_data"\n    if 5 * clipped > steps:\n        return "fix_lr_or_init"\n    return "keep_clipping"\n',
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f3): a GPU path guarded by what the played GPU did not answer yet
+    dict(  # f3 cand09
+        grade_id="test_train_step",
+        name="clip_grad_norm_(error_if_nonfinite=torch.cuda.is_initialized()): a host check every step on a GPU",
+        expect="主机与设备同步",
+        code='def train_step(model, batch, optimizer, max_norm, stats):\n    x, y = batch\n    optimizer.zero_grad()\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, error_if_nonfinite=torch.cuda.is_initialized())\n    optimizer.step()\n    stats["steps"] += 1\n    stats["clipped"] += grad_norm > max_norm\n    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())\n    return loss.detach(), grad_norm\n',
+    ),
+    dict(  # f3 cand11
+        grade_id="test_clip_by_global_norm_",
+        name="`if not torch.isfinite(total)` on the path taken when total.type() names a cuda tensor",
+        expect="主机与设备同步",
+        code='def clip_by_global_norm_(parameters, max_norm):\n    grads = [p.grad for p in parameters if p.grad is not None]\n    if len(grads) == 0:\n        return torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n    if "cuda" in total.type():           # GPU: early exit on a bad total, skip the multiplications\n        if not torch.isfinite(total):\n            return total\n        for g in grads:\n            g.mul_(coef)\n        return total\n    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n    for g in grads:\n        g.mul_(coef)\n    return total\n',
+    ),
+]
