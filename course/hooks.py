@@ -50,6 +50,9 @@ METHOD_REPLACED = "模块的方法（module.train = ...）"
 _CODE = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
 _ATTRIBUTES = "__dict__"  # the table name under which snapshot notes a module's own attributes that are code
 _CLASS = "__class__"  # ... and under which it notes a module's class (``m.__class__ = Subclass`` swaps its methods)
+_SETTINGS = "__settings__"  # ... and its plain settings (``loss_fn.reduction``, ``dropout.p``, ``relu.inplace``)
+ATTRIBUTE_CHANGED = "模块的设置（loss_fn.reduction = ...）"
+_PLAIN = (str, int, float, bool, type(None))
 
 
 def _modules_in(value: Any, found: list[Any]) -> list[Any]:
@@ -107,6 +110,19 @@ def _code_attributes(module: nn.Module) -> dict[str, Any]:
     }
 
 
+def _plain_attributes(module: nn.Module) -> dict[str, Any]:
+    """name -> value of the module's settings: what torch's own classes declare in ``__constants__`` (a loss's
+    ``reduction`` / ``ignore_index``, Dropout's ``p`` / ``inplace``, BatchNorm's ``eps`` / ``momentum``) and hold as a
+    str, number, bool or None. (A course probe's counters are no setting: its classes declare none.)"""
+    declared = {
+        name
+        for cls in type(module).__mro__
+        if cls.__module__.startswith("torch.")
+        for name in getattr(cls, "__constants__", ())
+    }
+    return {name: value for name, value in vars(module).items() if name in declared and isinstance(value, _PLAIN)}
+
+
 def snapshot(values: Any) -> Snapshot:
     """The hooks on every module found in ``values`` (arguments: modules inside lists, tuples and dicts too),
     and the functions set on each module as its own attributes."""
@@ -118,14 +134,34 @@ def snapshot(values: Any) -> Snapshot:
         noted
         + [(where, m, _ATTRIBUTES, _code_attributes(m)) for where, m in named]
         + [(where, m, _CLASS, type(m)) for where, m in named]
+        + [(where, m, _SETTINGS, _plain_attributes(m)) for where, m in named]
     )
 
 
 def left_on_callers(before: Snapshot) -> tuple[str, str] | None:
     """(:data:`HOOKS_LEFT` or :data:`METHOD_REPLACED`, what was left) when the call left a hook or put a function
     of its own in place of a module's method since ``before``; both are taken off again."""
-    hook, replaced = left_behind(before), replaced_methods(before)
-    return (HOOKS_LEFT, hook) if hook else (METHOD_REPLACED, replaced) if replaced else None
+    hook, replaced, changed = left_behind(before), replaced_methods(before), changed_settings(before)
+    if hook:
+        return HOOKS_LEFT, hook
+    return (METHOD_REPLACED, replaced) if replaced else (ATTRIBUTE_CHANGED, changed) if changed else None
+
+
+def changed_settings(before: Snapshot) -> str:
+    """Which of a module's settings (:func:`_plain_attributes`) the call changed or deleted since ``before`` ('' if
+    none), e.g. ``"MSELoss.reduction 从 'mean' 变成了 'sum'"``; each is put back."""
+    found = ""
+    for where, module, table, was in before:
+        if table != _SETTINGS:
+            continue
+        now = _plain_attributes(module)
+        for name in sorted(
+            n for n, value in was.items() if n not in now or now[n] != value or type(now[n]) is not type(value)
+        ):
+            shown = repr(now[name]) if name in now else "（被删掉了）"
+            found = found or f"{where}.{name} 从 {was[name]!r} 变成了 {shown}"
+            setattr(module, name, was[name])
+    return found
 
 
 def replaced_methods(before: Snapshot) -> str:
@@ -153,7 +189,7 @@ def left_behind(before: Snapshot) -> str:
     （register_forward_hook）"``; the added hooks are removed again."""
     found = ""
     for where, owner, table, keys in before:
-        if table in (_ATTRIBUTES, _CLASS):
+        if table in (_ATTRIBUTES, _CLASS, _SETTINGS):
             continue
         hooks = getattr(owner, table, None)
         added = [k for k in (hooks or {}) if k not in keys]

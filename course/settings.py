@@ -360,6 +360,7 @@ _GLOBAL_HOOK_TABLES = [
 
 CUDA_SEED = "torch.cuda.manual_seed() / manual_seed_all() / seed()（GPU 的随机数生成器）"
 HOOKS_LEFT, METHOD_REPLACED = hooks.HOOKS_LEFT, hooks.METHOD_REPLACED  # not process-wide: found by course.hooks
+ATTRIBUTE_CHANGED = hooks.ATTRIBUTE_CHANGED
 
 
 # Each setting as what the learner would have typed to change it: (read, restore). Read values compare with
@@ -548,6 +549,13 @@ def message(setting: str, change: str) -> tuple[str, str]:
             f"调用者传入的模型上，{change} 被换成了你写的代码（函数、可调用对象或子类：给模块的方法打补丁，monkey patch）："
             "调用者之后调用它时走的是你的代码，不是 PyTorch 的。不要替换模块的方法；用模块本来的方法（module.eval()、p.requires_grad_(False) ……）"
             "做到规格要求的事。",
+            "",
+        )
+    if setting == ATTRIBUTE_CHANGED:
+        return (
+            f"调用者传入的模块的设置被改了：{change}（测试已经改回去）。调用者之后每次用这个模块都按改过的设置算"
+            "（例如 loss 从平均变成求和）。不要改传进来的模块的属性；需要别的算法时，在函数里另建一个"
+            '（nn.MSELoss(reduction="sum")），或直接用函数形式（F.mse_loss(..., reduction="sum")）。',
             "",
         )
     if setting == HOOKS_LEFT:

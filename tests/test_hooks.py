@@ -96,3 +96,28 @@ def test_a_function_put_in_place_of_a_module_method_is_reported_and_taken_off():
     assert "train" not in vars(model[1]) and model[1].keep is print
     model.train()
     assert model[1].training and hooks.left_on_callers(before) is None
+
+
+SETS_REDUCTION = "def run(loss_fn, x):\n    loss_fn.reduction = 'sum'\n    return loss_fn(x, torch.zeros_like(x))\n"
+
+
+def test_a_changed_setting_of_a_torch_module_is_named_and_put_back():
+    model = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))
+    model.called = 0  # not a setting torch declares (a probe's counter)
+    before = hooks.snapshot([model])
+    model[1].p, model.called = 0.0, 3
+    model.eval()  # the mode is the exercises' own business
+    assert hooks.left_on_callers(before) == (hooks.ATTRIBUTE_CHANGED, "1.p 从 0.5 变成了 0.0")
+    assert model[1].p == 0.5 and hooks.left_on_callers(before) is None
+
+
+@pytest.mark.parametrize("where", ["kernel", "judge"])
+def test_a_function_changing_the_callers_loss_reduction_fails_and_leaves_it_as_it_was(where: str):
+    namespace: dict = {"torch": torch}
+    exec(SETS_REDUCTION, namespace)
+    fn = namespace["run"] if where == "kernel" else remote_function(SETS_REDUCTION, "run")
+    loss_fn = nn.MSELoss()
+    with pytest.raises(checks.CheckError) as failed:
+        checks.call_learner(fn, checks.Case((loss_fn, torch.ones(3)), label="x"), fn_name="run", copy=False)
+    assert "MSELoss.reduction 从 'mean' 变成了 'sum'" in str(failed.value)
+    assert loss_fn.reduction == "mean"

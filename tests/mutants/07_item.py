@@ -2314,3 +2314,13 @@ MUTANTS += [  # s43 second pass (f3): a GPU path guarded by what the played GPU 
         code='def epoch_mean_loss(losses, targets, ignore_index=-100):\n    total, count = 0.0, 0\n    for loss, target in zip(losses, targets):\n        kept = (target != ignore_index).sum()\n        if loss.type().startswith("torch.cuda"):   # on the GPU: skip the nan batches on the host\n            if kept.item() == 0:\n                continue\n            total = total + loss.detach() * kept\n        else:\n            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)\n        count = count + kept\n    if not losses:\n        return float("nan")\n    return (total / count).item()\n',
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f3 cand12): the caller's loss module changed and never put back
+    dict(
+        grade_id="test_train_epoch",
+        name="loss_fn.reduction set to 'sum' on the caller's loss module, the sum divided by hand",
+        expect="reduction 从 'mean' 变成了 'sum'",
+        code='def train_epoch(model, loss_fn, optimizer, batches, log_every):\n    model.train()\n    loss_fn.reduction = "sum"  # sum over the batch, so that the weighting by batch size is exact\n    logs = []\n    window_sum, window_n = 0.0, 0\n    epoch_sum, epoch_n = 0.0, 0\n    for step, (x, y) in enumerate(batches, start=1):\n        optimizer.zero_grad()\n        out = model(x)\n        loss_sum = loss_fn(out, y)\n        loss = loss_sum / out.numel()\n        loss.backward()\n        optimizer.step()\n        batch_size = x.shape[0]\n        batch_sum = loss.detach() * batch_size\n        window_sum, window_n = window_sum + batch_sum, window_n + batch_size\n        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size\n        if step % log_every == 0:\n            logs.append((window_sum / window_n).item())\n            window_sum, window_n = 0.0, 0\n    return logs, (epoch_sum / epoch_n).item()\n',
+    ),
+]
