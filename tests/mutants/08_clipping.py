@@ -1837,7 +1837,7 @@ MUTANTS += [  # fix42 (found42 e3 cand06): the total not composed from the layer
         grade_id="test_layer_grad_norms",
         name="total_from_a_concatenation_of_every_gradient",
         code=_LAYERS_CAT.format(total="torch.linalg.vector_norm(torch.cat(flat), norm_type)"),
-        expect="的梯度拼进了同一个张量（torch.cat）",
+        expect="拼进了同一个张量（aten.cat）",
     ),
 ]
 
@@ -1871,5 +1871,33 @@ MUTANTS += [  # s43 second pass (f3): a GPU path guarded by what the played GPU 
         name="`if not torch.isfinite(total)` on the path taken when total.type() names a cuda tensor",
         expect="主机与设备同步",
         code='def clip_by_global_norm_(parameters, max_norm):\n    grads = [p.grad for p in parameters if p.grad is not None]\n    if len(grads) == 0:\n        return torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))\n    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)\n    if "cuda" in total.type():           # GPU: early exit on a bad total, skip the multiplications\n        if not torch.isfinite(total):\n            return total\n        for g in grads:\n            g.mul_(coef)\n        return total\n    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))\n    for g in grads:\n        g.mul_(coef)\n    return total\n',
+    ),
+]
+
+
+MUTANTS += [  # s43 second pass (f3): the total from a copy of every gradient, made another way than a cat of views
+    dict(  # f3 cand06
+        grade_id="test_layer_grad_norms",
+        name="total = norm of a flat buffer every gradient is copied into (flat[i:j] = g.reshape(-1))",
+        expect="拼进了同一个张量（aten.copy_）",
+        code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    grads = [g for gs in groups.values() for g in gs]\n    flat = torch.empty(sum(g.numel() for g in grads), dtype=grads[0].dtype, device=grads[0].device)\n    i = 0\n    for g in grads:\n        flat[i:i + g.numel()] = g.reshape(-1)\n        i += g.numel()\n    return layers, torch.linalg.vector_norm(flat, norm_type)\n',
+    ),
+    dict(  # f3 cand07
+        grade_id="test_layer_grad_norms",
+        name="total = norm of torch.cat of every g.abs().reshape(-1)",
+        expect="拼进了同一个张量（aten.cat）",
+        code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for gs in groups.values() for g in gs]), norm_type)\n    return layers, total\n',
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total = norm of torch.cat of every g.double().reshape(-1), cast back to the gradients' dtype",
+        expect="拼进了同一个张量",
+        code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.cat([g.double().reshape(-1) for gs in groups.values() for g in gs]), norm_type)\n    return layers, total.to(next(iter(layers.values())).dtype)\n',
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total = norm of torch.cat of every g.clone().reshape(-1)",
+        expect="拼进了同一个张量（aten.cat）",
+        code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.cat([g.clone().reshape(-1) for gs in groups.values() for g in gs]), norm_type)\n    return layers, total\n',
     ),
 ]
