@@ -1901,3 +1901,19 @@ MUTANTS += [  # s43 second pass (f3): the total from a copy of every gradient, m
         code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.cat([g.clone().reshape(-1) for gs in groups.values() for g in gs]), norm_type)\n    return layers, total\n',
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f3): passed every test
+    dict(  # f3 cand08
+        grade_id="test_train_step",
+        name="the update undone when grad_norm is inf (torch.where on the device, 'like GradScaler')",
+        expect="这一步的更新被跳过了或被撤回了",
+        code='def train_step(model, batch, optimizer, max_norm, stats):\n    x, y = batch\n    optimizer.zero_grad()\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n    params = list(model.parameters())\n    with torch.no_grad():\n        before = [p.detach().clone() for p in params]\n    optimizer.step()\n    with torch.no_grad():\n        overflow = torch.isinf(grad_norm)\n        for p, old in zip(params, before):\n            p.copy_(torch.where(overflow, old, p))\n    stats["steps"] += 1\n    stats["clipped"] += grad_norm > max_norm\n    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())\n    return loss.detach(), grad_norm\n',
+    ),
+    dict(  # f3 cand10
+        grade_id="test_advise",
+        name="inf checked first, nan only after the clipping-frequency rule",
+        expect="这组统计属于情形 1",
+        code='def advise(stats):\n    steps, clipped, largest = int(stats["steps"]), int(stats["clipped"]), float(stats["largest"])\n    if steps == 0:\n        raise ValueError("no steps")\n    if math.isinf(largest):\n        return "check_data"\n    if 5 * clipped > steps:\n        return "fix_lr_or_init"\n    if math.isnan(largest):\n        return "check_data"\n    return "keep_clipping"\n',
+    ),
+]
