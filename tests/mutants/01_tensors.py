@@ -1591,3 +1591,13 @@ CORRECT += [  # fix42: device told apart through its type and index
         "    return found\n",
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f1): a memo keyed on the inputs' id and version passed (only fresh copies were tried)
+    dict(  # f1 cand09
+        grade_id="test_make_labels",
+        name="make_labels memoised on (id(raw), raw._version), a clone per caller: stale after a write through raw.data",
+        expect="和第一次的结果一样，是输入更新之前的值",
+        code="_ml_cache = {}\ndef make_labels(raw):\n    key = (id(raw), raw._version)\n    hit = _ml_cache.get(key)\n    if hit is None or hit[0] is not raw:\n        hit = (raw, raw.long() - 1)\n        _ml_cache[key] = hit\n    return hit[1].clone()\n",
+    ),
+]

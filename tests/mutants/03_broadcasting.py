@@ -1657,3 +1657,23 @@ MUTANTS += [  # fix42 (e1 cand10): no tested shape had more than 4 dims
         "    return tuple(reversed(out))\n",
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f1): a memo keyed on the inputs' id and version passed (only fresh copies were tried)
+    dict(  # f1 cand08
+        grade_id="test_batch_outer_sum",
+        name="batch_outer_sum memoised on (id, _version) of a and b, a clone per caller: stale after a write through .data",
+        expect="和第一次的结果一样，是输入更新之前的值",
+        code="_bos_cache = {}\ndef batch_outer_sum(a, b):\n    key = (id(a), a._version, id(b), b._version)\n    hit = _bos_cache.get(key)\n    if hit is None or hit[0] is not a or hit[1] is not b:\n        hit = (a, b, a.unsqueeze(2) + b.unsqueeze(1))\n        _bos_cache[key] = hit\n    return hit[2].clone()\n",
+    ),
+]
+
+
+MUTANTS += [  # s43 second pass (f1): a memo keyed on the inputs' id and version passed (only fresh copies were tried)
+    dict(  # f1 cand18
+        grade_id="test_mse_loss",
+        name="mse_loss memoised on (id, _version) of pred and target, a clone per caller: stale after a write through .data",
+        expect="和第一次的结果一样，是输入更新之前的值",
+        code='_mse_cache = {}\ndef mse_loss(pred, target):\n    key = (id(pred), pred._version, id(target), target._version)\n    hit = _mse_cache.get(key)\n    if pred.requires_grad or hit is None or hit[0] is not pred or hit[1] is not target:\n        p, t = pred, target\n        shapes = f"pred {tuple(p.shape)}, target {tuple(t.shape)}"\n        if p.dim() == 2 and p.shape[1] == 1:\n            p = p.squeeze(-1)\n        if t.dim() == 2 and t.shape[1] == 1:\n            t = t.squeeze(-1)\n        if p.dim() != 1 or p.shape != t.shape:\n            raise ValueError(f"mse_loss: incompatible shapes ({shapes})")\n        wide = torch.promote_types(p.dtype, torch.float32)\n        out = ((p.to(wide) - t.to(wide)) ** 2).mean().to(pred.dtype)\n        if pred.requires_grad:\n            return out\n        hit = (pred, target, out)\n        _mse_cache[key] = hit\n    return hit[2].clone()\n',
+    ),
+]
