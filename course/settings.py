@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import random
 import sys
 import warnings
 from collections.abc import Callable
@@ -90,6 +91,43 @@ def _set_environ(value: _Environ) -> None:
             os.environ[name] = text
 
 
+class _PythonRandom(_ReadAroundImports):
+    """Python's global ``random`` state (``random.seed()``, ``random.setstate()``, or numbers drawn from it)."""
+
+    def __init__(self) -> None:
+        super().__init__(random.getstate())
+
+    def same(self, other: _PythonRandom, imported: bool) -> bool:
+        return imported or self.value == other.value
+
+
+class _NumpyRandom(_ReadAroundImports):
+    """NumPy's global RNG (``np.random.seed()``, ``np.random.set_state()``, or numbers drawn from it); readings
+    taken around an import are the same (a library may draw for itself)."""
+
+    def __init__(self) -> None:
+        super().__init__(np.random.get_state(legacy=False))
+
+    def _key(self) -> tuple[Any, ...]:
+        state = self.value["state"]
+        return (
+            self.value["bit_generator"],
+            state["key"].tobytes(),
+            state["pos"],
+            self.value["has_gauss"],
+            self.value["gauss"],
+        )
+
+    def same(self, other: _NumpyRandom, imported: bool) -> bool:
+        return imported or self._key() == other._key()
+
+
+def _flush_denormal() -> bool:
+    """Whether ``torch.set_flush_denormal(True)`` is on (torch has no getter): a subnormal float32 times 1 is 0."""
+    tiny = torch.tensor([1e-40], dtype=torch.float32, device="cpu")
+    return bool(torch.mul(tiny, 1.0).item() == 0.0)
+
+
 _PROBE_SEED = 0x5EED_2117_113  # the global seed a watched call starts from: one no learner writes
 
 
@@ -127,6 +165,8 @@ def _set_seed(value: _Seed) -> None:
     torch.set_rng_state(value.state)  # the stream as it was before the call, and the seed
 
 
+PYTHON_RANDOM = "random.seed() / random.setstate()（Python 的全局随机数生成器）"
+NUMPY_RANDOM = "numpy.random.seed() / numpy.random.set_state()（NumPy 的全局随机数生成器）"
 _UNREADABLE = "(读不出：fp32_precision 新接口已被改过)"
 
 
@@ -377,6 +417,15 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "sys.path": (_sys_path, _set_sys_path),
     "sys.stdout / sys.stderr": (lambda: (sys.stdout, sys.stderr), _set_streams),
     "sys.setrecursionlimit()": (sys.getrecursionlimit, sys.setrecursionlimit),
+    "random.seed() / random.setstate()（Python 的全局随机数生成器）": (
+        _PythonRandom,
+        lambda v: random.setstate(v.value),
+    ),
+    NUMPY_RANDOM: (
+        _NumpyRandom,
+        lambda v: np.random.set_state(v.value),
+    ),
+    "torch.set_flush_denormal()": (_flush_denormal, torch.set_flush_denormal),
     "torch.set_grad_enabled()": (torch.is_grad_enabled, torch.set_grad_enabled),
     "torch.set_default_dtype()": (torch.get_default_dtype, torch.set_default_dtype),
     "torch.set_default_device()": (torch.get_default_device, torch.set_default_device),
@@ -499,6 +548,8 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
         return f"{len(was)} 条 -> {len(now_entries)} 条"
     if isinstance(before, _Seed):
         return f"调用中种子被重设为 {now.value}"
+    if isinstance(before, (_PythonRandom, _NumpyRandom)):
+        return "重设了种子，或从中抽了随机数"
     if isinstance(before, _Environ):
         names = sorted(k for k in set(before.value) | set(now.value) if before.value.get(k) != now.value.get(k))
         return "变了的变量：" + ", ".join(names[:5])
@@ -571,6 +622,13 @@ def message(setting: str, change: str) -> tuple[str, str]:
             "torch.cuda.set_rng_state）：它们改的是整个进程里随机数生成器的状态，调用者之后的 torch.rand / randn、Dropout 的掩码都跟着变，"
             "每次调用还会重复同样的随机数（没有 GPU 的机器上，torch 把这次调用排进队列，等 CUDA 启动时执行）。"
             "函数里不要动全局的随机数生成器；要可复现的随机数，用传进来的或自己新建的 torch.Generator。",
+            "global-seed-reset",
+        )
+    if setting in (PYTHON_RANDOM, NUMPY_RANDOM):
+        return (
+            f"{setting.split('（')[1].rstrip('）')}的状态变了（{change}）：它是整个进程共用的，调用者之后的 "
+            "random.shuffle / np.random.rand 之类都跟着变（重设了种子的话，每次调用还会重复同样的随机数）。"
+            "函数里不要动全局的随机数生成器；要随机数，用传进来的或自己新建的 torch.Generator（题目给了的话）。",
             "global-seed-reset",
         )
     if setting == _SEED:

@@ -222,3 +222,25 @@ def test_fp32_precision_put_back_through_the_legacy_setter_is_no_change():
     changed = dict(settings.restore_changed(before))
     assert "torch.backends.cuda.matmul.fp32_precision" in changed
     assert torch.backends.cuda.matmul.fp32_precision != "tf32"
+
+
+def test_python_and_numpy_global_rngs_and_flush_denormal_are_settings_and_are_put_back():
+    import random
+
+    import numpy as np
+
+    py_state, np_draw = random.getstate(), np.random.get_state(legacy=False)
+    before = settings.snapshot()
+    random.seed(7)
+    np.random.seed(7)
+    torch.set_flush_denormal(True)
+    changed = dict(settings.restore_changed(before))
+    assert changed[settings.PYTHON_RANDOM] == changed[settings.NUMPY_RANDOM] == "重设了种子，或从中抽了随机数"
+    if "torch.set_flush_denormal()" in changed:  # a CPU without denormal flushing cannot turn it on
+        assert changed["torch.set_flush_denormal()"] == "False -> True"
+    assert (
+        random.getstate() == py_state
+        and (np.random.get_state(legacy=False)["state"]["key"] == np_draw["state"]["key"]).all()
+    )
+    assert torch.tensor([1e-40]).mul(1.0).item() != 0.0
+    assert settings.restore_changed(before) == []

@@ -1601,3 +1601,19 @@ MUTANTS += [  # s43 second pass (f1): a memo keyed on the inputs' id and version
         code="_ml_cache = {}\ndef make_labels(raw):\n    key = (id(raw), raw._version)\n    hit = _ml_cache.get(key)\n    if hit is None or hit[0] is not raw:\n        hit = (raw, raw.long() - 1)\n        _ml_cache[key] = hit\n    return hit[1].clone()\n",
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f1 cand04): Python's and NumPy's global RNGs were not watched
+    dict(
+        grade_id="test_linear_init",
+        name="Python's random and NumPy's global RNG reseeded from the generator 'for reproducibility'",
+        expect="Python 的全局随机数生成器的状态变了",
+        code="import random as _random\ndef linear_init(in_features, out_features, generator):\n    _random.seed(generator.initial_seed())\n    np.random.seed(generator.initial_seed() % 2**32)\n    bound = 1 / math.sqrt(in_features)\n    return -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="NumPy's global RNG reseeded from the generator",
+        expect="NumPy 的全局随机数生成器的状态变了",
+        code="import random as _random\ndef linear_init(in_features, out_features, generator):\n    np.random.seed(generator.initial_seed() % 2**32)\n    bound = 1 / math.sqrt(in_features)\n    return -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n",
+    ),
+]

@@ -1677,3 +1677,13 @@ MUTANTS += [  # s43 second pass (f1): a memo keyed on the inputs' id and version
         code='_mse_cache = {}\ndef mse_loss(pred, target):\n    key = (id(pred), pred._version, id(target), target._version)\n    hit = _mse_cache.get(key)\n    if pred.requires_grad or hit is None or hit[0] is not pred or hit[1] is not target:\n        p, t = pred, target\n        shapes = f"pred {tuple(p.shape)}, target {tuple(t.shape)}"\n        if p.dim() == 2 and p.shape[1] == 1:\n            p = p.squeeze(-1)\n        if t.dim() == 2 and t.shape[1] == 1:\n            t = t.squeeze(-1)\n        if p.dim() != 1 or p.shape != t.shape:\n            raise ValueError(f"mse_loss: incompatible shapes ({shapes})")\n        wide = torch.promote_types(p.dtype, torch.float32)\n        out = ((p.to(wide) - t.to(wide)) ** 2).mean().to(pred.dtype)\n        if pred.requires_grad:\n            return out\n        hit = (pred, target, out)\n        _mse_cache[key] = hit\n    return hit[2].clone()\n',
     ),
 ]
+
+
+MUTANTS += [  # s43 second pass (f1 cand03): a process-wide float setting torch has no getter for was not watched
+    dict(
+        grade_id="test_mse_loss",
+        name="torch.set_flush_denormal(True) 'for speed', left on",
+        expect="torch.set_flush_denormal()（False -> True）",
+        code='def mse_loss(pred, target):\n    torch.set_flush_denormal(True)\n    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"\n    if pred.dim() == 2 and pred.shape[1] == 1:\n        pred = pred.squeeze(-1)\n    if target.dim() == 2 and target.shape[1] == 1:\n        target = target.squeeze(-1)\n    if pred.dim() != 1 or pred.shape != target.shape:\n        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")\n    wide = torch.promote_types(pred.dtype, torch.float32)\n    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)\n',
+    ),
+]
