@@ -1617,3 +1617,37 @@ MUTANTS += [  # s43 second pass (f1 cand04): Python's and NumPy's global RNGs we
         code="import random as _random\ndef linear_init(in_features, out_features, generator):\n    np.random.seed(generator.initial_seed() % 2**32)\n    bound = 1 / math.sqrt(in_features)\n    return -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n",
     ),
 ]
+
+MUTANTS += [  # fix44 (f1 cand04): Python's random and NumPy's global generator were not watched
+    dict(
+        grade_id="test_linear_init",
+        name="reseeds Python's random and NumPy's global RNG from the generator and leaves them so",
+        expect="重设了全局随机数生成器",
+        code=(
+            "import random as _random\n"
+            "def linear_init(in_features, out_features, generator):\n"
+            "    _random.seed(generator.initial_seed())\n"
+            "    np.random.seed(generator.initial_seed() % 2**32)\n"
+            "    bound = 1 / math.sqrt(in_features)\n"
+            "    return -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)\n"
+        ),
+    ),
+]
+
+MUTANTS += [  # fix44 (f1 cand01): make_inputs was never called under a float64 default dtype
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.empty(shape) without dtype= filled by copy_: float64 under a float64 default dtype",
+        expect="题目要求 float32，不随全局默认 dtype 变",
+        code=(
+            "def make_inputs(values):\n"
+            "    if isinstance(values, torch.Tensor):\n"
+            "        src = values.detach()\n"
+            "    else:\n"
+            "        src = torch.from_numpy(np.array(values, dtype=np.float32))\n"
+            "    out = torch.empty(tuple(src.shape))\n"
+            "    out.copy_(src)\n"
+            "    return out\n"
+        ),
+    ),
+]

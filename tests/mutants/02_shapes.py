@@ -1172,3 +1172,26 @@ MUTANTS += [  # fix42 (e1 cand12): a meta sample cannot be copied, so the move r
         "    return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]
+
+MUTANTS += [  # fix44 (f1 cand13): no forward_one case had the model and the sample both on another device
+    dict(
+        grade_id="test_forward_one",
+        name="hands the output back with .cpu() (a copy to the host on a GPU)",
+        expect="Cannot copy out of meta tensor",
+        code=("def forward_one(model, sample):\n    return model(sample.unsqueeze(0)).squeeze(0).cpu()\n"),
+    ),
+]
+
+MUTANTS += [  # fix44 (f1 cand14): no to_nchw case was on another device (meta stands in for a GPU)
+    dict(
+        grade_id="test_to_nchw",
+        name="the permuted view, then .cpu() (a copy to the host, not a view of x, on a GPU)",
+        expect="Cannot copy out of meta tensor",
+        code=(
+            "def to_nchw(x):\n"
+            "    if x.dim() == 3:\n"
+            "        x = x.unsqueeze(0)\n"
+            "    return x.permute(0, 3, 1, 2).cpu()\n"
+        ),
+    ),
+]
