@@ -1687,3 +1687,63 @@ MUTANTS += [  # s43 second pass (f1 cand03): a process-wide float setting torch 
         code='def mse_loss(pred, target):\n    torch.set_flush_denormal(True)\n    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"\n    if pred.dim() == 2 and pred.shape[1] == 1:\n        pred = pred.squeeze(-1)\n    if target.dim() == 2 and target.shape[1] == 1:\n        target = target.squeeze(-1)\n    if pred.dim() != 1 or pred.shape != target.shape:\n        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")\n    wide = torch.promote_types(pred.dtype, torch.float32)\n    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)\n',
     ),
 ]
+
+MUTANTS += [  # fix44 (f1 cand22): no case had an x that requires grad with a bias that does not
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a frozen bias added through x.data (the version counter does not move; backward uses the changed x)",
+        expect="原地修改绕过了 autograd 的版本号",
+        code=(
+            "def add_channel_bias_(x, bias):\n"
+            "    b = bias.view(-1, 1, 1)\n"
+            "    if bias.requires_grad:\n"
+            "        x += b\n"
+            "    else:\n"
+            "        x.data += b\n"
+            "    return x\n"
+        ),
+    ),
+]
+
+MUTANTS += [  # fix44 (f1 cand19): the largest tested input was 256 * 256 * 3, below the guard
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist(x, y).pow(2) when N * M * D > 2**20 (the banned call behind a size guard)",
+        expect="用了 torch.cdist",
+        code=(
+            "def pairwise_sq_dist(x, y):\n"
+            "    if x.shape[0] * y.shape[0] * x.shape[1] > 2**20:\n"
+            "        return torch.cdist(x, y).pow(2)\n"
+            "    diff = x.unsqueeze(1) - y.unsqueeze(0)\n"
+            "    return (diff ** 2).sum(dim=-1)\n"
+        ),
+    ),
+]
+
+MUTANTS += [  # fix44 (f1 cand07): no tested shape had more dims than the recursion limit
+    dict(
+        grade_id="test_broadcast_shape",
+        name="recursive on the trailing dims (RecursionError past ~1000 dims)",
+        expect="RecursionError",
+        code=(
+            "def broadcast_shape(a, b):\n"
+            "    a, b = tuple(a), tuple(b)\n"
+            "    if not a:\n"
+            "        return b\n"
+            "    if not b:\n"
+            "        return a\n"
+            "    x, y = a[-1], b[-1]\n"
+            "    if x != y and x != 1 and y != 1:\n"
+            '        raise ValueError(f"cannot broadcast {a} and {b}")\n'
+            "    return broadcast_shape(a[:-1], b[:-1]) + (y if x == 1 else x,)\n"
+        ),
+    ),
+]
+
+CORRECT += [  # fix44: an in-place add autograd sees, whether or not the bias needs grad
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.add_(bias.reshape(1, -1, 1, 1)) for every bias",
+        code="def add_channel_bias_(x, bias):\n    return x.add_(bias.reshape(1, -1, 1, 1))\n",
+    ),
+]
