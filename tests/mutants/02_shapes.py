@@ -1195,3 +1195,17 @@ MUTANTS += [  # fix44 (f1 cand14): no to_nchw case was on another device (meta s
         ),
     ),
 ]
+
+MUTANTS += [  # fix44 (f1 cand20): in the kernel every tested slice had a _base whose storage starts at its first element
+    dict(
+        grade_id="test_shares_storage",
+        name="follows ._base to the root and compares data_ptr() there (a detached slice has no _base)",
+        expect="时应返回 True，得到 False",
+        code=(
+            "def shares_storage(a, b):\n"
+            "    ra = a._base if a._base is not None else a\n"
+            "    rb = b._base if b._base is not None else b\n"
+            "    return ra.data_ptr() == rb.data_ptr()\n"
+        ),
+    ),
+]
