@@ -1338,3 +1338,65 @@ MUTANTS += [  # s42 review (e4 cand08): the caller's logits detached in place
         code='def diagnose(logits, labels, num_classes):\n    logits = logits.detach_()          # meant: logits.detach()\n    problems = set()\n    if logits.device != labels.device:\n        problems.add("device_mismatch")\n    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:\n        problems.add("shape_mismatch")\n    if labels.dtype != torch.long:\n        problems.add("label_dtype")\n    if not labels.is_meta and labels.numel() > 0:\n        if not bool(((labels >= 0) & (labels < num_classes)).all()):\n            problems.add("label_range")\n    if not logits.is_meta and logits.numel() > 0:\n        if not bool(torch.isfinite(logits).all()):\n            problems.add("nonfinite")\n        elif logits.dim() == 2 and logits.shape[1] >= 2:\n            if bool(((logits >= 0) & (logits <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):\n                problems.add("probabilities_not_logits")\n    return problems\n\n',
     ),
 ]
+
+
+MUTANTS += [  # f4 second pass (cand02-04): writes and hooks the kernel did not see (closures over Case(()))
+    dict(
+        grade_id="test_diagnose",
+        name="nan_to_num_ on the caller's logits, values put back with copy_ (the version counter moved)",
+        mistake="modifies-input",
+        expect="被原地写过",  # "diagnose 修改了输入 logits：返回时数值没变，可它在调用中被原地写过"
+        code=(
+            "_orig_diagnose = diagnose\n"
+            "def diagnose(logits, labels, num_classes):\n"
+            "    if logits.is_meta or logits.numel() == 0 or not logits.is_floating_point():\n"
+            "        return _orig_diagnose(logits, labels, num_classes)\n"
+            "    with torch.no_grad():\n"
+            "        saved = logits.detach().clone()\n"
+            "        logits.nan_to_num_(nan=0.0)\n"
+            "        out = _orig_diagnose(saved, labels, num_classes)\n"
+            "        logits.copy_(saved)\n"
+            "    return out\n"
+        ),
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a debugging forward hook registered on the caller's model every call, never removed",
+        mistake="hook-left-on-module",
+        expect="forward hook",
+        code=(
+            "def _check_logits(module, inputs, output):\n"
+            "    assert output.dim() == 2, output.shape\n"
+            "def train_step(model, x, y, optimizer):\n"
+            "    model.register_forward_hook(_check_logits)\n"
+            "    model.train()\n"
+            "    optimizer.zero_grad()\n"
+            "    loss = F.cross_entropy(model(x), y)\n"
+            "    loss.backward()\n"
+            "    optimizer.step()\n"
+            "    return loss.item()\n"
+        ),
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="a gradient hook on every parameter each call, never removed",
+        mistake="hook-left-on-module",
+        expect="梯度 hook",
+        code=(
+            "_seen = []\n"
+            "def regression_step(model, x, y, optimizer):\n"
+            "    for p in model.parameters():\n"
+            "        if p.requires_grad:\n"
+            "            p.register_hook(lambda g: _seen.append(1) or g)\n"
+            "    optimizer.zero_grad()\n"
+            "    pred = model(x).squeeze(1)\n"
+            "    loss = F.mse_loss(pred, y)\n"
+            "    if not torch.isfinite(loss):\n"
+            '        return {"loss": loss.item(), "grad_norm": None, "skipped": True}\n'
+            "    loss.backward()\n"
+            "    norm = grad_norm(model)\n"
+            "    optimizer.step()\n"
+            '    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}\n'
+        ),
+    ),
+]
