@@ -1622,7 +1622,7 @@ MUTANTS += [  # fix44 (f1 cand04): Python's random and NumPy's global generator 
     dict(
         grade_id="test_linear_init",
         name="reseeds Python's random and NumPy's global RNG from the generator and leaves them so",
-        expect="重设了全局随机数生成器",
+        expect="全局随机数生成器的状态变了",
         code=(
             "import random as _random\n"
             "def linear_init(in_features, out_features, generator):\n"
