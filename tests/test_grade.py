@@ -395,9 +395,24 @@ def test_learner_code_is_isolated(graded, student):
 RACY = {f"attack_{a.name}" for a in ATTACKS if a.group == "concurrency"}  # they race the judge on purpose
 
 
-def _rows_without_racy(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [line for line in lines if line.split(",", 1)[0] not in RACY]
+# Its cell fails either at the cell's time limit or at the size limit on the way back, whichever a loaded
+# machine reaches first: both score 0, only the message's wording changes.
+LOAD_WORDED = {"attack_enormous_return_value"}
+
+
+def _rows_without_racy(path: Path) -> list[list[str]]:
+    with path.open(encoding="utf-8", newline="") as f:
+        table = list(csv.reader(f))
+    header, body = table[0], table[1:]
+    message = header.index("message") if "message" in header else None
+    out = [header]
+    for row in body:
+        if row[0] in RACY:
+            continue
+        if row[0] in LOAD_WORDED and message is not None:
+            row = row[:message] + row[message + 1 :]
+        out.append(row)
+    return out
 
 
 def test_grading_the_same_class_twice_gives_identical_rows(graded, course, tmp_path):
