@@ -1602,3 +1602,51 @@ MUTANTS += [  # s42 review (e2 cand21): the device of ref kept across calls
         code="import functools\n@functools.lru_cache(maxsize=None)\ndef _device_of(ref):\n    return next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\ndef to_device_like(x, ref):\n    return x.to(_device_of(ref))\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 second pass (f2, stop 43): GPU -> GPU through the host passed
+    dict(
+        grade_id="test_to_device_async",
+        name="brings every tensor to the host first: t.cpu().to(device, non_blocking=pinned)",
+        expect="目标是 GPU，函数里却有一次 GPU -> CPU 的拷贝（.cpu()）",
+        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        h = t.cpu()\n        out[k] = h.to(device, non_blocking=device.type == 'cuda' and h.is_pinned())\n"
+        "    return out\n",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="reads each pinned copy back with .cpu() to check that it arrived",
+        expect="目标是 GPU，函数里却有一次 GPU -> CPU 的拷贝（.cpu()）",
+        code=_ASYNC + "    device = torch.device(device)\n    moved = {}\n    for key, t in batch.items():\n"
+        "        overlaps = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
+        "        out = t.to(device, non_blocking=overlaps)\n        if overlaps:\n"
+        "            assert torch.equal(out.cpu(), t)\n        moved[key] = out\n    return moved\n",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="GPU to another GPU through the host: x.cpu().to(d)",
+        expect="x 先被拷回了 CPU（.cpu()），再拷到 cuda:1",
+        code=_LIKE + "    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n"
+        "    if x.device.type == 'cuda' and d.type == 'cuda' and x.device != d:\n        return x.cpu().to(d)\n"
+        "    return x.to(d)\n",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="a tensor on one GPU moved to another through the host: t.to('cpu').to(device)",
+        expect="张量先被拷回了 CPU（.to()），再拷到 cuda:1",
+        code="def move_to(batch, device):\n    if isinstance(batch, torch.Tensor):\n        d = torch.device(device)\n"
+        "        if batch.device.type == 'cuda' and d.type == 'cuda' and batch.device != d:\n"
+        "            return batch.to('cpu').to(d)\n        return batch.to(device)\n"
+        "    if isinstance(batch, dict):\n        return {k: move_to(v, device) for k, v in batch.items()}\n"
+        "    if isinstance(batch, list):\n        return [move_to(v, device) for v in batch]\n"
+        "    if isinstance(batch, tuple):\n        return tuple(move_to(v, device) for v in batch)\n    return batch\n",
+    ),
+]
+
+CORRECT += [
+    dict(
+        grade_id="test_to_device_like",
+        name="x.to(ref's device) without a check: GPU to GPU directly",
+        code=_LIKE
+        + "    if isinstance(ref, nn.Module):\n        ref = next(ref.parameters())\n    return x.to(ref.device)\n",
+    ),
+]
