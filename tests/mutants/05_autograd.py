@@ -1583,3 +1583,37 @@ MUTANTS += [  # s43 review (f2): a copy to the host was read as "meta has no dat
         code="def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:\n    model.zero_grad(set_to_none=True)\n    n = x.shape[0]\n    losses = []\n    for start in range(0, n, micro_batch_size):\n        xb = x[start:start + micro_batch_size]\n        yb = y[start:start + micro_batch_size]\n        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)\n        loss.backward()\n        losses.append(loss.detach().cpu())\n    return float(sum(losses))\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 second pass (f2, stop 43)
+    dict(
+        grade_id="test_sgd_step",
+        name="p.set_(p - lr * d): the parameter's memory swapped for a new tensor, not written in place",
+        expect="换了一块内存（data_ptr 变了",
+        code=_SGD_HEAD + "    with torch.no_grad():\n        for i, p in enumerate(params):\n"
+        "            if p.grad is None:\n                continue\n            d = p.grad + weight_decay * p\n"
+        "            if momentum != 0:\n"
+        "                momentum_buffers[i] = momentum * momentum_buffers[i] + d if i in momentum_buffers else d.clone()\n"
+        "                d = momentum_buffers[i]\n            p.set_(p - lr * d)\n",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="one-hot v made on the CPU and moved to y's device for every row",
+        expect="函数把 CPU 上一个形状 (4,) 的张量用在了 GPU 上的 aten._to_copy 里，一共 4 次",
+        code=_JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n    rows = []\n"
+        "    for i in range(y.numel()):\n        v = torch.zeros(y.numel(), dtype=y.dtype)\n        v[i] = 1.0\n"
+        "        v = v.to(y.device)\n"
+        "        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)\n"
+        "        rows.append(row)\n    return torch.stack(rows).reshape(y.shape + x.shape)\n",
+    ),
+]
+
+CORRECT += [
+    dict(
+        grade_id="test_jacobian",
+        name="one-hot rows from torch.eye(n, device=y.device)",
+        code=_JAC_HEAD + "    leaf = x.detach().requires_grad_(True)\n    y = f(leaf)\n"
+        "    eye = torch.eye(y.numel(), dtype=y.dtype, device=y.device)\n"
+        "    rows = [torch.autograd.grad(y, leaf, grad_outputs=e.reshape(y.shape), retain_graph=True)[0] for e in eye]\n"
+        "    return torch.stack(rows).reshape(y.shape + x.shape)\n",
+    ),
+]
