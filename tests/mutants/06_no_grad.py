@@ -1497,3 +1497,85 @@ MUTANTS += [  # s43 review (f2 cand07): a copy to the host was read as "meta has
         code="def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:\n    z = h.detach().cpu().clone().requires_grad_(True)\n    for _ in range(steps):\n        loss_fn(z).backward(inputs=[z])\n        with torch.no_grad():\n            z -= lr * z.grad\n        z.grad = None\n    return z.detach()\n",
     ),
 ]
+
+MUTANTS += [  # issue-17 second pass (f2, stop 43)
+    dict(
+        grade_id="test_make_optimizer",
+        name="lr passed as a 0-d tensor: AdamW(groups, lr=torch.tensor(lr))",
+        expect="的 lr 是一个张量",
+        code=_optimizer_with(_ADAMW, "torch.optim.AdamW(groups, lr=torch.tensor(lr))"),
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="one forward over cat([x, x_next]) when target_net is value_net",
+        expect="x 和 x_next 被拼成一个 batch 做了一次前向",
+        code=_body(
+            "def td_loss(value_net, target_net, x, reward, x_next, gamma):",
+            """
+if target_net is value_net:
+    out = value_net(torch.cat([x, x_next]))
+    prediction, nxt = out[: x.shape[0]], out[x.shape[0]:].detach()
+    target = reward.detach() + gamma * nxt
+else:
+    with torch.no_grad():
+        target = reward + gamma * target_net(x_next)
+    prediction = value_net(x)
+return ((prediction - target) ** 2).mean()
+""",
+        ),
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="the target from copy.deepcopy(target_net): the caller's net never runs",
+        expect="target_net：模型一次也没有通过 model(x) 调用，它的 forward 也没有运行",
+        code="import copy as _copy\n" + _td_with("target_net(x_next)", "_copy.deepcopy(target_net)(x_next)"),
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="memoises the output per (id(model), x's memory): stale after the weights change",
+        expect="第二次返回的和第一次完全一样",
+        code="_EVAL_CACHE = {}\n"
+        + _body(
+            "def evaluate(model, x):",
+            "key = (id(model), x.data_ptr(), tuple(x.shape), tuple(x.stride()))\n"
+            "if key not in _EVAL_CACHE:\n    _EVAL_CACHE[key] = _evaluate(model, x)\nreturn _EVAL_CACHE[key]\n",
+        )
+        + "\n\n"
+        + _body("def _evaluate(model, x):", _EVAL_OK),
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="names matched by suffix over named_modules() ('1' also freezes '0.1')",
+        expect="0.1.bias、0.1.weight 也被冻结了",
+        code=_body(
+            "def freeze(model, names):",
+            """
+frozen = {}
+for n, module in model.named_modules():
+    if any(n == name or n.endswith("." + name) for name in names):
+        for p in module.parameters():
+            p.requires_grad_(False)
+            frozen[id(p)] = p.numel()
+        module.eval()
+return sum(frozen.values())
+""",
+        ),
+    ),
+    dict(
+        grade_id="test_refine",
+        name="z.set_(z - lr * z.grad) under no_grad: z's memory swapped every step",
+        expect="它的内存却在两步之间换了",
+        code=_body(
+            "def refine(h, loss_fn, steps, lr):",
+            """
+z = h.detach().clone().requires_grad_(True)
+for _ in range(steps):
+    loss_fn(z).backward(inputs=[z])
+    with torch.no_grad():
+        z.set_(z - lr * z.grad)
+    z.grad = None
+return z.detach()
+""",
+        ),
+    ),
+]
