@@ -2725,3 +2725,45 @@ CORRECT += [  # fix42: the validation and test accuracy looked at after training
         code='print("val", evaluate(model, x_val, y_val, 250), "train", evaluate(model, x_train.to(device), y_train.to(device), 500))\n',
     ),
 ]
+
+MUTANTS += [  # issue-17 second pass (f4, stop 43)
+    dict(
+        grade_id="test_fit",
+        name="early stopping with patience 2: stops before the epochs asked for",
+        expect="训练时模型一共前向了 9 个 batch，期望 15",
+        code=_fit_with(
+            '        print(f"epoch {epoch} done")\n',
+            '        print(f"epoch {epoch} done")\n        if epoch - history["best_epoch"] >= 2:\n            break\n',
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward under torch.set_grad_enabled(self.training): no graph in eval mode",
+        expect="评估模式 (model.eval()) 下 forward 的输出不在计算图里",
+        code=_lenet(
+            forward="with torch.set_grad_enabled(self.training and torch.is_grad_enabled()):\n"
+            + "".join(f"    {line}\n" for line in _FORWARD.strip().splitlines())
+        ),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="make_checkpoint clears the caller's gradients before deep-copying the model",
+        expect="make_checkpoint 之后模型参数的 .grad 变了",
+        code="def make_checkpoint(model, optimizer, epoch):\n    model.zero_grad(set_to_none=True)\n"
+        "    return {'model': copy.deepcopy(model).state_dict(), 'optimizer': copy.deepcopy(optimizer.state_dict()), "
+        "'epoch': epoch}\n",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="caches each converted image per index (a clone handed out, refreshed when pixels change)",
+        expect="转换好的图被存了起来",
+        code=_dataset(
+            init=_INIT + "\n        self._cache = {}",
+            item="n = self.pixels.shape[0]\n        if not -n <= index < n:\n            raise IndexError(index)\n"
+            "        index = index % n\n        hit = self._cache.get(index)\n"
+            "        if hit is None or hit[0] != self.pixels._version:\n"
+            f"            self._cache[index] = (self.pixels._version, ({_NORMALISED}).unsqueeze(0))\n"
+            "            hit = self._cache[index]\n        return hit[1].clone(), self.labels[index]",
+        ),
+    ),
+]
