@@ -1400,3 +1400,12 @@ MUTANTS += [  # f4 second pass (cand02-04): writes and hooks the kernel did not 
         ),
     ),
 ]
+
+MUTANTS += [  # issue-17 third pass (h4 cand01): no row of the tested logits had negatives summing to 1
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities told by <= 1 and row sums alone (no lower bound): negative logits read as softmax output",
+        expect="每行和为 1、都不大于 1，却有负数",
+        code=_diagnose(prob_check="bool((logits <= 1).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())"),
+    ),
+]
