@@ -25,6 +25,8 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from course import settings
+
 
 def backward(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``out = fn(*args, **kwargs)``, then ``out.backward()``; return ``out``.
@@ -1206,3 +1208,36 @@ def in_no_grad(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, 
     with torch.no_grad():
         out = fn(*args, **kwargs)
         return out, torch.is_grad_enabled()
+
+
+def in_no_grad_or_refused(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, str, bool]:
+    """Like :func:`in_no_grad`, for a function that needs a graph and may refuse to run without one (PyTorch's
+    "does not require grad" error): ``(fn's result or None, the name of the exception it raised or "", whether grad
+    mode was on when it returned or raised)``: learner-side facts."""
+    with torch.no_grad():
+        try:
+            out = fn(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - refusing is allowed here; only grad mode afterwards is judged
+            return None, type(exc).__name__, torch.is_grad_enabled()
+        return out, "", torch.is_grad_enabled()
+
+
+def with_tf32_chosen(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """``fn(*args, **kwargs)`` for a caller that chose TF32 matrix products (``torch.set_float32_matmul_precision(
+    "high")``): ``(result, the process settings fn left changed from the caller's, as course.settings names them)``.
+    The caller's choice is put back afterwards, so that the watch around the scenario sees nothing of it."""
+    before = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("high")
+    try:
+        chosen = settings.snapshot()
+        out = fn(*args, **kwargs)
+        return out, settings.restore_changed(chosen)
+    finally:
+        torch.set_float32_matmul_precision(before)
+
+
+def syncs_of(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[list[str], list[str]]:
+    """``fn(*args, **kwargs)`` under :func:`count_syncs`: ``(the API of each sync, those of them that were blocking
+    copies from the host to the device)``; a learner-side fact."""
+    _, report = count_syncs(fn, *args, **kwargs)
+    return list(report["calls"]), list(report["uploads"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from course import scenarios
 from course.fixtures import PlayedDevices
 from course.scenarios import count_syncs, devices_of_call
 
@@ -229,3 +230,58 @@ def test_count_syncs_sees_tf32_matmuls_set_during_the_call(reduce) -> None:  # n
     assert report["tf32"]
     _, plain = count_syncs(lambda a: a @ a, torch.ones(2, 2))
     assert plain["tf32"] == ""
+
+
+def _needs_a_graph(x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    return torch.autograd.grad((leaf**2).sum(), leaf)[0]
+
+
+def _forces_grad_on(x: torch.Tensor) -> torch.Tensor:
+    torch.set_grad_enabled(True)
+    return _needs_a_graph(x)
+
+
+def _under_enable_grad(x: torch.Tensor) -> torch.Tensor:
+    with torch.enable_grad():
+        return _needs_a_graph(x)
+
+
+def test_in_no_grad_or_refused_reports_a_refusal_and_grad_mode_whether_it_raised_or_returned():
+    x = torch.tensor([1.0, 2.0])
+    assert scenarios.in_no_grad_or_refused(_needs_a_graph, x)[1:] == ("RuntimeError", False)
+    out, raised, grad_on = scenarios.in_no_grad_or_refused(_under_enable_grad, x)
+    assert (raised, grad_on) == ("", False) and torch.equal(out, 2 * x)
+    assert scenarios.in_no_grad_or_refused(_forces_grad_on, x)[1:] == ("", True)
+    assert torch.is_grad_enabled()
+
+
+def _forces_highest(x: torch.Tensor) -> torch.Tensor:
+    torch.set_float32_matmul_precision("highest")
+    return x
+
+
+def test_with_tf32_chosen_sees_a_precision_forced_to_the_default_and_puts_the_callers_back():
+    before = torch.get_float32_matmul_precision()
+    assert scenarios.with_tf32_chosen(torch.neg, torch.ones(2))[1] == []
+    _, changed = scenarios.with_tf32_chosen(_forces_highest, torch.ones(2))
+    assert changed == [("torch.set_float32_matmul_precision()", "'high' -> 'highest'")]
+    assert torch.get_float32_matmul_precision() == before
+
+
+def _scaled_by_an_upload(x: torch.Tensor) -> torch.Tensor:
+    return x * torch.tensor(0.5, device=x.device)
+
+
+def _checked_with_if(x: torch.Tensor) -> torch.Tensor:
+    if not torch.isfinite(x).all():
+        raise ValueError
+    return x * 0.5
+
+
+def test_syncs_of_tells_uploads_from_read_backs():
+    calls, uploads = scenarios.syncs_of(_scaled_by_an_upload, torch.ones(2))
+    assert len(calls) == 1 and uploads == calls
+    calls, uploads = scenarios.syncs_of(_checked_with_if, torch.ones(2))
+    assert len(calls) == 1 and uploads == []
+    assert scenarios.syncs_of(torch.neg, torch.ones(2)) == ([], [])

@@ -1617,3 +1617,103 @@ CORRECT += [
         "    return torch.stack(rows).reshape(y.shape + x.shape)\n",
     ),
 ]
+
+
+MUTANTS += [  # issue-17 third pass (h2, stop 44): full marks because every call came with grad mode on and the default precision
+    dict(
+        grade_id="test_value_and_grad",
+        name="torch.set_grad_enabled(True) at the top, never put back (a caller in no_grad() gets grad mode on)",
+        expect="value_and_grad 返回之后 grad mode 变了（False -> True）",
+        code="""\
+def value_and_grad(f, x):
+    torch.set_grad_enabled(True)  # "so it also works when the caller is under no_grad" -- never restored
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="torch.set_grad_enabled(True) at the top, never put back",
+        expect="jacobian 返回之后 grad mode 变了（False -> True）",
+        code="""\
+def jacobian(f, x):
+    torch.set_grad_enabled(True)  # global switch, never restored
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    eye = torch.eye(y.numel(), dtype=y.dtype, device=y.device)
+    rows = []
+    for i in range(y.numel()):
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=eye[i].reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="torch.set_grad_enabled(True) at the top, never put back",
+        expect="accumulate_grads 返回之后 grad mode 变了（False -> True）",
+        code="""\
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    torch.set_grad_enabled(True)  # "in case the caller is evaluating": global, never restored
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="set_float32_matmul_precision('highest') for exact rows, never put back (the caller had chosen TF32)",
+        expect="'high' -> 'highest'",
+        code="""\
+def jacobian(f, x):
+    torch.set_float32_matmul_precision("highest")  # "float32 rows must be exact" -- global, never restored
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="if not torch.isfinite(value): raise (a host read per call)",
+        expect="value_and_grad 把张量的值读回了主机：bool() / if",
+        code="""\
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    if not torch.isfinite(value):  # guard: bool() of a device tensor = a sync per call
+        raise ValueError("f(x) is not finite")
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+]
+
+CORRECT += [  # h2 (stop 44): a caller inside no_grad() still gets value and grad, and its grad mode back
+    dict(
+        grade_id="test_value_and_grad",
+        name="the graph built under torch.enable_grad()",
+        code="""\
+def value_and_grad(f, x):
+    with torch.enable_grad():  # robust: works for a caller inside no_grad(), restores the mode on exit
+        leaf = x.detach().requires_grad_(True)
+        value = f(leaf)
+        (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+]

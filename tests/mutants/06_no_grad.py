@@ -1035,7 +1035,7 @@ MUTANTS += [  # s38 review (b5): float32 rounding passed the float64 case's rtol
     dict(
         grade_id="test_refine",
         name="z made float32 for a float64 h, cast back at the end",
-        expect="按 float32 算",
+        expect="loss_fn 收到的 z 却是 torch.float32",
         code=(
             "def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:\n"
             '    # "optimise in float32 for stability (mixed-precision style), cast back at the end"\n'
@@ -1577,5 +1577,89 @@ for _ in range(steps):
 return z.detach()
 """,
         ),
+    ),
+]
+
+
+MUTANTS += [  # issue-17 third pass (h2, stop 44): full marks (no caller in no_grad, no sync count, elementwise loss_fns only)
+    dict(
+        grade_id="test_refine",
+        name="torch.set_grad_enabled(True) at the top, never put back",
+        expect="refine 返回之后 grad mode 变了（False -> True）",
+        code="""\
+def refine(h, loss_fn, steps, lr):
+    torch.set_grad_enabled(True)  # global switch, never restored
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="early stop when loss.item() < 1e-12 (fewer steps, a host read per step)",
+        expect="loss_fn 被调用了 1 次，应是每步一次、共 3 次",
+        code="""\
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss = loss_fn(z)
+        if loss.item() < 1e-12:  # "converged: stop early" -- a host read (GPU sync) every step
+            break
+        loss.backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="descent in float64 for a float32 h, cast back at the end",
+        expect="loss_fn 收到的 z 却是 torch.float64",
+        code="""\
+def refine(h, loss_fn, steps, lr):
+    # "descend in float64 for stability", cast back at the end
+    z = h.detach().clone().to(torch.float64).requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach().to(h.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="gamma made a device tensor with torch.tensor(gamma, device=...) (an upload per call, told a read-back before)",
+        expect="td_loss 每次调用都把主机内存里的值阻塞地拷到设备上：torch.tensor",
+        code="""\
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    gamma = torch.tensor(gamma, dtype=reward.dtype, device=reward.device)  # "keep everything on the device"
+    with torch.no_grad():
+        target = reward + gamma * target_net(x_next)
+    return ((value_net(x) - target) ** 2).mean()
+""",
+    ),
+]
+
+CORRECT += [  # h2 (stop 44): a caller inside no_grad() still gets the descent, and its grad mode back
+    dict(
+        grade_id="test_refine",
+        name="the descent under torch.enable_grad()",
+        code="""\
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    with torch.enable_grad():  # robust: a caller inside no_grad() still gets the descent
+        for _ in range(steps):
+            loss_fn(z).backward(inputs=[z])
+            with torch.no_grad():
+                z -= lr * z.grad
+            z.grad = None
+    return z.detach()
+""",
     ),
 ]
