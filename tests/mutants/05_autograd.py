@@ -1717,3 +1717,28 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # h2 (stop 44 cand10): told only meta's own error; the read of each gradient is named now
+    dict(
+        grade_id="test_sgd_step",
+        name="skips a parameter whose gradient is not finite (a host read per parameter per step)",
+        expect="函数读了设备上张量的值",
+        code="""\
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            if not torch.isfinite(p.grad).all():
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]
