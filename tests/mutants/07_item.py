@@ -2324,3 +2324,31 @@ MUTANTS += [  # s43 second pass (f3 cand12): the caller's loss module changed an
         code='def train_epoch(model, loss_fn, optimizer, batches, log_every):\n    model.train()\n    loss_fn.reduction = "sum"  # sum over the batch, so that the weighting by batch size is exact\n    logs = []\n    window_sum, window_n = 0.0, 0\n    epoch_sum, epoch_n = 0.0, 0\n    for step, (x, y) in enumerate(batches, start=1):\n        optimizer.zero_grad()\n        out = model(x)\n        loss_sum = loss_fn(out, y)\n        loss = loss_sum / out.numel()\n        loss.backward()\n        optimizer.step()\n        batch_size = x.shape[0]\n        batch_sum = loss.detach() * batch_size\n        window_sum, window_n = window_sum + batch_sum, window_n + batch_size\n        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size\n        if step % log_every == 0:\n            logs.append((window_sum / window_n).item())\n            window_sum, window_n = 0.0, 0\n    return logs, (epoch_sum / epoch_n).item()\n',
     ),
 ]
+
+MUTANTS += [  # stop 45: the grad-mode family of h2's finds (05/06), in the training loop: every call came with grad mode on
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.set_grad_enabled(True) at the top of the epoch, never put back",
+        expect="train_epoch 返回之后 grad mode 变了（False -> True）",
+        code="""\
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    torch.set_grad_enabled(True)
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_sum = loss.detach() * x.shape[0]
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

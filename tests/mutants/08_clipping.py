@@ -1917,3 +1917,25 @@ MUTANTS += [  # s43 second pass (f3): passed every test
         code='def advise(stats):\n    steps, clipped, largest = int(stats["steps"]), int(stats["clipped"]), float(stats["largest"])\n    if steps == 0:\n        raise ValueError("no steps")\n    if math.isinf(largest):\n        return "check_data"\n    if 5 * clipped > steps:\n        return "fix_lr_or_init"\n    if math.isnan(largest):\n        return "check_data"\n    return "keep_clipping"\n',
     ),
 ]
+
+MUTANTS += [  # stop 45: the grad-mode family of h2's finds (05/06), in the training step: every call came with grad mode on
+    dict(
+        grade_id="test_train_step",
+        name="torch.set_grad_enabled(True) at the top of the step, never put back",
+        expect="train_step 返回之后 grad mode 变了（False -> True）",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    torch.set_grad_enabled(True)
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
