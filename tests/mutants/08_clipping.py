@@ -1939,3 +1939,24 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 45 (lead): the returned loss of the overflowing step was never looked at
+    dict(
+        grade_id="test_train_step",
+        name="the returned loss passed through torch.nan_to_num (an inf step reported as 0)",
+        expect="返回的 loss 应是这一步算出的 inf",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return torch.nan_to_num(loss.detach(), nan=0.0, posinf=0.0), grad_norm
+""",
+    ),
+]
