@@ -2352,3 +2352,49 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 45 (lead): no tested loss was nan or inf, so a loss passed through nan_to_num got full marks
+    dict(
+        grade_id="test_train_epoch",
+        name="each batch's loss passed through torch.nan_to_num before it is summed",
+        expect="应是 nan，得到 0.0",
+        code="""\
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = torch.nan_to_num(loss.detach(), nan=0.0, posinf=0.0) * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="each loss passed through torch.nan_to_num before the window sum",
+        expect="发散的一步被藏了起来",
+        code="""\
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + torch.nan_to_num(loss.detach(), nan=0.0, posinf=0.0) * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+]
