@@ -1960,3 +1960,25 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 45 (lead): autocast guarded by x.is_cuda: the played GPU is cuda, but the autocast was never looked at here
+    dict(
+        grade_id="test_train_step",
+        name="forward under torch.autocast(float16) when x is on a GPU",
+        expect='torch.autocast("cuda", dtype=torch.float16)',
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(device_type=x.device.type, dtype=torch.float16, enabled=x.is_cuda):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
