@@ -1236,8 +1236,9 @@ def with_tf32_chosen(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple
         torch.set_float32_matmul_precision(before)
 
 
-def syncs_of(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[list[str], list[str]]:
+def syncs_of(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[list[str], list[str], str]:
     """``fn(*args, **kwargs)`` under :func:`count_syncs`: ``(the API of each sync, those of them that were blocking
-    copies from the host to the device)``; a learner-side fact."""
+    copies from the host to the device, the dtype of a CUDA autocast its torch calls ran under or "")``; learner-side
+    facts."""
     _, report = count_syncs(fn, *args, **kwargs)
-    return list(report["calls"]), list(report["uploads"])
+    return list(report["calls"]), list(report["uploads"]), report["autocast"]

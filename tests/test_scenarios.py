@@ -280,8 +280,8 @@ def _checked_with_if(x: torch.Tensor) -> torch.Tensor:
 
 
 def test_syncs_of_tells_uploads_from_read_backs():
-    calls, uploads = scenarios.syncs_of(_scaled_by_an_upload, torch.ones(2))
+    calls, uploads, _ = scenarios.syncs_of(_scaled_by_an_upload, torch.ones(2))
     assert len(calls) == 1 and uploads == calls
-    calls, uploads = scenarios.syncs_of(_checked_with_if, torch.ones(2))
+    calls, uploads, _ = scenarios.syncs_of(_checked_with_if, torch.ones(2))
     assert len(calls) == 1 and uploads == []
-    assert scenarios.syncs_of(torch.neg, torch.ones(2)) == ([], [])
+    assert scenarios.syncs_of(torch.neg, torch.ones(2)) == ([], [], "")

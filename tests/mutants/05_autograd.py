@@ -1742,3 +1742,26 @@ def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 45 (lead): autocast guarded by the batch being on a GPU: the played GPU did not look at autocast
+    dict(
+        grade_id="test_accumulate_grads",
+        name="each micro-batch's forward under torch.autocast(float16) when x is on a GPU",
+        expect='前向在 torch.autocast("cuda", dtype=torch.float16) 里运行',
+        code="""\
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        with torch.autocast(device_type="cuda", dtype=torch.float16, enabled=xb.is_cuda):
+            loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+]
