@@ -1409,3 +1409,88 @@ MUTANTS += [  # issue-17 third pass (h4 cand01): no row of the tested logits had
         code=_diagnose(prob_check="bool((logits <= 1).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all())"),
     ),
 ]
+
+
+MUTANTS += [  # j5 (stop 45): each row test applied to one row, or to the mean of the rows
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities: row sums of the last row only",
+        expect="误报 (false positive) 'probabilities_not_logits'",
+        code="""\
+# diagnose: row sums checked on the LAST row only ("one row is enough to tell"); [0,1] on every element
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            if in_unit and abs(float(logits[-1].sum()) - 1) <= 1e-3:
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities: the [0, 1] test on the first row only",
+        expect="误报 (false positive) 'probabilities_not_logits'",
+        code="""\
+# diagnose: [0,1] range checked on the FIRST row only; row sums on every row
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits[0] >= 0) & (logits[0] <= 1)).all())
+            if in_unit and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="probabilities: the mean distance of the row sums from 1",
+        expect="误报 (false positive) 'probabilities_not_logits'",
+        code="""\
+# diagnose: row sums judged by their MEAN absolute deviation from 1 (<= 1e-3), not by every row
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            if in_unit and float((logits.sum(dim=1) - 1).abs().mean()) <= 1e-3:
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+]
