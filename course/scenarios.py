@@ -72,7 +72,7 @@ def _swapped(args: tuple, kwargs: dict) -> bool:
 # NumPy views of a tensor's memory: on a GPU, ``.numpy()`` / ``np.asarray(t)`` of a device tensor raise TypeError.
 _NUMPY_HANDOFFS = {_T.numpy, _T.__array__}
 # Results whose shape depends on the data: the host must learn the size before it can go on.
-DATA_DEPENDENT = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount"}
+DATA_DEPENDENT = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount", "to_sparse"}
 # Calls that return Python values without reading any element (metadata), and comparisons with non-tensors.
 _METADATA = {
     "size", "dim", "ndimension", "numel", "nelement", "stride", "storage_offset", "element_size", "data_ptr",
@@ -182,7 +182,11 @@ class SyncCounter(TorchFunctionMode):
       counts: it copies each storage to the host); ``t.apply_(f)`` /
       ``map_`` (CPU-only: they call ``f`` with each value);
     - results whose shape depends on the data: ``nonzero``, ``masked_select``, ``unique``, ``bincount``,
-      ``t[mask]``, one-argument ``torch.where``;
+      ``t[mask]``, one-argument ``torch.where``, ``to_sparse``; and writes through a mask whose value is a tensor
+      (``t[mask] = u``, ``index_put_((mask,), u)``: a GPU finds the positions with ``nonzero()``; a number, or a
+      one-element host tensor, is a ``masked_fill_`` and needs none);
+    - a gradient handed to ``backward`` / ``torch.autograd.grad`` on the host for an output on the device (autograd
+      copies it there: an upload), and ``t[i] = torch.tensor(1.0)`` onto one element (``t[i].copy_``: an upload);
     - anything else that reaches the dispatcher as a host read (:data:`ATEN_READS`: ``torch.is_nonzero``,
       ``torch.ops.aten._local_scalar_dense``, ...) or a copy to the host (``torch.ops.aten._to_copy``):
       a dispatch mode entered with this one sees every aten op, and a Python-level call is counted once,
@@ -477,6 +481,13 @@ class SyncCounter(TorchFunctionMode):
             return self.factories_on_device  # constructors, seen only as this op; they make a tensor on the host
         if name == "backward" and args:  # what a step runs backward() on is that step's loss
             self.loss_nodes.update(t.grad_fn for t in _tensors(args[0]) if t.grad_fn is not None)
+        if func in (torch.autograd.grad, torch.autograd.backward, _T.backward) and args:
+            # a gradient given on the host for an output on the device: autograd copies it there first (an upload)
+            at = 2 if func is torch.autograd.grad else 1  # grad(outputs, inputs, grad_outputs), backward(t, gradient)
+            given = args[at] if len(args) > at else next((kwargs[k] for k in _GRAD_ARGS if k in kwargs), None)
+            host = [t for t in _tensors(given) if not self.on_device(t)]
+            if host and any(self.on_device(t) for t in _tensors(args[0])):
+                self._blocking_upload(f"{name}(..., 主机上的梯度张量)", host[0], via=_AUTOGRAD_PY)
         if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY + _SAVE_PY):
             self._record(_SAVED if _called_from(_SAVE_PY) else _HANDS_OUT_MEMORY[name], first)
             return None
@@ -560,9 +571,21 @@ class SyncCounter(TorchFunctionMode):
             read = [t for t in _tensors(args[2]) if self.on_device(t)]
             if not self.on_device(args[0]) and read:
                 self._record("cpu_tensor[i] = t", read[0])
-            sent = [t for t in _tensors(args[2]) if not self.on_device(t) and t.dim() > 0]  # a 0-d one is a number
+            # a 0-d host tensor is a number (a fill), except where it lands on one element whole: t[i] = tensor(1.0) of
+            # a 1-d t is t[i].copy_(cpu_tensor), an upload
+            sent = [
+                t
+                for t in _tensors(args[2])
+                if not self.on_device(t) and (t.dim() > 0 or _lands_on_one_element(args[0], args[1]))
+            ]
             if self.on_device(args[0]) and sent:
                 self._blocking_upload("t[i] = cpu_tensor", sent[0])
+            if self.on_device(args[0]) and _bool_index(args[1]) and _not_a_host_number(self, args[2]):
+                self._record("布尔掩码赋值 t[mask] = 张量（设备上要先 nonzero() 找出位置）", args[0])
+            return None
+        if name in ("index_put_", "index_put") and len(args) > 2 and first is not None:
+            if self.on_device(args[0]) and _bool_index(tuple(args[1])) and _not_a_host_number(self, args[2]):
+                self._record(f"{name}(布尔掩码, 张量)（设备上要先 nonzero() 找出位置）", args[0])
             return None
         data = args[1] if name == "new_tensor" and len(args) > 1 else args[0] if name in _FROM_DATA and args else None
         device = kwargs.get("device")
@@ -620,13 +643,15 @@ class SyncCounter(TorchFunctionMode):
             return self.factories_on_device
         return None
 
-    def _blocking_upload(self, label: str, t: Any, times: int = 1, *, pageable: bool = False) -> None:
+    def _blocking_upload(
+        self, label: str, t: Any, times: int = 1, *, pageable: bool = False, via: tuple[str, ...] = ()
+    ) -> None:
         """A copy from host memory to the device that waits (``torch.tensor(xs, device=d)``, ``cpu_t.to(d)``,
         ``t.copy_(cpu_t)``): on a GPU torch waits until the copy, and so everything queued on the stream before it,
         is done: a sync like any other. ``pageable``: asked with ``non_blocking=True`` from memory that is not
         pinned, which CUDA may first stage through a sync with the stream (CUDA's "API synchronization behavior").
-        torch's own code is left out (its moves are its own)."""
-        if not _called_by_torch((torch._ops.__file__,)):
+        torch's own code is left out (its moves are its own); ``via``: torch files that only forward the learner's call."""
+        if not _called_by_torch((torch._ops.__file__, *via)):
             how = (
                 "non_blocking=True，但源不在页锁定内存：CUDA 可能先同步再拷到设备"
                 if pageable
@@ -973,6 +998,27 @@ def _show(value: Any) -> str:
 
 def _python_value(value: Any) -> bool:
     return isinstance(value, (bool, int, float, complex, np.ndarray)) and not isinstance(value, torch.Tensor)
+
+
+_GRAD_ARGS = ("grad_outputs", "gradient", "grad_tensors")
+_AUTOGRAD_PY = (torch.autograd.__file__, torch._tensor.__file__)  # torch.autograd.grad, Tensor.backward: Python
+
+
+def _lands_on_one_element(target: torch.Tensor, index: Any) -> bool:
+    """Whether ``target[index]`` (a basic index: numbers, slices) is one 0-d element."""
+    items = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(i, torch.Tensor) or isinstance(i, (list, tuple)) for i in items):
+        return False
+    with uncounted():
+        return target[index].dim() == 0
+
+
+def _not_a_host_number(counter: SyncCounter, value: Any) -> bool:
+    """Whether ``t[mask] = value`` needs the mask's positions on a GPU: anything but a number or a one-element host
+    tensor (those become ``masked_fill_``, which needs none)."""
+    if not isinstance(value, torch.Tensor):
+        return False
+    return counter.on_device(value) or value.numel() != 1
 
 
 def _bool_index(index: Any) -> bool:

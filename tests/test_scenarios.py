@@ -285,3 +285,56 @@ def test_syncs_of_tells_uploads_from_read_backs():
     calls, uploads, _ = scenarios.syncs_of(_checked_with_if, torch.ones(2))
     assert len(calls) == 1 and uploads == []
     assert scenarios.syncs_of(torch.neg, torch.ones(2)) == ([], [], "")
+
+
+_MASKED_WRITES = {
+    "t[mask] = device_tensor": lambda t: t.__setitem__(t > 1, torch.zeros((), device=t.device)),
+    "t[mask] = device_vector": lambda t: t.__setitem__(t > 1, torch.zeros(2, device=t.device)),
+    "t.index_put_((mask,), device_tensor)": lambda t: t.index_put_((t > 1,), torch.zeros((), device=t.device)),
+    "t.index_put((mask,), v, accumulate=True)": lambda t: t.index_put((t > 1,), t[:2] * 0, accumulate=True),
+    "t.to_sparse()": lambda t: t.to_sparse(),
+}
+
+
+@pytest.mark.parametrize("write", list(_MASKED_WRITES), ids=str)
+def test_a_write_through_a_bool_mask_whose_value_is_a_device_tensor_is_a_sync(write):
+    """On a GPU these find the mask's positions with nonzero() first: the host waits for the count."""
+    _, report = count_syncs(_MASKED_WRITES[write], torch.tensor([1.0, 2.0, 3.0]))
+    assert len(report["calls"]) == 1 and report["uploads"] == []
+
+
+def test_a_write_through_a_bool_mask_of_a_number_is_a_masked_fill_and_no_sync():
+    def fill(t):
+        t[t > 1] = 0.0
+        t[t < 0] = torch.tensor(5.0)  # a one-element host tensor: masked_fill_ reads it on the host
+        return t
+
+    _, report = count_syncs(fill, torch.tensor([1.0, 2.0, 3.0]))
+    assert report["calls"] == []
+
+
+def test_a_0d_host_tensor_written_onto_one_element_is_an_upload_and_onto_many_a_fill():
+    _, element = count_syncs(lambda t: t.__setitem__(0, torch.tensor(1.0)), torch.zeros(3))
+    _, row = count_syncs(lambda t: t.__setitem__(0, torch.tensor(1.0)), torch.zeros(2, 3))
+    assert len(element["uploads"]) == 1 and row["calls"] == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda y, x, g: torch.autograd.grad(y, x, grad_outputs=g),
+        lambda y, x, g: y.backward(g),
+        lambda y, x, g: torch.autograd.backward(y, grad_tensors=g),
+    ],
+    ids=["autograd.grad", "Tensor.backward", "autograd.backward"],
+)
+def test_a_gradient_given_on_the_host_for_a_device_output_is_an_upload(call):
+    def run(x):
+        y = (x * 2).sum()
+        call(y, x, torch.tensor(1.0))
+        y2 = (x * 3).sum()
+        call(y2, x, torch.ones((), device=x.device))  # made on the device: no copy
+        return x.grad
+
+    _, report = count_syncs(run, torch.ones(3, requires_grad=True))
+    assert len(report["uploads"]) == 1 and report["calls"] == report["uploads"]

@@ -2398,3 +2398,71 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j2 cand01, cand08): a write through a bool mask with a device-tensor value syncs on a GPU
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="empty batches zeroed by weighted[kept == 0] = a device tensor (index_put_ finds the mask with nonzero)",
+        expect="布尔掩码赋值 t[mask] = 张量",
+        code="""\
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    vals = torch.stack([l.detach() for l in losses])
+    kept = torch.stack([(t != ignore_index).sum() for t in targets])
+    weighted = vals * kept
+    weighted[kept == 0] = torch.zeros((), dtype=weighted.dtype, device=weighted.device)
+    return (weighted.sum() / kept.sum()).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="each batch's sum guarded by batch_sum[~isfinite(batch_sum)] = a device zero (a sync per step)",
+        expect="布尔掩码赋值 t[mask] = 张量",
+        code="""\
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n, epoch_sum, epoch_n = 0.0, 0, 0.0, 0
+    zero = None
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_sum = (loss.detach() * x.shape[0]).reshape(1)
+        if zero is None:
+            zero = torch.zeros((), device=batch_sum.device)
+        batch_sum[~torch.isfinite(batch_sum)] = zero   # "skip" a diverged batch in the log
+        batch_sum = batch_sum[0]
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 46 (j2 cand07): the caller's losses detached in place (the judge now sees it as the kernel does)
+    dict(
+        grade_id="test_log_running_loss",
+        name="loss.detach_() on each of the caller's losses to free the graphs",
+        expect="requires_grad 从 True 变成了 False",
+        mistake="modifies-input",
+        code="""\
+def log_running_loss(losses, batch_sizes, log_every):
+    windows, s, n = [], 0.0, 0
+    for step, (loss, bs) in enumerate(zip(losses, batch_sizes), start=1):
+        loss.detach_()
+        s = s + loss * bs
+        n += bs
+        if step % log_every == 0:
+            windows.append(s / n)
+            s, n = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+]
