@@ -86,6 +86,14 @@ def test_a_returned_view_of_an_argument_shares_the_judges_own_storage():
     assert copy.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
 
 
+def test_a_tensor_the_learner_returned_can_still_be_resized_by_its_code_as_in_the_kernel():
+    source = "buf = torch.empty(0)\ndef f(x):\n    torch.add(x, 1, out=buf)\n    return buf\n"
+    lrn = learner(source)
+    first = Remote(lrn, ["name", "f"])(torch.ones(2))
+    second = Remote(lrn, ["name", "f"])(torch.ones(5))  # out= resizes the storage it returned before
+    assert first.tolist() == [2.0, 2.0] and second.tolist() == [2.0] * 5
+
+
 def test_returning_the_argument_itself_returns_the_judges_object():
     x = torch.ones(2)
     assert call("def f(x):\n    return x\n", "f", x) is x
@@ -422,3 +430,17 @@ def test_codec_only_the_learners_decoder_imports_what_a_message_names():
     assert LearnerDecoder([]).decode({"$fn": "os:getcwd"}) is os.getcwd
     with pytest.raises(CodecError):
         LearnerDecoder([]).decode({"$handle": {"id": 0}})
+
+
+def test_a_tensor_with_a_graph_arrives_as_a_non_leaf_that_is_not_a_view_as_in_the_kernel():
+    w = torch.tensor([2.0, 3.0], requires_grad=True)
+    loss = w * torch.tensor([1.0, 1.0])
+    facts = call("def f(t):\n    return [t.is_leaf, t._base is None, t.requires_grad]\n", "f", loss)
+    assert facts == [False, True, True]
+
+
+def test_a_detach_in_place_of_an_argument_with_a_graph_comes_back():
+    w = torch.tensor([2.0, 3.0], requires_grad=True)
+    loss = w * torch.tensor([1.0, 1.0])
+    call("def f(t):\n    t.detach_()\n", "f", loss)
+    assert loss.is_leaf and not loss.requires_grad

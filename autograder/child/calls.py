@@ -186,6 +186,11 @@ def apply_state(obj: Any, new: Any) -> None:
             obj.data = new.detach()
         if obj.is_leaf and obj.requires_grad != new.requires_grad:
             obj.requires_grad_(new.requires_grad)
+        if not obj.is_leaf and not new.requires_grad:  # the learner's detach_() of a tensor with a graph
+            try:
+                obj.detach_()
+            except RuntimeError:  # a view of the judge's own: the learner's copy was not one, nothing to mirror
+                pass
         if obj.is_leaf:
             set_grad(obj, new._grad)
     elif isinstance(obj, nn.Module):

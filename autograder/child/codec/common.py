@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -75,11 +76,16 @@ def storage_key(storage: torch.UntypedStorage) -> tuple[str, int] | None:
 
 
 def storage_bytes(storage: torch.UntypedStorage) -> memoryview:
-    """The storage's bytes without a copy for CPU storages."""
-    data = torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage)
-    if data.device.type != "cpu":
-        data = data.cpu()
-    return memoryview(data.numpy()).cast("B")
+    """The storage's bytes without a copy for CPU storages.
+
+    A CPU storage is read through its address, not through NumPy: ``.numpy()`` marks a storage not resizable for
+    good, and the learner's own tensor would then refuse ``resize_`` / ``out=`` in the judge only."""
+    if storage.device.type != "cpu":
+        data = torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage).cpu()
+        return memoryview(data.numpy()).cast("B")
+    view = (ctypes.c_char * storage.nbytes()).from_address(storage.data_ptr())
+    view.storage = storage  # the bytes stay alive as long as the view does
+    return memoryview(view).cast("B")
 
 
 def hooks_empty(module: nn.Module) -> bool:

@@ -92,7 +92,9 @@ def with_autograd(t: torch.Tensor, body: dict) -> torch.Tensor:
         return t.requires_grad_(True)
     if rg:
         base = t.requires_grad_(True)
-        out = base.view_as(base)  # not a leaf, shares the storage; its grad_fn stands for the learner's
+        out = base * 1  # not a leaf; its grad_fn stands for the learner's
+        with torch.no_grad():  # and the same memory, though not a view (as in the learner's kernel: detach_() works)
+            out.set_(base.untyped_storage(), base.storage_offset(), base.shape, base.stride())
         name = body.get("grad_fn")
         if isinstance(name, str):
             remote.note_grad_fn(out, name[:80])
