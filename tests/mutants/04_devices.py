@@ -1650,3 +1650,24 @@ CORRECT += [
         + "    if isinstance(ref, nn.Module):\n        ref = next(ref.parameters())\n    return x.to(ref.device)\n",
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j4 cand03): "already on a GPU" taken for "already on the target GPU"
+    dict(
+        grade_id="test_to_device_async",
+        name="a tensor already on cuda:0 returned as is when the target is cuda:1",
+        expect="返回的张量却在 cuda:0 上",
+        code="""\
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if t.device.type == device.type == "cuda":
+            moved[key] = t  # already on the GPU
+            continue
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+""",
+    ),
+]

@@ -1765,3 +1765,87 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j4 cand02, cand21): a 0-d host tensor copied to the device is an upload too
+    dict(
+        grade_id="test_jacobian",
+        name="one-hot v made on y's device, its 1 written from a 0-d CPU tensor (v[i] = torch.tensor(1.0))",
+        expect="形状 () 的张量用在了 GPU 上的 aten.copy_ 里",
+        code="""\
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    one = torch.tensor(1.0, dtype=y.dtype)
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = one
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="grad_outputs=torch.tensor(1.0) made on the host (autograd copies it to the device every call)",
+        expect="grad(..., 主机上的梯度张量)",
+        code="""\
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf, grad_outputs=torch.tensor(1.0, dtype=value.dtype))
+    return value.detach(), grad
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j4 cand32, cand11): momentum kept in a module-level dict, the caller's buffers never read
+    dict(
+        grade_id="test_sgd_step",
+        name="momentum state in a module-level dict keyed by the parameter's index, only mirrored into momentum_buffers",
+        expect="sgd_step 抛出",
+        code="""\
+_state = {}
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    if not momentum_buffers:
+        _state.clear()
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                buf = momentum * _state[i] + d if i in _state else d.clone()
+                _state[i] = buf
+                momentum_buffers[i] = buf
+                d = buf
+            p.sub_(lr * d)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="momentum state in a module-level dict keyed by the parameter object, only mirrored into momentum_buffers",
+        expect="动量",  # the kernel (same objects each step) fails in the resume case, the judge already at step 2
+        code="""\
+_state = {}
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                held = _state.get(id(p))
+                if held is not None and held[0] is p:
+                    buf = momentum * held[1] + d
+                else:
+                    buf = d.clone()
+                _state[id(p)] = (p, buf)
+                momentum_buffers[i] = buf
+                d = buf
+            p.sub_(lr * d)
+""",
+    ),
+]
