@@ -1508,7 +1508,7 @@ MUTANTS += [  # issue-17 second pass (f2, stop 43)
     dict(
         grade_id="test_td_loss",
         name="one forward over cat([x, x_next]) when target_net is value_net",
-        expect="x 和 x_next 被拼成一个 batch 做了一次前向",
+        expect="x 和 x_next 被合成一个输入（cat / stack）做了一次前向",
         code=_body(
             "def td_loss(value_net, target_net, x, reward, x_next, gamma):",
             """
@@ -1660,6 +1660,73 @@ def refine(h, loss_fn, steps, lr):
                 z -= lr * z.grad
             z.grad = None
     return z.detach()
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j4 cand01, cand08)
+    dict(
+        grade_id="test_td_loss",
+        name="one forward over torch.stack([x, x_next], dim=1) when target_net is value_net (rows stay N)",
+        expect="被合成一个输入（cat / stack）做了一次前向",
+        code="""\
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    if target_net is value_net:
+        both = value_net(torch.stack([x, x_next], dim=1))  # (N, 2)
+        prediction = both[:, 0]
+        target = (reward + gamma * both[:, 1]).detach()
+    else:
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+        prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="plain backward(), then the .grad of loss_fn.parameters() put back only when loss_fn is a Module",
+        expect="scale 的 .grad 变了",
+        code="""\
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    owned = list(loss_fn.parameters()) if isinstance(loss_fn, nn.Module) else []
+    saved = [None if p.grad is None else p.grad.clone() for p in owned]
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    for p, g in zip(owned, saved):
+        p.grad = g
+    return z.detach()
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j4 cand04): a memo invalidated only by the parameters' version counters
+    dict(
+        grade_id="test_evaluate",
+        name="output memoised per (model, x, parameter versions): stale when only buffers or x change",
+        expect="第二次返回的和第一次完全一样",
+        code="""\
+_memo = {}
+def evaluate(model, x):
+    key = (id(model), id(x), tuple(p._version for p in model.parameters()))
+    hit = _memo.get(key)
+    if hit is not None and hit[0] is model and hit[1] is x:
+        return hit[2]
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            out = model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+    _memo[key] = (model, x, out)
+    return out
 """,
     ),
 ]
