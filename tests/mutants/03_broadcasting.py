@@ -672,12 +672,6 @@ CORRECT = [
         "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
         "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
     ),
-    dict(
-        grade_id="test_pairwise_sq_dist",
-        name="the norm expansion with addmm",
-        code="def pairwise_sq_dist(x, y):\n    xx = (x * x).sum(1, keepdim=True)\n    yy = (y * y).sum(1)\n"
-        "    return torch.addmm(xx + yy, x, y.t(), alpha=-2)\n",
-    ),
 ]
 
 MUTANTS += [  # rv5: constant operands made by the *_like / new_* factories (found by a read-only reviewer)
@@ -1745,5 +1739,62 @@ CORRECT += [  # fix44: an in-place add autograd sees, whether or not the bias ne
         grade_id="test_add_channel_bias_",
         name="x.add_(bias.reshape(1, -1, 1, 1)) for every bias",
         code="def add_channel_bias_(x, bias):\n    return x.add_(bias.reshape(1, -1, 1, 1))\n",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j2 cand12): a partial tiling of bias, smaller than x
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="bias repeated to (C, H, 1) with repeat, only W broadcast",
+        expect="repeat 把一个 3 个元素的张量复制成了 12 个元素的新张量",
+        code="""\
+def add_channel_bias_(x, bias):
+    x += bias.view(-1, 1, 1).repeat(1, x.shape[2], 1)
+    return x
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j2 cand10): the expansion ||x||^2 + ||y||^2 - 2 x y^T, no broadcast subtraction
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion ||x||^2 + ||y||^2 - 2 x @ y.T clamped at 0 (cancellation for float32 points near 1000)",
+        expect="离原点远、彼此又近的点",
+        code="""\
+def pairwise_sq_dist(x, y):
+    xx = (x * x).sum(dim=1, keepdim=True)
+    yy = (y * y).sum(dim=1)
+    return (xx + yy - 2 * (x @ y.T)).clamp_min(0)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 46 (j2 cand16): right-aligned, but only a's leftover leading dims are kept
+    dict(
+        grade_id="test_broadcast_shape",
+        name="right-aligned pairs, but the leftover leading dims kept only from a (dropped when b is longer)",
+        expect="较长的那个形状左边多出来的维度",
+        code="""\
+def broadcast_shape(a, b):
+    out = []
+    for x, y in zip(reversed(a), reversed(b)):
+        if x != y and x != 1 and y != 1:
+            raise ValueError(f"{a} vs {b}")
+        out.append(y if x == 1 else x)
+    rest = a[: len(a) - len(b)] if len(a) > len(b) else ()
+    return tuple(rest) + tuple(reversed(out))
+""",
+    ),
+]
+
+MUTANTS += [  # stop 46: the expansion was a CORRECT entry while the prose allowed it; the spec now bans it
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the norm expansion with addmm",
+        expect="离原点远、彼此又近的点",
+        code="def pairwise_sq_dist(x, y):\n    xx = (x * x).sum(1, keepdim=True)\n    yy = (y * y).sum(1)\n"
+        "    return torch.addmm(xx + yy, x, y.t(), alpha=-2)\n",
     ),
 ]
