@@ -16,6 +16,7 @@ import contextlib
 import os
 import sys
 import threading
+import types
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -267,6 +268,15 @@ class SyncCounter(TorchFunctionMode):
         for names in self.learner_globals:
             bound = [(k, labels[id(v)]) for k, v in list(names.items()) if labels.get(id(v), (_UNPLAYED,))[0] is v]
             self._waits += [(names, k, wait, label) for k, (wait, label) in bound]
+        # a wait bound as a default argument of the learner's functions (``def step(..., wait=torch.cuda.synchronize)``)
+        self._defaults = [
+            (f, attr, getattr(f, attr))
+            for names in self.learner_globals
+            for f in list(names.values())
+            if isinstance(f, types.FunctionType)
+            for attr in ("__defaults__", "__kwdefaults__")
+            if any(labels.get(id(v), (_UNPLAYED,))[0] is v for v in _default_values(getattr(f, attr)))
+        ]
         super().__enter__()
         self._dispatch.__enter__()
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in _PLAYED]
@@ -279,9 +289,13 @@ class SyncCounter(TorchFunctionMode):
                 owner[name] = _counting_wait(self, label, wait)
             else:
                 setattr(owner, name, _counting_wait(self, label, wait))
+        for f, attr, values in self._defaults:
+            setattr(f, attr, _counting_defaults(self, values, labels))
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        for f, attr, values in self._defaults:
+            setattr(f, attr, values)
         for owner, name, real in self._played:
             setattr(owner, name, real)
         threading.Thread.start = self._thread_start
@@ -852,6 +866,23 @@ _PLAYED = [
     ],
 ]
 _PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__file__)
+
+
+def _default_values(defaults: Any) -> list[Any]:
+    """The values of a function's ``__defaults__`` (a tuple) or ``__kwdefaults__`` (a dict), or none."""
+    return list(defaults.values()) if isinstance(defaults, dict) else list(defaults or ())
+
+
+def _counting_defaults(counter: SyncCounter, defaults: Any, labels: dict[int, tuple[Any, str]]) -> Any:
+    """``defaults`` with each wait among them counted by ``counter``."""
+
+    def counted(v: Any) -> Any:
+        wait, label = labels.get(id(v), (_UNPLAYED, ""))
+        return _counting_wait(counter, label, wait) if wait is v else v
+
+    if isinstance(defaults, dict):
+        return {k: counted(v) for k, v in defaults.items()}
+    return tuple(counted(v) for v in defaults)
 
 
 def _playing(real: Callable[..., Any], value: Any) -> Callable[..., Any]:

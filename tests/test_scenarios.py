@@ -338,3 +338,17 @@ def test_a_gradient_given_on_the_host_for_a_device_output_is_an_upload(call):
 
     _, report = count_syncs(run, torch.ones(3, requires_grad=True))
     assert len(report["uploads"]) == 1 and report["calls"] == report["uploads"]
+
+
+def _step_that_waits(x, wait=torch.cuda.synchronize, *, also=torch.cuda.synchronize):
+    if torch.cuda.is_available():  # read as True under the counter: the played GPU
+        wait()
+        also()
+    return x * 2
+
+
+def test_a_wait_bound_as_a_default_argument_is_counted_and_put_back():
+    _, report = count_syncs(_step_that_waits, torch.ones(2))
+    assert report["calls"] == ["torch.cuda.synchronize()"] * 2
+    assert _step_that_waits.__defaults__ == (torch.cuda.synchronize,)
+    assert _step_that_waits.__kwdefaults__ == {"also": torch.cuda.synchronize}
