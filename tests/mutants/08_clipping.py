@@ -1982,3 +1982,162 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j3): modes, hooks and graphs left on the caller's model; a wait bound as a default argument
+    dict(
+        grade_id="test_train_step",
+        name="the step, then model.eval() at the end (the caller's model left in eval)",
+        expect="training 从 True 变成了 False",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    model.train()
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    model.eval()
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a forward hook registered on the caller's model each call, never removed",
+        expect="留下了 hook",
+        mistake="hook-left-on-module",
+        code="""\
+_FORWARDS = [0]
+def _count_forward(module, inputs, output):
+    _FORWARDS[0] += 1
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    model.register_forward_hook(_count_forward)
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a forward pre-hook left on the caller's model",
+        expect="留下了 hook",
+        mistake="hook-left-on-module",
+        code="""\
+def _noop_pre_hook(module, inputs):
+    return None
+def layer_grad_norms(model, norm_type=2.0):
+    model.register_forward_pre_hook(_noop_pre_hook)
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="loss.backward(create_graph=True): every .grad carries a graph the model keeps",
+        expect=".grad 连着计算图",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward(create_graph=True)
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm.detach()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a torch.cuda.synchronize bound as a default argument, called when a GPU is there",
+        expect="torch.cuda.synchronize()",
+        code="""\
+import time as _time
+STEP_SECONDS = []
+def train_step(model, batch, optimizer, max_norm, stats, _wait=torch.cuda.synchronize):
+    t0 = _time.perf_counter()
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if torch.cuda.is_available():
+        _wait()
+    STEP_SECONDS.append(_time.perf_counter() - t0)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="the same synchronize, its RuntimeError swallowed on a machine without a GPU",
+        expect="torch.cuda.synchronize()",
+        code="""\
+import time as _time
+STEP_SECONDS = []
+def train_step(model, batch, optimizer, max_norm, stats, _wait=torch.cuda.synchronize):
+    t0 = _time.perf_counter()
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if torch.cuda.is_available():
+        try:
+            _wait()
+        except RuntimeError:
+            pass
+    STEP_SECONDS.append(_time.perf_counter() - t0)
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+CORRECT += [  # stop 46 (j3 cand07): exercise 2's clip leaves an inf gradient as it is, so the step gives -inf, not nan
+    dict(
+        grade_id="test_train_step",
+        name="train_step with the learner's own clip_by_global_norm_ instead of clip_grad_norm_",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = clip_by_global_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
