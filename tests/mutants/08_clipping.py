@@ -254,7 +254,7 @@ def layer_grad_norms(model, norm_type=2.0):
         grade_id="test_layer_grad_norms",
         name="halves_grads_in_place_while_reading_them",
         code=_layers(grad="p.grad.div_(1.0 + 0.0 * p.grad.norm()).mul_(0.5)"),
-        expect="梯度被修改了",
+        expect="梯度做了原地操作",
     ),
     # ---------------------------------------------------------------- clip_by_global_norm_
     dict(
@@ -1236,7 +1236,9 @@ def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
     if len(grads) == 0:
         return torch.tensor(0.0)
     # float16 / bfloat16 的梯度：范数和系数在 float32 里算（更准，也不会溢出），返回值用梯度的 dtype
-    work = torch.promote_types(grads[0].dtype, torch.float32)
+    work = torch.float32
+    for g in grads:  # 几种 dtype 混在一起时取最宽的那种
+        work = torch.promote_types(work, g.dtype)
     total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, dtype=work) for g in grads]))
     coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
     coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
@@ -2138,6 +2140,158 @@ def train_step(model, batch, optimizer, max_norm, stats):
     stats["clipped"] += grad_norm > max_norm
     stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
     return loss.detach(), grad_norm
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j3): two dtypes clipped apart, max_norm 0 over non-finite grads, writes and caches in layer_grad_norms
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="grads grouped by (device, dtype), each group clipped by its own norm",
+        expect="裁剪后的第 0 个梯度 的数值",
+        code="""\
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    groups = {}
+    for g in grads:
+        groups.setdefault((g.device, g.dtype), []).append(g)
+    norms = []
+    for gs in groups.values():
+        n = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in gs]))
+        coef = (max_norm / (n + 1e-6)).clamp(max=1.0)
+        coef = torch.where(torch.isfinite(n), coef, torch.ones_like(coef))
+        for g in gs:
+            g.mul_(coef.to(g.dtype))
+        norms.append(n)
+    first = grads[0]
+    return torch.linalg.vector_norm(torch.stack([n.to(first.device, first.dtype) for n in norms]))
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="max_norm == 0 shortcut: every gradient zeroed, inf/nan ones too",
+        expect="梯度却被改了",
+        code="""\
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if max_norm == 0:
+        for g in grads:
+            g.zero_()
+        return total
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="each gradient divided by 256 and multiplied back in place around its norm",
+        expect="梯度做了原地操作",
+        code="""\
+_S = 256.0
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {}
+    for layer, grads in groups.items():
+        norms = []
+        for g in grads:
+            g.div_(_S)
+            norms.append(torch.linalg.vector_norm(g, norm_type) * _S)
+            g.mul_(_S)
+        layers[layer] = torch.linalg.vector_norm(torch.stack(norms), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="norms memoised per set of gradient tensors (stale after an in-place update)",
+        expect="第二次返回的总范数和第一次完全一样",
+        code="""\
+import weakref as _wr
+_CACHE = {}
+def layer_grad_norms(model, norm_type=2.0):
+    named = [(n, p.grad) for n, p in model.named_parameters() if p.grad is not None]
+    key = (tuple(id(g) for _, g in named), float(norm_type))
+    hit = _CACHE.get(key)
+    if hit is not None and all(r() is g for r, (_, g) in zip(hit[0], named)):
+        return dict(hit[1]), hit[2]
+    groups = {}
+    for name, g in named:
+        groups.setdefault(name.rpartition(".")[0], []).append(g)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    _CACHE[key] = ([_wr.ref(g) for _, g in named], dict(layers), total)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_advise",
+        name="an extra rule: largest == 0 gives check_data",
+        expect="返回了 'check_data'",
+        code="""\
+def advise(stats):
+    steps, clipped = int(stats["steps"]), int(stats["clipped"])
+    if steps == 0:
+        raise ValueError("no steps yet")
+    largest = float(stats["largest"])
+    if not math.isfinite(largest) or largest == 0.0:
+        return "check_data"
+    if 5 * clipped > steps:
+        return "fix_lr_or_init"
+    return "keep_clipping"
+""",
+    ),
+]
+
+CORRECT += [  # stop 46 (j3 probes): right answers written another way
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="total and coefficient in float64, cast back on return",
+        code="""\
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, dtype=torch.float64) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total.to(grads[0].dtype)
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="one torch._foreach_abs over every gradient, each layer's norm from its own |g|",
+        code="""\
+def layer_grad_norms(model, norm_type=2.0):
+    named = [(n, p.grad) for n, p in model.named_parameters() if p.grad is not None]
+    if not named:
+        return {}, torch.tensor(0.0)
+    absd = torch._foreach_abs([g for _, g in named])
+    groups = {}
+    for (name, _), a in zip(named, absd):
+        groups.setdefault(name.rpartition(".")[0], []).append(torch.linalg.vector_norm(a, norm_type))
+    layers = {k: torch.linalg.vector_norm(torch.stack(v), norm_type) for k, v in groups.items()}
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
 """,
     ),
 ]
