@@ -1209,3 +1209,54 @@ MUTANTS += [  # fix44 (f1 cand20): in the kernel every tested slice had a _base 
         ),
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j1 cand02, 02b, 02d): a write probe into the caller's storages instead of comparing addresses
+    dict(
+        grade_id="test_shares_storage",
+        name="a byte of a's storage bumped, b's byte read, then put back",
+        expect="往 a 或 b 的内存里写了数据",
+        mistake="modifies-input",
+        code="""\
+def shares_storage(a, b):
+    # write probe: flips a byte of a's storage and sees if b's storage byte 0 moved (writes into the inputs)
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    if sa.nbytes() != sb.nbytes():
+        return False
+    old, oldb = sa[0], sb[0]
+    sa[0] = (old + 1) % 256
+    same = sb[0] != oldb
+    sa[0] = old
+    return bool(same)
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="the same probe, the byte never put back",
+        expect="往 a 或 b 的内存里写了数据",
+        mistake="modifies-input",
+        code="""\
+def shares_storage(a, b):
+    # write probe that does NOT put the byte back: corrupts the caller's data
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    oldb = sb[0]
+    sa[0] = (sa[0] + 1) % 256
+    return bool(sb[0] != oldb)
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="0xFF written over a's first element (a nan), never put back",
+        expect="往 a 或 b 的内存里写了数据",
+        mistake="modifies-input",
+        code="""\
+def shares_storage(a, b):
+    # write probe that overwrites the first 4 bytes of a's storage with 0xFF (a float32 NaN) and never restores them
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    oldb = bytes(sb[i] for i in range(4))
+    for i in range(4):
+        sa[i] = 0xFF if oldb[i] != 0xFF else 0xFE
+    return bytes(sb[i] for i in range(4)) != oldb
+""",
+    ),
+]
