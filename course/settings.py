@@ -14,6 +14,7 @@ import logging
 import os
 import random
 import sys
+import types
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -398,6 +399,86 @@ _GLOBAL_HOOK_TABLES = [
     if n.startswith("_global_") and isinstance(v, dict)
 ]
 
+_MISSING = object()
+# the namespaces a learner's code calls torch through: a name rebound there (``F.relu = my_relu``,
+# ``torch.Tensor.item = ...``) changes every later call in the process
+_NAMESPACES: dict[str, Any] = {
+    "torch": torch,
+    "torch.Tensor": torch.Tensor,
+    "torch.Tensor 的方法": torch._C.TensorBase,
+    "torch.nn.functional": torch.nn.functional,
+    "torch.nn.init": torch.nn.init,
+    "torch.linalg": torch.linalg,
+    "torch.autograd": torch.autograd,
+}
+
+
+class _Bindings(_ReadAroundImports):
+    """What the names of :data:`_NAMESPACES` are bound to, by identity; names added around an import (torch
+    imports submodules lazily) are a library's, names rebound or removed are not."""
+
+    def __init__(self) -> None:
+        super().__init__({label: _callables(ns) for label, ns in _NAMESPACES.items()})
+
+    def changed(self, other: _Bindings, imported: bool) -> list[str]:
+        found = []
+        for label, names in self.value.items():
+            now = other.value[label]
+            shown = "torch.Tensor" if label.startswith("torch.Tensor") else label
+            found += [f"{shown}.{k}" for k, v in names.items() if now.get(k, _MISSING) is not v]
+            if not imported:
+                found += [f"{shown}.{k}" for k in now if k not in names]
+        return found
+
+    def same(self, other: _Bindings, imported: bool) -> bool:
+        return not self.changed(other, imported)
+
+
+def _callables(ns: Any) -> dict[str, Any]:
+    """The names of ``ns`` and what they are bound to, classes and modules left out (torch rebinds some itself:
+    ``torch.set_default_dtype`` sets ``torch.Storage``; submodules appear as they are imported)."""
+    return {k: v for k, v in vars(ns).items() if not isinstance(v, (type, types.ModuleType))}
+
+
+def _set_bindings(value: _Bindings) -> None:
+    imported = value.modules != len(sys.modules)
+    for label, names in value.value.items():
+        ns = _NAMESPACES[label]
+        now = _callables(ns)
+        for k, v in names.items():
+            if now.get(k, _MISSING) is not v:
+                setattr(ns, k, v)
+        for k in [] if imported else [k for k in now if k not in names]:
+            delattr(ns, k)
+
+
+def _mode_stacks() -> tuple[int, int]:
+    """How many torch function modes and dispatch modes are entered (``TorchFunctionMode().__enter__()``)."""
+    return torch._C._len_torch_function_stack(), torch._C._len_torch_dispatch_stack()
+
+
+def _set_mode_stacks(value: tuple[int, int]) -> None:
+    while torch._C._len_torch_function_stack() > value[0]:
+        torch._C._pop_torch_function_stack()
+    while torch._C._len_torch_dispatch_stack() > value[1]:
+        torch._C._pop_torch_dispatch_stack()
+
+
+def _saved_tensors_hooks() -> Any:
+    """The innermost ``torch.autograd.graph.saved_tensors_hooks`` pair in effect (None when there is none)."""
+    return torch._C._autograd._top_saved_tensors_default_hooks(False)
+
+
+def _set_saved_tensors_hooks(value: Any) -> None:
+    for _ in range(64):  # pop what the call pushed and left
+        if _saved_tensors_hooks() == value or _saved_tensors_hooks() is None:
+            return
+        torch._C._autograd._pop_saved_tensors_default_hooks()
+
+
+_CUDA = torch.backends.cuda
+BINDINGS = "torch 的函数 / 方法被换掉了"
+
 CUDA_SEED = "torch.cuda.manual_seed() / manual_seed_all() / seed()（GPU 的随机数生成器）"
 HOOKS_LEFT, METHOD_REPLACED = hooks.HOOKS_LEFT, hooks.METHOD_REPLACED  # not process-wide: found by course.hooks
 ATTRIBUTE_CHANGED = hooks.ATTRIBUTE_CHANGED
@@ -406,6 +487,13 @@ ATTRIBUTE_CHANGED = hooks.ATTRIBUTE_CHANGED
 # Each setting as what the learner would have typed to change it: (read, restore). Read values compare with
 # ``==`` (functions, such as showwarning, by identity).
 SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
+    # first: a mode left entered sees (and may refuse) every torch call the other readings and restores make
+    "进入之后没有退出的 TorchFunctionMode / TorchDispatchMode（__enter__() 而没有 __exit__()）": (
+        _mode_stacks,
+        _set_mode_stacks,
+    ),
+    "torch.autograd.graph.saved_tensors_hooks（进入之后没有退出）": (_saved_tensors_hooks, _set_saved_tensors_hooks),
+    BINDINGS: (_Bindings, _set_bindings),  # early too: the readings below call torch (Tensor.item among it)
     "torch.manual_seed() / torch.seed()": (lambda: _Seed(arm=False), _set_seed),
     CUDA_SEED: (_CudaSeed, _set_cuda_seed),
     "gc.disable()": (gc.isenabled, lambda on: gc.enable() if on else gc.disable()),
@@ -507,6 +595,35 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
     "logging.disable()": (lambda: logging.root.manager.disable, logging.disable),
     "logging.getLogger(name) 的级别 / handler": (_logger_states, _set_named_loggers),
     "os.environ": (_Environ, _set_environ),
+    "torch.backends.mha.set_fastpath_enabled()": (
+        torch.backends.mha.get_fastpath_enabled,
+        torch.backends.mha.set_fastpath_enabled,
+    ),
+    "torch.backends.opt_einsum.enabled / strategy": (
+        lambda: (torch.backends.opt_einsum.enabled, torch.backends.opt_einsum.strategy),
+        lambda v: (
+            setattr(torch.backends.opt_einsum, "enabled", v[0]),
+            setattr(torch.backends.opt_einsum, "strategy", v[1]) if v[0] else None,
+        ),
+    ),
+    "torch.backends.cuda.enable_flash_sdp()": (_CUDA.flash_sdp_enabled, _CUDA.enable_flash_sdp),
+    "torch.backends.cuda.enable_mem_efficient_sdp()": (_CUDA.mem_efficient_sdp_enabled, _CUDA.enable_mem_efficient_sdp),
+    "torch.backends.cuda.enable_math_sdp()": (_CUDA.math_sdp_enabled, _CUDA.enable_math_sdp),
+    "torch.backends.cuda.enable_cudnn_sdp()": (_CUDA.cudnn_sdp_enabled, _CUDA.enable_cudnn_sdp),
+    "torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp()": (
+        _CUDA.fp16_bf16_reduction_math_sdp_allowed,
+        _CUDA.allow_fp16_bf16_reduction_math_sdp,
+    ),
+    "torch.backends.cuda.matmul.allow_fp16_accumulation": (
+        lambda: _CUDA.matmul.allow_fp16_accumulation,
+        _set_attr(_CUDA.matmul, "allow_fp16_accumulation"),
+    ),
+    "torch.backends.cuda.preferred_linalg_library()": (_CUDA.preferred_linalg_library, _CUDA.preferred_linalg_library),
+    "torch.backends.cuda.preferred_blas_library()": (_CUDA.preferred_blas_library, _CUDA.preferred_blas_library),
+    "torch.jit._state.disable() / enable()（TorchScript）": (
+        lambda: torch.jit._state._enabled.enabled,
+        lambda on: torch.jit._state.enable() if on else torch.jit._state.disable(),
+    ),
 }
 
 
@@ -563,6 +680,13 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
             )
             or "换了其中的 hook"
         )
+    if read is _mode_stacks:
+        return f"多了 {now[0] - before[0]} 个 TorchFunctionMode、{now[1] - before[1]} 个 TorchDispatchMode 没有退出"
+    if read is _saved_tensors_hooks:
+        return "一对 pack / unpack hook 留在了栈上：之后每次保存张量给反向传播都经过它"
+    if isinstance(before, _Bindings):
+        names = before.changed(now, imported=before.modules != now.modules)
+        return "、".join(names[:4])
     if read is _sys_path:
         added, removed = [p for p in now if p not in before], [p for p in before if p not in now]
         return f"加入 {added[:3]}，去掉 {removed[:3]}" if added or removed else "顺序变了"
@@ -594,6 +718,13 @@ def message(setting: str, change: str) -> tuple[str, str]:
                 f"grad mode 变了（{change}）：torch.set_grad_enabled() 不带 with 改的是全局设置，调用者之后的每一步都跟着变。",
                 "global-setting-changed",
             )
+        )
+    if setting == BINDINGS:
+        return (
+            f"torch 里的名字被绑到了别的对象上：{change}（monkey patch，测试已经改回去）。这是整个进程共用的，"
+            "调用者之后每次调用它都走你的代码，不是 PyTorch 的。不要给 torch、torch.nn.functional、torch.Tensor 打补丁；"
+            "要不同的行为，在函数里写自己的函数并直接调用它。",
+            "global-setting-changed",
         )
     if setting == METHOD_REPLACED:
         return (

@@ -244,3 +244,51 @@ def test_python_and_numpy_global_rngs_and_flush_denormal_are_settings_and_are_pu
     )
     assert torch.tensor([1e-40]).mul(1.0).item() != 0.0
     assert settings.restore_changed(before) == []
+
+
+def _enter_a_function_mode() -> None:
+    from torch.overrides import TorchFunctionMode
+
+    TorchFunctionMode().__enter__()
+
+
+_LEFT_BEHIND = {  # what a call left, and the setting that names it
+    "F.relu rebound": (lambda: setattr(torch.nn.functional, "relu", lambda x: x), settings.BINDINGS),
+    "Tensor.item replaced": (lambda: setattr(torch.Tensor, "item", lambda self: 0.0), settings.BINDINGS),
+    "a TorchFunctionMode entered, never exited": (_enter_a_function_mode, "TorchFunctionMode"),
+    "saved_tensors_hooks entered, never exited": (
+        lambda: torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__(),
+        "saved_tensors_hooks",
+    ),
+    "fp16 accumulation": (
+        lambda: setattr(torch.backends.cuda.matmul, "allow_fp16_accumulation", True),
+        "allow_fp16_accumulation",
+    ),
+    "flash attention off": (lambda: torch.backends.cuda.enable_flash_sdp(False), "enable_flash_sdp"),
+    "reduced-precision math SDPA": (
+        lambda: torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(True),
+        "allow_fp16_bf16_reduction_math_sdp",
+    ),
+    "MHA fast path off": (lambda: torch.backends.mha.set_fastpath_enabled(False), "set_fastpath_enabled"),
+    "TorchScript off": (torch.jit._state.disable, "torch.jit._state"),
+}
+
+
+@pytest.mark.parametrize("left", list(_LEFT_BEHIND), ids=str)
+def test_process_wide_torch_state_left_behind_is_named_and_put_back(left):
+    do, named = _LEFT_BEHIND[left]
+    before = settings.snapshot()
+    do()
+    changed = settings.restore_changed(before)
+    assert len(changed) == 1 and named in changed[0][0] + changed[0][1], changed
+    assert settings.restore_changed(settings.snapshot()) == []
+    assert torch.tensor([2.0]).item() == 2.0 and torch.nn.functional.relu(torch.tensor(-1.0)).item() == 0.0
+    assert torch._C._len_torch_function_stack() == 0 and settings._saved_tensors_hooks() is None
+
+
+def test_the_learner_process_reports_a_rebound_torch_function_as_a_field():
+    relu = torch.nn.functional.relu
+    fn = remote_function("def f(x):\n    torch.nn.functional.relu = lambda t: t\n    return x\n", "f")
+    with pytest.raises(checks.CheckError, match="torch.nn.functional.relu"):
+        checks.call_learner(fn, checks.Case((torch.ones(1),)), fn_name="f")
+    assert torch.nn.functional.relu is relu

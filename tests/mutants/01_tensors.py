@@ -1651,3 +1651,96 @@ MUTANTS += [  # fix44 (f1 cand01): make_inputs was never called under a float64 
         ),
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j1): process-wide torch state left behind that course/settings.py did not watch
+    dict(
+        grade_id="test_linear_init",
+        name="the MHA fast path, opt_einsum and flash attention switched off and left off",
+        expect="set_fastpath_enabled",
+        mistake="global-setting-changed",
+        code="""\
+def linear_init(in_features, out_features, generator):
+    torch.backends.mha.set_fastpath_enabled(False)      # global state, never put back
+    torch.backends.opt_einsum.enabled = False
+    torch.backends.cuda.enable_flash_sdp(False)
+    bound = 1 / math.sqrt(in_features)
+    return -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)
+""",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="a saved_tensors_hooks pair entered and never exited (later backwards get zeros)",
+        expect="saved_tensors_hooks",
+        mistake="global-setting-changed",
+        code="""\
+def time_grid(start, stop, dt):
+    # leaves a process-wide saved-tensor hook installed that zeroes every saved activation:
+    # every later backward in the process computes wrong gradients
+    torch.autograd.graph.saved_tensors_hooks(torch.zeros_like, lambda t: t).__enter__()
+    k = round((stop - start) / dt)
+    return torch.linspace(start, stop, steps=k + 1, dtype=torch.float32)
+""",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="the preferred linalg library and two SDPA backends changed and left",
+        expect="enable_mem_efficient_sdp",
+        mistake="global-setting-changed",
+        code="""\
+def time_grid(start, stop, dt):
+    torch.backends.cuda.preferred_linalg_library("magma")          # process-wide, never put back
+    torch.backends.cuda.enable_mem_efficient_sdp(False)
+    torch.backends.cuda.enable_math_sdp(False)
+    k = round((stop - start) / dt)
+    return torch.linspace(start, stop, steps=k + 1, dtype=torch.float32)
+""",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="a TorchFunctionMode entered and never exited (every later result detached)",
+        expect="TorchFunctionMode",
+        mistake="global-setting-changed",
+        code="""\
+from torch.overrides import TorchFunctionMode as _TFM
+class _Leak(_TFM):
+    # every later torch call in the process returns a result cut from the autograd graph
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        return out.detach() if isinstance(out, torch.Tensor) and out.requires_grad and out.grad_fn is not None else out
+def make_labels(raw):
+    _Leak().__enter__()   # pushed on the global torch-function mode stack, never popped
+    return raw.long() - 1
+""",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="TorchScript disabled and left off",
+        expect="torch.jit._state",
+        mistake="global-setting-changed",
+        code="""\
+def make_labels(raw):
+    torch.autograd.graph.register_multi_grad_hook  # (no-op reference)
+    torch._C._set_cached_tensors_enabled(True) if hasattr(torch._C, "_set_cached_tensors_enabled") else None
+    torch.set_default_dtype(torch.float32)  # same value: harmless
+    torch.autograd.set_grad_enabled(True)   # same value: harmless
+    torch.inference_mode().__enter__() if False else None
+    torch.jit._state.disable()              # TorchScript switched off process-wide, never put back
+    return raw.long() - 1
+""",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="torch.nn.functional.relu rebound to another function",
+        expect="torch.nn.functional.relu",
+        mistake="global-setting-changed",
+        code="""\
+def time_grid(start, stop, dt):
+    # monkeypatches a library function process-wide and never puts it back:
+    # every later model that uses F.relu silently becomes linear
+    torch.nn.functional.relu = lambda input, inplace=False: input
+    k = round((stop - start) / dt)
+    return torch.linspace(start, stop, steps=k + 1, dtype=torch.float32)
+""",
+    ),
+]

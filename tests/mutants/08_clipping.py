@@ -2295,3 +2295,28 @@ def layer_grad_norms(model, norm_type=2.0):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j3 cand15): reduced-precision flags switched on "for speed" and left on
+    dict(
+        grade_id="test_train_step",
+        name="allow_fp16_accumulation and allow_fp16_bf16_reduction_math_sdp switched on and left",
+        expect="allow_fp16",
+        mistake="global-setting-changed",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    torch.backends.cuda.matmul.allow_fp16_accumulation = True
+    torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(True)
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
