@@ -245,7 +245,7 @@ def diagnose(logits, labels, num_classes):
         grade_id="test_train_step",
         name="sets_training_attribute_instead_of_train",
         code=_train_step(train="model.training = True"),
-        expect="只改了模型自己的这个属性",
+        expect="也只改模型自己这一个属性",
     ),
     dict(
         grade_id="test_train_step",
@@ -1105,7 +1105,7 @@ def diagnose(logits, labels, num_classes):
     dict(  # a no_grad forward to look at the loss, then the real one: BatchNorm counts two batches
         grade_id="test_regression_step",
         name="a no_grad forward to check the loss, then a second forward",
-        expect="这一步模型前向了 2 次",
+        expect="model(x) 被调用了 2 次",
         code="""def regression_step(model, x, y, optimizer):
     optimizer.zero_grad()
     with torch.no_grad():
@@ -1491,6 +1491,100 @@ def diagnose(logits, labels, num_classes):
             if in_unit and float((logits.sum(dim=1) - 1).abs().mean()) <= 1e-3:
                 problems.add("probabilities_not_logits")
     return problems
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j5 cand03, cand05; h4 cand07, cand09, cand13)
+    dict(
+        grade_id="test_train_step",
+        name="model.train(), then every Dropout switched back to eval",
+        expect="子模块 2（Dropout）却在评估模式",
+        code="""\
+def train_step(model, x, y, optimizer):
+    model.train()
+    for m in model.modules():
+        if isinstance(m, nn.modules.dropout._DropoutNd):
+            m.eval()  # deterministic loss while debugging
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="an extra eval-mode no_grad forward decides the skip",
+        expect="model(x) 被调用了 2 次",
+        code="""\
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with torch.no_grad():
+            peek = F.mse_loss(model(x).squeeze(1), y)
+    finally:
+        for m, t in modes:
+            m.training = t
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(peek):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="the loss through torch.nan_to_num before backward and .item()",
+        expect="原样返回 loss.item()（nan），得到 0.0",
+        code="""\
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    loss = torch.nan_to_num(F.cross_entropy(model(x), y), nan=0.0, posinf=0.0, neginf=0.0)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast when the batch is on a GPU",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""\
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    with torch.autocast(device_type=x.device.type, dtype=torch.bfloat16, enabled=x.is_cuda):
+        loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="float16 autocast around forward and loss when x is on a GPU",
+        expect='torch.autocast("cuda", dtype=torch.float16)',
+        code="""\
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    with torch.autocast(device_type=x.device.type, dtype=torch.float16, enabled=x.is_cuda):
+        pred = model(x).squeeze(1)
+        loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
 """,
     ),
 ]
