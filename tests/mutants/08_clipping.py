@@ -2320,3 +2320,31 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # fix46 (found45 j3 cand13): each param group clipped by its own norm was caught only by a 5e-6 margin
+    dict(
+        grade_id="test_train_step",
+        name="clips_each_param_group_by_its_own_norm",
+        code=_step(
+            clip='norms = [torch.nn.utils.clip_grad_norm_(g["params"], max_norm) for g in optimizer.param_groups]\n'
+            "    grad_norm = torch.linalg.vector_norm(torch.stack(norms))"
+        ),
+        expect="每个参数组 (param group) 各自按自己的范数裁剪",
+    ),
+]
+
+CORRECT += [  # fix46: the update is now compared too; a clip by hand with its total in float64 still passes
+    dict(
+        grade_id="test_train_step",
+        name="clips_by_hand_with_a_float64_total",
+        code=_step(
+            clip="grads = [p.grad for p in model.parameters() if p.grad is not None]\n"
+            "    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, dtype=torch.float64) for g in grads]))\n"
+            "    coef = torch.clamp(max_norm / (total + 1e-6), max=1.0)\n"
+            "    for g in grads:\n"
+            "        g.mul_(coef.to(g.dtype))\n"
+            "    grad_norm = total.float()"
+        ),
+    ),
+]
