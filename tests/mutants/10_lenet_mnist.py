@@ -2767,3 +2767,53 @@ MUTANTS += [  # issue-17 second pass (f4, stop 43)
         ),
     ),
 ]
+
+MUTANTS += [  # stop 46 (fb): j5 cand08 / cand19, h4 cand14: LeNet run as its callers run it
+    dict(
+        grade_id="test_lenet",
+        name="conv stages under set_grad_enabled(self.training): conv layers get no gradient in eval mode",
+        expect="之后这些参数没有梯度：conv1.weight",
+        code=_forward_with(
+            "x = F.max_pool2d(F.relu(self.conv1(x)), 2)\nx = F.max_pool2d(F.relu(self.conv2(x)), 2)\n",
+            "with torch.set_grad_enabled(self.training and torch.is_grad_enabled()):\n"
+            "    x = F.max_pool2d(F.relu(self.conv1(x)), 2)\n    x = F.max_pool2d(F.relu(self.conv2(x)), 2)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="softmax under torch.inference_mode() only",
+        expect="在 with torch.inference_mode(): 里调用时输出的每一行非负、和为 1",
+        code=_forward_with(
+            "return self.fc3(x)",
+            "x = self.fc3(x)\nreturn x.softmax(dim=1) if torch.is_inference_mode_enabled() else x",
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward under float16 autocast when the input is on a GPU",
+        expect='forward 在 torch.autocast("cuda", dtype=torch.float16) 里运行',
+        code=_lenet(
+            forward="with torch.autocast(x.device.type, dtype=torch.float16, enabled=x.is_cuda):\n"
+            + "".join(f"    {line}\n" for line in _FORWARD.strip().splitlines())
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward under bfloat16 autocast when the input is on a GPU",
+        expect='forward 在 torch.autocast("cuda", dtype=torch.bfloat16) 里运行',
+        code=_lenet(
+            forward='with torch.autocast("cuda", dtype=torch.bfloat16, enabled=x.device.type == "cuda"):\n'
+            + "".join(f"    {line}\n" for line in _FORWARD.strip().splitlines())
+        ),
+    ),
+]
+CORRECT += [
+    dict(  # stop 46 (fb): autocast switched off explicitly is float32, as asked
+        grade_id="test_lenet",
+        name="forward under torch.autocast(x.device.type, enabled=False)",
+        code=_lenet(
+            forward="with torch.autocast(x.device.type, enabled=False):\n"
+            + "".join(f"    {line}\n" for line in _FORWARD.strip().splitlines())
+        ),
+    ),
+]
