@@ -2817,3 +2817,49 @@ CORRECT += [
         ),
     ),
 ]
+
+MUTANTS += [  # stop 46 (fb): j5 cand10 / cand11: caches the older kept-after-reading window could not see
+    dict(
+        grade_id="test_mnist_dataset",
+        name="keeps the 3 most recently converted images (LRU, a clone handed out)",
+        expect="转换好的图被存了起来",
+        code=_dataset(
+            init=_INIT + "\n        self._recent = {}",
+            item="n = self.pixels.shape[0]\n        if not -n <= index < n:\n            raise IndexError(index)\n"
+            "        index = index % n\n        hit = self._recent.pop(index, None)\n"
+            "        if hit is None or hit[0] != self.pixels._version:\n"
+            f"            hit = (self.pixels._version, ({_NORMALISED}).unsqueeze(0))\n"
+            "        self._recent[index] = hit\n        while len(self._recent) > 3:\n"
+            "            del self._recent[next(iter(self._recent))]\n        return hit[1].clone(), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="a float32 cache of every image allocated in __len__, filled on first read",
+        expect="在 __len__ 里备好的缓冲区",
+        code=_dataset(
+            init=_INIT + "\n        self._cache = None",
+            length="n = self.pixels.shape[0]\n        if self._cache is None:\n"
+            "            self._cache = torch.empty(n, 1, 28, 28, dtype=torch.float32)\n"
+            "            self._versions = [None] * n\n        return n",
+            item="n = self.pixels.shape[0]\n        if not -n <= index < n:\n            raise IndexError(index)\n"
+            "        index = index % n\n        if self._cache is None:\n"
+            f"            return ({_NORMALISED}).unsqueeze(0), self.labels[index]\n"
+            "        if self._versions[index] != self.pixels._version:\n"
+            f"            self._cache[index, 0].copy_({_NORMALISED})\n"
+            "            self._versions[index] = self.pixels._version\n"
+            "        return self._cache[index].clone(), self.labels[index]",
+        ),
+    ),
+]
+CORRECT += [
+    dict(  # stop 46 (fb): a 256-entry float32 lookup table is no cache of images (1,024 bytes, under one image)
+        grade_id="test_mnist_dataset",
+        name="normalised values looked up in a 256-entry float32 table built in __init__",
+        code=_dataset(
+            init=_INIT
+            + "\n        self._lut = (torch.arange(256, dtype=torch.float32) / 255 - MNIST_MEAN) / MNIST_STD",
+            item="return self._lut[self.pixels[index].long()].unsqueeze(0), self.labels[index]",
+        ),
+    ),
+]
