@@ -2863,3 +2863,12 @@ CORRECT += [
         ),
     ),
 ]
+
+MUTANTS += [  # stop 46 (fb): j5 cand09: evaluate left the caller's .grad alone only because the spies had none
+    dict(
+        grade_id="test_evaluate",
+        name="zero_grad(set_to_none=True) first to free gradient memory",
+        expect="evaluate 之后模型参数的 .grad 变了",
+        code=_restoring_with("modes = [", "model.zero_grad(set_to_none=True)\n    modes = ["),
+    ),
+]
