@@ -2767,3 +2767,108 @@ MUTANTS += [  # issue-17 second pass (f4, stop 43)
         ),
     ),
 ]
+
+MUTANTS += [  # stop 46 (fb): j5 cand08 / cand19, h4 cand14: LeNet run as its callers run it
+    dict(
+        grade_id="test_lenet",
+        name="conv stages under set_grad_enabled(self.training): conv layers get no gradient in eval mode",
+        expect="之后这些参数没有梯度：conv1.weight",
+        code=_forward_with(
+            "x = F.max_pool2d(F.relu(self.conv1(x)), 2)\nx = F.max_pool2d(F.relu(self.conv2(x)), 2)\n",
+            "with torch.set_grad_enabled(self.training and torch.is_grad_enabled()):\n"
+            "    x = F.max_pool2d(F.relu(self.conv1(x)), 2)\n    x = F.max_pool2d(F.relu(self.conv2(x)), 2)\n",
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="softmax under torch.inference_mode() only",
+        expect="在 with torch.inference_mode(): 里调用时输出的每一行非负、和为 1",
+        code=_forward_with(
+            "return self.fc3(x)",
+            "x = self.fc3(x)\nreturn x.softmax(dim=1) if torch.is_inference_mode_enabled() else x",
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward under float16 autocast when the input is on a GPU",
+        expect='forward 在 torch.autocast("cuda", dtype=torch.float16) 里运行',
+        code=_lenet(
+            forward="with torch.autocast(x.device.type, dtype=torch.float16, enabled=x.is_cuda):\n"
+            + "".join(f"    {line}\n" for line in _FORWARD.strip().splitlines())
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward under bfloat16 autocast when the input is on a GPU",
+        expect='forward 在 torch.autocast("cuda", dtype=torch.bfloat16) 里运行',
+        code=_lenet(
+            forward='with torch.autocast("cuda", dtype=torch.bfloat16, enabled=x.device.type == "cuda"):\n'
+            + "".join(f"    {line}\n" for line in _FORWARD.strip().splitlines())
+        ),
+    ),
+]
+CORRECT += [
+    dict(  # stop 46 (fb): autocast switched off explicitly is float32, as asked
+        grade_id="test_lenet",
+        name="forward under torch.autocast(x.device.type, enabled=False)",
+        code=_lenet(
+            forward="with torch.autocast(x.device.type, enabled=False):\n"
+            + "".join(f"    {line}\n" for line in _FORWARD.strip().splitlines())
+        ),
+    ),
+]
+
+MUTANTS += [  # stop 46 (fb): j5 cand10 / cand11: caches the older kept-after-reading window could not see
+    dict(
+        grade_id="test_mnist_dataset",
+        name="keeps the 3 most recently converted images (LRU, a clone handed out)",
+        expect="转换好的图被存了起来",
+        code=_dataset(
+            init=_INIT + "\n        self._recent = {}",
+            item="n = self.pixels.shape[0]\n        if not -n <= index < n:\n            raise IndexError(index)\n"
+            "        index = index % n\n        hit = self._recent.pop(index, None)\n"
+            "        if hit is None or hit[0] != self.pixels._version:\n"
+            f"            hit = (self.pixels._version, ({_NORMALISED}).unsqueeze(0))\n"
+            "        self._recent[index] = hit\n        while len(self._recent) > 3:\n"
+            "            del self._recent[next(iter(self._recent))]\n        return hit[1].clone(), self.labels[index]",
+        ),
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="a float32 cache of every image allocated in __len__, filled on first read",
+        expect="在 __len__ 里备好的缓冲区",
+        code=_dataset(
+            init=_INIT + "\n        self._cache = None",
+            length="n = self.pixels.shape[0]\n        if self._cache is None:\n"
+            "            self._cache = torch.empty(n, 1, 28, 28, dtype=torch.float32)\n"
+            "            self._versions = [None] * n\n        return n",
+            item="n = self.pixels.shape[0]\n        if not -n <= index < n:\n            raise IndexError(index)\n"
+            "        index = index % n\n        if self._cache is None:\n"
+            f"            return ({_NORMALISED}).unsqueeze(0), self.labels[index]\n"
+            "        if self._versions[index] != self.pixels._version:\n"
+            f"            self._cache[index, 0].copy_({_NORMALISED})\n"
+            "            self._versions[index] = self.pixels._version\n"
+            "        return self._cache[index].clone(), self.labels[index]",
+        ),
+    ),
+]
+CORRECT += [
+    dict(  # stop 46 (fb): a 256-entry float32 lookup table is no cache of images (1,024 bytes, under one image)
+        grade_id="test_mnist_dataset",
+        name="normalised values looked up in a 256-entry float32 table built in __init__",
+        code=_dataset(
+            init=_INIT
+            + "\n        self._lut = (torch.arange(256, dtype=torch.float32) / 255 - MNIST_MEAN) / MNIST_STD",
+            item="return self._lut[self.pixels[index].long()].unsqueeze(0), self.labels[index]",
+        ),
+    ),
+]
+
+MUTANTS += [  # stop 46 (fb): j5 cand09: evaluate left the caller's .grad alone only because the spies had none
+    dict(
+        grade_id="test_evaluate",
+        name="zero_grad(set_to_none=True) first to free gradient memory",
+        expect="evaluate 之后模型参数的 .grad 变了",
+        code=_restoring_with("modes = [", "model.zero_grad(set_to_none=True)\n    modes = ["),
+    ),
+]
