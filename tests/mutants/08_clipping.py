@@ -2348,3 +2348,176 @@ CORRECT += [  # fix46: the update is now compared too; a clip by hand with its t
         ),
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (fc's review of the new 08 checks)
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="each gradient divided by 256 and multiplied back through .data around its norm",
+        expect="梯度做了原地操作",
+        code="""\
+_S = 256.0
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {}
+    for layer, grads in groups.items():
+        norms = []
+        for g in grads:
+            g.data.div_(_S)
+            norms.append(torch.linalg.vector_norm(g, norm_type) * _S)
+            g.data.mul_(_S)
+        layers[layer] = torch.linalg.vector_norm(torch.stack(norms), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="the per-layer dict memoised by the grads' identities, the total recomputed",
+        expect="第二次的 layers['0']",
+        code="""\
+_CACHE = {}
+def layer_grad_norms(model, norm_type=2.0):
+    named = [(n, p.grad) for n, p in model.named_parameters() if p.grad is not None]
+    if not named:
+        return {}, torch.tensor(0.0)
+    key = (tuple(id(g) for _, g in named), float(norm_type))
+    groups = {}
+    for name, g in named:
+        groups.setdefault(name.rpartition(".")[0], []).append(g)
+    fresh = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    total = torch.linalg.vector_norm(torch.stack(list(fresh.values())), norm_type)
+    layers = _CACHE.setdefault(key, fresh)
+    return dict(layers), total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="model.eval() before the forward, model.train() after it",
+        expect="num_batches_tracked",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    model.eval()
+    loss = F.mse_loss(model(x), y)
+    model.train()
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+CORRECT += [  # stop 46 (fc's probes): right answers the new checks must let through
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="per-gradient norms stacked across dtypes, one coefficient, _foreach_mul_",
+        code="""\
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    torch._foreach_mul_(grads, coef)
+    return total.to(grads[0].dtype)
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a max_norm == 0 shortcut through torch.where on the total (no sync)",
+        code="""\
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if max_norm == 0:
+        for g in grads:
+            g.copy_(torch.where(torch.isfinite(total), torch.zeros_like(g), g))
+        return total
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="model.train() at the start of the step",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    model.train()
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="clip by hand, total from torch.cat of the flattened grads",
+        code="""\
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    grad_norm = torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in grads]))
+    coef = (max_norm / (grad_norm + 1e-6)).clamp(max=1.0)
+    torch._foreach_mul_(grads, coef)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a memo keyed by each gradient's id and _version",
+        code="""\
+import weakref as _wr
+_CACHE = {}
+def layer_grad_norms(model, norm_type=2.0):
+    named = [(n, p.grad) for n, p in model.named_parameters() if p.grad is not None]
+    if not named:
+        return {}, torch.tensor(0.0)
+    key = (tuple((id(g), g._version) for _, g in named), float(norm_type))
+    hit = _CACHE.get(key)
+    if hit is not None and all(r() is g for r, (_, g) in zip(hit[0], named)):
+        return dict(hit[1]), hit[2]
+    groups = {}
+    for name, g in named:
+        groups.setdefault(name.rpartition(".")[0], []).append(g)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    _CACHE[key] = ([_wr.ref(g) for _, g in named], dict(layers), total)
+    return layers, total
+""",
+    ),
+]
