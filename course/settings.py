@@ -421,14 +421,16 @@ class _Bindings(_ReadAroundImports):
         super().__init__({label: _callables(ns) for label, ns in _NAMESPACES.items()})
 
     def changed(self, other: _Bindings, imported: bool) -> list[str]:
+        """The names bound to another object in one reading than in the other, and (unless an import came between)
+        the names only one reading has; the same answer whichever reading is ``self``."""
         found = []
-        for label, names in self.value.items():
-            now = other.value[label]
+        for label, mine in self.value.items():
+            theirs = other.value[label]
             shown = "torch.Tensor" if label.startswith("torch.Tensor") else label
-            found += [f"{shown}.{k}" for k, v in names.items() if now.get(k, _MISSING) is not v]
+            found += [f"{shown}.{k}" for k in mine.keys() & theirs.keys() if mine[k] is not theirs[k]]
             if not imported:
-                found += [f"{shown}.{k}" for k in now if k not in names]
-        return found
+                found += [f"{shown}.{k}" for k in mine.keys() ^ theirs.keys()]
+        return sorted(found)
 
     def same(self, other: _Bindings, imported: bool) -> bool:
         return not self.changed(other, imported)
@@ -437,7 +439,10 @@ class _Bindings(_ReadAroundImports):
 def _callables(ns: Any) -> dict[str, Any]:
     """The names of ``ns`` and what they are bound to, classes and modules left out (torch rebinds some itself:
     ``torch.set_default_dtype`` sets ``torch.Storage``; submodules appear as they are imported)."""
-    return {k: v for k, v in vars(ns).items() if not isinstance(v, (type, types.ModuleType))}
+    return {k: v for k, v in vars(ns).items() if not isinstance(v, (type, types.ModuleType)) and k not in _CACHES}
+
+
+_CACHES = {"__slotnames__"}  # what Python itself stores on a class the first time it pickles one (torch.save)
 
 
 def _set_bindings(value: _Bindings) -> None:

@@ -292,3 +292,14 @@ def test_the_learner_process_reports_a_rebound_torch_function_as_a_field():
     with pytest.raises(checks.CheckError, match="torch.nn.functional.relu"):
         checks.call_learner(fn, checks.Case((torch.ones(1),)), fn_name="f")
     assert torch.nn.functional.relu is relu
+
+
+def test_pickling_a_tensor_is_no_rebinding_whichever_reading_comes_first():
+    import io
+
+    before = settings.snapshot()
+    del_slotnames = "__slotnames__" in vars(torch.Tensor)
+    if del_slotnames:
+        delattr(torch.Tensor, "__slotnames__")  # as in a process that has not pickled a tensor yet
+    torch.save(torch.ones(2), io.BytesIO())
+    assert settings.restore_changed(before) == []
