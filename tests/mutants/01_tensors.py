@@ -1788,3 +1788,42 @@ def make_labels(raw):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j1 cand25, cand26): one result object shared by every call
+    dict(
+        grade_id="test_mismatches",
+        name="one module-level list cleared and refilled on every call",
+        expect="两次返回的是同一个列表对象",
+        code="""\
+_found = []
+def mismatches(x, ref):
+    # returns the SAME list object every call: the caller's earlier result changes under it
+    _found.clear()
+    if x.shape != ref.shape: _found.append("shape")
+    if x.dtype != ref.dtype: _found.append("dtype")
+    if x.device != ref.device: _found.append("device")
+    if x.requires_grad != ref.requires_grad: _found.append("requires_grad")
+    return _found
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="recomputed into one cached output buffer per (N, dtype, device)",
+        expect="却写进了同一个张量",
+        code="""\
+_bufs = {}
+def masked_row_mean(x, low, high):
+    # writes every result into one cached output buffer per (N, dtype, device) and returns it:
+    # a second call overwrites the tensor the caller got from the first call
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    key = (x.shape[0], x.dtype, x.device)
+    if key not in _bufs:
+        _bufs[key] = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
+    return _bufs[key].copy_(total / mask.sum(dim=1))
+""",
+    ),
+]
