@@ -1744,3 +1744,86 @@ def time_grid(start, stop, dt):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j1): wrong only above (or below) a size the tests did not use
+    dict(
+        grade_id="test_make_inputs",
+        name="big float32 inputs (>= 256 elements) returned without a copy",
+        expect="共享内存",
+        code="""\
+def make_inputs(values):
+    if isinstance(values, torch.Tensor):
+        if values.numel() >= 256 and values.dtype == torch.float32:
+            return values                      # "no need to copy big float32 tensors": shares memory
+        return values.to(torch.float32, copy=True)
+    arr = np.asarray(values)
+    if arr.size >= 256 and arr.dtype == np.float32 and arr.flags.writeable and arr.strides[-1] > 0 \
+            and arr.dtype.isnative:
+        return torch.from_numpy(arr)           # zero-copy for big float32 arrays: shares memory with the caller
+    return torch.from_numpy(np.array(values, dtype=np.float32))
+""",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="the banned uniform_ for layers of 1024 weights or more",
+        expect="uniform_",
+        code="""\
+def linear_init(in_features, out_features, generator):
+    bound = 1 / math.sqrt(in_features)
+    if in_features * out_features >= 1024:   # "big layers": the banned shortcut
+        return torch.empty(out_features, in_features, dtype=torch.float32).uniform_(-bound, bound, generator=generator)
+    return -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)
+""",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="big label vectors read back with .tolist() and rebuilt on the CPU",
+        expect="4096",
+        code="""\
+def make_labels(raw):
+    if raw.numel() >= 256:      # "big label vectors": read back to Python, rebuilt on the CPU (host sync, device lost)
+        return torch.tensor([int(v) - 1 for v in raw.tolist()], dtype=torch.long)
+    return raw.long() - 1
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 46 (j1 cand25, cand26): one result object shared by every call
+    dict(
+        grade_id="test_mismatches",
+        name="one module-level list cleared and refilled on every call",
+        expect="两次返回的是同一个列表对象",
+        code="""\
+_found = []
+def mismatches(x, ref):
+    # returns the SAME list object every call: the caller's earlier result changes under it
+    _found.clear()
+    if x.shape != ref.shape: _found.append("shape")
+    if x.dtype != ref.dtype: _found.append("dtype")
+    if x.device != ref.device: _found.append("device")
+    if x.requires_grad != ref.requires_grad: _found.append("requires_grad")
+    return _found
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="recomputed into one cached output buffer per (N, dtype, device)",
+        expect="却写进了同一个张量",
+        code="""\
+_bufs = {}
+def masked_row_mean(x, low, high):
+    # writes every result into one cached output buffer per (N, dtype, device) and returns it:
+    # a second call overwrites the tensor the caller got from the first call
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    key = (x.shape[0], x.dtype, x.device)
+    if key not in _bufs:
+        _bufs[key] = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
+    return _bufs[key].copy_(total / mask.sum(dim=1))
+""",
+    ),
+]

@@ -1260,3 +1260,86 @@ def shares_storage(a, b):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 46 (j1): wrong only above (or below) a size the tests did not use
+    dict(
+        grade_id="test_to_nchw",
+        name="a contiguous copy for inputs of 4096 elements or more",
+        expect="是一份复制",
+        code="""\
+def to_nchw(x):
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    if x.numel() >= 4096:           # "conv is faster on contiguous input": every real image (>= 64x64) is COPIED
+        out = out.contiguous()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a contiguous copy for inputs of 256 elements or more",
+        expect="是一份复制",
+        code="""\
+def to_nchw(x):
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    if x.numel() >= 256:            # "conv is faster on contiguous input": every real image (>= 16x16) is COPIED
+        out = out.contiguous()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="model.forward for samples of 256 elements or more",
+        expect="没有经过 model(...) 调用模型",
+        code="""\
+def forward_one(model, sample):
+    if sample.numel() >= 256:   # "big samples": call forward directly (skips every hook on the model)
+        return model.forward(sample.unsqueeze(0)).squeeze(0)
+    return model(sample.unsqueeze(0)).squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="a loop over the rows of patches for up to 8 rows",
+        expect="步数随块数增长",
+        code="""\
+def patchify(x, p):
+    n, c, h, w = x.shape
+    gh, gw = h // p, w // p
+    if gh <= 8:
+        # Python loop over the rows of patches (one cat piece per row) -- only for the sizes the tests use
+        rows = []
+        for i in range(gh):
+            band = x[:, :, i * p:(i + 1) * p, :]                       # (N, C, p, W)
+            band = band.reshape(n, c, p, gw, p).permute(0, 3, 1, 2, 4)  # (N, W/p, C, p, p)
+            rows.append(band.reshape(n, gw, c * p * p))
+        return torch.cat(rows, dim=1)
+    blocks = x.reshape(n, c, gh, p, gw, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, gh * gw, c * p * p)
+""",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="a loop over the rows of patches below 64 rows",
+        expect="步数随块数增长",
+        code="""\
+def patchify(x, p):
+    n, c, h, w = x.shape
+    gh, gw = h // p, w // p
+    if gh < 64:   # every real ViT input (224/16 = 14 rows) takes the loop
+        # Python loop over the rows of patches (one cat piece per row) -- only for the sizes the tests use
+        rows = []
+        for i in range(gh):
+            band = x[:, :, i * p:(i + 1) * p, :]                       # (N, C, p, W)
+            band = band.reshape(n, c, p, gw, p).permute(0, 3, 1, 2, 4)  # (N, W/p, C, p, p)
+            rows.append(band.reshape(n, gw, c * p * p))
+        return torch.cat(rows, dim=1)
+    blocks = x.reshape(n, c, gh, p, gw, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, gh * gw, c * p * p)
+""",
+    ),
+]
