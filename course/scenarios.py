@@ -225,6 +225,7 @@ class SyncCounter(TorchFunctionMode):
         super().__init__()
         self.calls: list[str] = []
         self.uploads: list[str] = []  # the entries of ``calls`` that are blocking copies to the device
+        self.async_copies: list[str] = []  # the entries of ``calls`` that are non_blocking=True copies to the host
         self.loss_nodes = set(loss_nodes)
         self.on_accumulated_graph = 0
         self.accumulated = ""  # the torch call that first joined two per-step losses' graphs
@@ -324,6 +325,7 @@ class SyncCounter(TorchFunctionMode):
         return {
             "calls": list(self.calls),
             "uploads": list(self.uploads),
+            "async_copies": list(self.async_copies),
             "on_accumulated_graph": self.on_accumulated_graph,
             "accumulated": self.accumulated,
             "mixed": self.mixed,
@@ -516,7 +518,10 @@ class SyncCounter(TorchFunctionMode):
                 target = True  # torch's own code moving results to the device its inputs came from
             if source and not target:
                 self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
-                self._record(_to_label(func, args, kwargs), args[0])
+                label = _to_label(func, args, kwargs)
+                self._record(label, args[0])
+                if self._copying:
+                    self.async_copies.append(label)
             if (
                 not source
                 and target

@@ -2872,3 +2872,136 @@ MUTANTS += [  # stop 46 (fb): j5 cand09: evaluate left the caller's .grad alone 
         code=_restoring_with("modes = [", "model.zero_grad(set_to_none=True)\n    modes = ["),
     ),
 ]
+
+MUTANTS += [  # stop 47: h4 and j5 finds still open after stop 46
+    dict(  # h4 cand06: a bad batch is trained on with a zeroed loss and recorded as 0.0
+        grade_id="test_train_one_epoch",
+        name="loss through torch.nan_to_num before backward and before it is recorded",
+        expect="被换成了一个有限的数",
+        code=_epoch_with(
+            "loss = loss_fn(model(xb), yb)",
+            "loss = torch.nan_to_num(loss_fn(model(xb), yb), nan=0.0, posinf=0.0, neginf=0.0)",
+        ),
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="non-finite losses recorded as 0 with torch.where, without a sync",
+        expect="被换成了一个有限的数",
+        code=_epoch_with(
+            "losses.append(loss.detach())",
+            "losses.append(torch.where(torch.isfinite(loss), loss, torch.zeros_like(loss)).detach())",
+        ),
+    ),
+    dict(  # h4 cand11: fp16 autocast only where the model is on a GPU
+        grade_id="test_train_one_epoch",
+        name="float16 autocast around forward and loss when the model is on a GPU",
+        expect='torch.autocast("cuda", dtype=torch.float16) 里运行',
+        code=_epoch_with(
+            "    loss = loss_fn(model(xb), yb)\n",
+            '    with torch.autocast(device_type=device.type, dtype=torch.float16, enabled=device.type == "cuda"):\n'
+            "        loss = loss_fn(model(xb), yb)\n",
+        ),
+    ),
+    dict(  # j5 cand17: named as an asynchronous copy to the host, not as a blocking sync
+        grade_id="test_train_one_epoch",
+        name='losses handed back with .to("cpu", non_blocking=True)',
+        expect="在 GPU 上这是异步拷贝，函数返回时数值可能还没到",
+        code=_epoch_with("return torch.stack(losses)", 'return torch.stack(losses).to("cpu", non_blocking=True)'),
+    ),
+    dict(  # h4 cand15
+        grade_id="test_fit",
+        name="non-finite batch losses dropped from the history",
+        expect="它被去掉了",
+        code=_fit_with(".tolist()\n", ".tolist()\n        losses = [v for v in losses if math.isfinite(v)]\n"),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="non-finite batch losses recorded as 0.0",
+        expect="不要把非有限的 loss 换成别的数",
+        code=_fit_with(".tolist()\n", ".tolist()\n        losses = [v if math.isfinite(v) else 0.0 for v in losses]\n"),
+    ),
+    dict(  # j5 cand22
+        grade_id="test_fit",
+        name="a fresh nn.CrossEntropyLoss() handed to train_one_epoch instead of loss_fn",
+        expect="fit 交给 train_one_epoch 的不是传入的 loss_fn",
+        code=_fit_with(
+            "train_one_epoch(model, optimizer, loss_fn,", "train_one_epoch(model, optimizer, nn.CrossEntropyLoss(),"
+        ),
+    ),
+    dict(  # h4 cand17
+        grade_id="test_fit",
+        name="model.eval() at the end: ready for inference",
+        expect="在评估模式（training=False）",
+        code=_fit_with(
+            "    model.load_state_dict(best_state)\n", "    model.load_state_dict(best_state)\n    model.eval()\n"
+        ),
+    ),
+    dict(  # j5 cand07: a patience longer than every other tested run
+        grade_id="test_fit",
+        name="early stopping with patience 5",
+        expect="训练时模型一共前向了 18 个 batch，期望 36",
+        code=_fit_with(
+            '        print(f"epoch {epoch} done")\n',
+            '        print(f"epoch {epoch} done")\n        if epoch - history["best_epoch"] >= 5:\n            break\n',
+        ),
+    ),
+    dict(  # h4 cand05
+        grade_id="test_checkpoint",
+        name="restore_checkpoint switches the model to eval: ready for inference after loading",
+        expect="restore_checkpoint 之后模型的模式变了",
+        code=_checkpoints(restore=_RESTORE_OK.replace("    return", "    model.eval()\n    return")),
+    ),
+    dict(  # j5 cand06: optimizer.state_dict()["state"] holds the live per-parameter dicts
+        grade_id="test_checkpoint",
+        name="optimizer state moved to the CPU inside optimizer.state_dict() before the deep copy",
+        expect="make_checkpoint 之后优化器自己的状态变了",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    opt_sd = optimizer.state_dict()
+    for st in opt_sd["state"].values():
+        for k, v in st.items():
+            if torch.is_tensor(v):
+                st[k] = v.to("cpu")
+    model_sd = {k: v.to("cpu") for k, v in model.state_dict().items()}
+    return copy.deepcopy({"model": model_sd, "optimizer": opt_sd, "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+"""
+        + _RESTORE_OK
+        + "\n",
+    ),
+]
+CORRECT += [
+    dict(  # h4 cand16: the same loader on every machine (DataLoader skips pinning without an accelerator)
+        grade_id="test_make_loader",
+        name="pin_memory only when CUDA is available",
+        code=_loader_with("pin_memory=pin_memory)", "pin_memory=pin_memory and torch.cuda.is_available())"),
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="a device-independent checkpoint: the deep copy's tensors moved to the CPU",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    ck = copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+    ck["model"] = {k: v.cpu() for k, v in ck["model"].items()}
+    for st in ck["optimizer"]["state"].values():
+        for k, v in st.items():
+            if torch.is_tensor(v):
+                st[k] = v.cpu()
+    return ck
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+"""
+        + _RESTORE_OK
+        + "\n",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="model.train() at the end (the mode the last epoch left)",
+        code=_fit_with(
+            "    model.load_state_dict(best_state)\n", "    model.load_state_dict(best_state)\n    model.train()\n"
+        ),
+    ),
+]
