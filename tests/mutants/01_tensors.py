@@ -1827,3 +1827,38 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 47: j1 cand09, a Python loop over the rows that stays on the device
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a Python loop over the rows, one where / sum per row, then stack",
+        expect="步数随 行数 N 增长",
+        code="""
+def masked_row_mean(x, low, high):
+    wide = torch.promote_types(x.dtype, torch.float32)
+    outs = []
+    for row in x:
+        rd = row.double()
+        m = (rd >= low) & (rd < high)
+        outs.append(torch.where(m, row, torch.zeros_like(row)).sum(dtype=wide) / m.sum())
+    return torch.stack(outs).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a Python loop over the columns, adding one column at a time",
+        expect="步数随 每行的读数 D 增长",
+        code="""
+def masked_row_mean(x, low, high):
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.zeros(x.shape[0], dtype=wide, device=x.device)
+    count = torch.zeros(x.shape[0], dtype=torch.long, device=x.device)
+    for j in range(x.shape[1]):
+        col = x[:, j]
+        m = (col.double() >= low) & (col.double() < high)
+        total += torch.where(m, col, torch.zeros_like(col)).to(wide)
+        count += m
+    return (total / count).to(x.dtype)
+""",
+    ),
+]

@@ -1343,3 +1343,12 @@ def patchify(x, p):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 47: j1 cand15, an empty batch
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="reshape(n, -1): raises for an empty batch",
+        expect="shape=(0, 4, 4, 3)",
+        code="def flatten_nhwc(x):\n    return x.permute(0, 3, 1, 2).reshape(x.shape[0], -1)\n",
+    ),
+]
