@@ -2892,6 +2892,15 @@ MUTANTS += [  # stop 47: h4 and j5 finds still open after stop 46
             "losses.append(torch.where(torch.isfinite(loss), loss, torch.zeros_like(loss)).detach())",
         ),
     ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="only nan losses recorded as 0 (inf kept), without a sync",
+        expect="第 3 个 batch 的 loss 是 nan",
+        code=_epoch_with(
+            "losses.append(loss.detach())",
+            "losses.append(torch.where(torch.isnan(loss), torch.zeros_like(loss), loss).detach())",
+        ),
+    ),
     dict(  # h4 cand11: fp16 autocast only where the model is on a GPU
         grade_id="test_train_one_epoch",
         name="float16 autocast around forward and loss when the model is on a GPU",
@@ -2911,13 +2920,19 @@ MUTANTS += [  # stop 47: h4 and j5 finds still open after stop 46
     dict(  # h4 cand15
         grade_id="test_fit",
         name="non-finite batch losses dropped from the history",
-        expect="它被去掉了",
+        expect="第 4 个 batch 的 nan、第 5 个 batch 的 inf 被去掉了",
         code=_fit_with(".tolist()\n", ".tolist()\n        losses = [v for v in losses if math.isfinite(v)]\n"),
     ),
     dict(
         grade_id="test_fit",
+        name="nan batch losses dropped from the history (inf kept)",
+        expect="第 4 个 batch 的 nan 被去掉了",
+        code=_fit_with(".tolist()\n", ".tolist()\n        losses = [v for v in losses if not math.isnan(v)]\n"),
+    ),
+    dict(
+        grade_id="test_fit",
         name="non-finite batch losses recorded as 0.0",
-        expect="不要把非有限的 loss 换成别的数",
+        expect="不要把 nan、inf 换成别的数",
         code=_fit_with(".tolist()\n", ".tolist()\n        losses = [v if math.isfinite(v) else 0.0 for v in losses]\n"),
     ),
     dict(  # j5 cand22
