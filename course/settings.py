@@ -483,6 +483,7 @@ def _set_saved_tensors_hooks(value: Any) -> None:
 
 _CUDA = torch.backends.cuda
 BINDINGS = "torch 的函数 / 方法被换掉了"
+GRADER_CODE = "评分器自己的代码（course / autograder 模块）被改动了"  # found by autograder.child.integrity
 
 CUDA_SEED = "torch.cuda.manual_seed() / manual_seed_all() / seed()（GPU 的随机数生成器）"
 HOOKS_LEFT, METHOD_REPLACED = hooks.HOOKS_LEFT, hooks.METHOD_REPLACED  # not process-wide: found by course.hooks
@@ -729,6 +730,13 @@ def message(setting: str, change: str) -> tuple[str, str]:
             f"torch 里的名字被绑到了别的对象上：{change}（monkey patch，测试已经改回去）。这是整个进程共用的，"
             "调用者之后每次调用它都走你的代码，不是 PyTorch 的。不要给 torch、torch.nn.functional、torch.Tensor 打补丁；"
             "要不同的行为，在函数里写自己的函数并直接调用它。",
+            "global-setting-changed",
+        )
+    if setting == GRADER_CODE:
+        return (
+            f"评分器自己的代码被改动了：{change}（测试已经改回去）。测试在你的进程里观察你的函数怎么算"
+            "（数主机-设备同步、记下模式和设备），这些观察用的是 course / autograder 模块里的代码：改动它们不会让答案变对，"
+            "只会让这个测试不通过。不要给 course、autograder 模块打补丁。",
             "global-setting-changed",
         )
     if setting == METHOD_REPLACED:

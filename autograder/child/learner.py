@@ -21,6 +21,7 @@ from typing import Any
 
 import torch
 
+from autograder.child import integrity
 from autograder.child.calls import Incoming
 from autograder.child.codec import CodecError, LearnerEncoder
 from autograder.wire.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
@@ -122,11 +123,15 @@ class Server:
         run_source: Callable[[str], BaseException | None],
         *,
         timeout: float | None = None,
+        guard: bool = False,
     ) -> None:
         self.namespace = namespace
         self.run_source = run_source
         self.timeout = timeout
         self.handles: list[Any] = []
+        # the grader's code as it is now, before any learner cell: checked around every course scenario. Off where
+        # the judge shares this process (tests): its own module state would read as changed
+        self.baseline = integrity.Baseline() if guard else None
 
     # -- the loop
 
@@ -214,6 +219,8 @@ class Server:
         except Exception as exc:  # noqa: BLE001 - a NameError for a missing answer, or a bad request
             return {"error": [type(exc).__name__, str(exc)[:2000]], "updates": [], "storages": []}, []
         value, error = None, None
+        scenario = self.baseline is not None and _is_fixture(header.get("target"))
+        tampered = [self.baseline.change()] if scenario else []  # a cell changed it: put back, and this call fails
         with captured() as (out, _err), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             before, hooks_before = settings.snapshot(), hooks.snapshot((incoming.args, incoming.kwargs))
@@ -237,6 +244,9 @@ class Server:
             on_callers = hooks.left_on_callers(hooks_before)  # hooks or methods left on its modules, taken off
             if on_callers and not changed:
                 changed = [on_callers]
+            if scenario:
+                tampered.append(self.baseline.change())  # the call changed it (and did not put it back)
+            changed = [t for t in tampered if t is not None][:1] or changed
         warned = [[type(w.message).__name__, str(w.message)[:2000]] for w in caught[:20]]
         extra = {"setting": list(changed[0])} if changed else {}
         return incoming.reply(self.handles, value=value, error=error, warnings=warned, stdout=out.value(), **extra)
@@ -261,6 +271,11 @@ class Server:
             else:
                 found.append([name, "data", tree])
         return {"names": found}, enc.buffers
+
+
+def _is_fixture(target: Any) -> bool:
+    """Whether a call's target is a ``course`` scenario (``["fixture", "course.x:name"]``), not a learner object."""
+    return isinstance(target, list) and len(target) == 2 and target[0] == "fixture"
 
 
 def _nbytes(buffers: list[Any]) -> int:

@@ -210,7 +210,7 @@ def _learner_child(state: dict[str, Any], request: dict[str, Any], rundir: Path,
         plt.close("all")
         return result.error_before_exec or result.error_in_exec
 
-    Server(shell.user_ns, run_source, timeout=float(request["timeout"])).serve(channel)
+    Server(shell.user_ns, run_source, timeout=float(request["timeout"]), guard=True).serve(channel)
     os._exit(0)
 
 

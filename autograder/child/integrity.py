@@ -1,0 +1,175 @@
+"""The grader's own code in the learner's process, as it was before any learner cell ran.
+
+The observers a test runs beside the learner's objects (``course.scenarios``' sync counter, the played devices,
+the spies) run in the learner's process, and so does the codec that sends their reports back. A learner cell
+could rewrite them there (``course.scenarios.SyncCounter._record = lambda *a: None``, ``f.__code__ = ...``,
+``SYNC_CALLS.clear()``) and every report would read clean. :class:`Baseline` records every name of the ``course``
+and ``autograder`` modules loaded when the learner server starts, the code, defaults and attributes of their
+functions and classes, and the contents of their module-level tables; :meth:`Baseline.tampered` names what
+differs now and puts it back. The server checks before and after every call of a ``course`` scenario, so a
+report is made by the grader's code as shipped. This raises the bar; it is no wall: code in this process can
+also change what it would be checked against while a scenario runs, and put it back before the call returns.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+from typing import Any
+
+import torch
+
+from course.settings import GRADER_CODE
+
+PREFIXES = ("course", "autograder")
+
+# names Python or the libraries store on modules and classes themselves, and module-level state that changes
+# between calls by design (caches, listeners that cannot be removed)
+_OWN_NAMES = {
+    "__builtins__",
+    "__cached__",
+    "__loader__",
+    "__spec__",
+    "__dict__",
+    "__weakref__",
+    "__slotnames__",
+    "__abstractmethods__",
+    "_abc_impl",
+    "__parameters__",
+    "__annotations__",
+    "__annotate__",
+    "__warningregistry__",
+}
+_CHANGING = {  # also the state a learner's own copy of a test line sets (checks.exercise, a check's last call)
+    "course.hints._current",
+    "course.fixtures.autograd._last_jacobian_wrote_grad",
+    "course.fixtures.autograd._last_jacobian_accumulated",
+    "course.remote._GRAD_FN_NAMES",
+    "course.fixtures.autograd._PLACES",
+    "course.fixtures.tensors._AUDIT_LISTENERS",
+    "course.settings._LIBRARY_LOGGERS",
+    "course.settings._OWNERS",
+    "course.settings._NAMES_OF",
+}
+_MISSING = object()
+
+
+def _ours(name: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in PREFIXES)
+
+
+def _function_parts(f: types.FunctionType) -> tuple[Any, ...]:
+    kwdefaults = f.__kwdefaults__
+    return (f.__code__, f.__defaults__, None if kwdefaults is None else dict(kwdefaults))
+
+
+def _set_function_parts(f: types.FunctionType, parts: tuple[Any, ...]) -> None:
+    f.__code__, f.__defaults__ = parts[0], parts[1]
+    f.__kwdefaults__ = None if parts[2] is None else dict(parts[2])
+
+
+def _same_parts(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    if a[0] is not b[0] or (a[1] is None) != (b[1] is None) or (a[2] is None) != (b[2] is None):
+        return False
+    if a[1] is not None and (len(a[1]) != len(b[1]) or any(x is not y for x, y in zip(a[1], b[1]))):
+        return False
+    return a[2] is None or (a[2].keys() == b[2].keys() and all(a[2][k] is b[2][k] for k in a[2]))
+
+
+def _functions_in(value: Any) -> list[types.FunctionType]:
+    """The plain functions a name holds: itself, or what a staticmethod / classmethod / property wraps."""
+    if isinstance(value, types.FunctionType):
+        return [value]
+    if isinstance(value, (staticmethod, classmethod)) and isinstance(value.__func__, types.FunctionType):
+        return [value.__func__]
+    if isinstance(value, property):
+        return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)]
+    return []
+
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+
+
+def _wrapped_by_torch(now: Any, was: Any) -> bool:
+    """Whether torch put a wrapper of its own around ``was`` (``Optimizer.__init__`` wraps a subclass's ``step`` in a
+    profiling hook the first time one is made)."""
+    code = getattr(now, "__code__", None)
+    return getattr(now, "__wrapped__", None) is was and code is not None and code.co_filename.startswith(_TORCH_DIR)
+
+
+def _contents(value: Any) -> Any:
+    """A shallow copy of a module-level table, or None for anything else."""
+    if type(value) in (dict, list, set):
+        return type(value)(value)
+    return None
+
+
+def _same_contents(saved: Any, now: Any) -> bool:
+    if isinstance(saved, dict):
+        return saved.keys() == now.keys() and all(saved[k] is now[k] for k in saved)
+    if isinstance(saved, list):
+        return len(saved) == len(now) and all(x is y for x, y in zip(saved, now))
+    return saved == now
+
+
+class Baseline:
+    """What the grader's modules hold now (call before any learner code runs)."""
+
+    def __init__(self) -> None:
+        self.namespaces: list[tuple[str, Any, dict[str, Any]]] = []  # (label, module or class, its names)
+        self.functions: dict[int, tuple[str, types.FunctionType, tuple[Any, ...]]] = {}
+        self.tables: list[tuple[str, Any, Any]] = []  # (label, the table, a copy of its contents)
+        for name, module in sorted(sys.modules.items()):
+            if module is None or not _ours(name) or not isinstance(module, types.ModuleType):
+                continue
+            self._add(name, module)
+            for value in list(vars(module).values()):
+                if isinstance(value, type) and value.__module__ == name:
+                    self._add(f"{name}.{value.__qualname__}", value)
+
+    def _add(self, label: str, owner: Any) -> None:
+        names = {k: v for k, v in vars(owner).items() if k not in _OWN_NAMES}
+        self.namespaces.append((label, owner, names))
+        for key, value in names.items():
+            for f in _functions_in(value):
+                self.functions.setdefault(id(f), (f"{label}.{key}", f, _function_parts(f)))
+            copied = _contents(value) if isinstance(owner, types.ModuleType) else None
+            if copied is not None and f"{label}.{key}" not in _CHANGING:
+                self.tables.append((f"{label}.{key}", value, copied))
+
+    def change(self) -> tuple[str, str] | None:
+        """(setting, what changed) for a reply, as :mod:`course.settings` words it; None when nothing did. Puts
+        back what it finds."""
+        found = self.tampered()
+        return (GRADER_CODE, "、".join(found[:4]) + ("……" if len(found) > 4 else "")) if found else None
+
+    def tampered(self) -> list[str]:
+        """The names whose binding, code or contents differ from the baseline, each put back as it was."""
+        found = []
+        for label, owner, names in self.namespaces:
+            now = {k: v for k, v in vars(owner).items() if k not in _OWN_NAMES}
+            for key, value in names.items():
+                if f"{label}.{key}" in _CHANGING:
+                    continue
+                if now.get(key, _MISSING) is not value and not _wrapped_by_torch(now.get(key), value):
+                    found.append(f"{label}.{key}")
+                    setattr(owner, key, value)
+            for key in now.keys() - names.keys():
+                if isinstance(owner, types.ModuleType) and isinstance(now[key], types.ModuleType):
+                    continue  # a submodule imported later: the import system binds it on its package
+                found.append(f"{label}.{key}")
+                delattr(owner, key)
+        for label, f, parts in self.functions.values():
+            if not _same_parts(_function_parts(f), parts):
+                found.append(f"{label}（函数的 __code__ / 默认参数）")
+                _set_function_parts(f, parts)
+        for label, table, copied in self.tables:
+            if not _same_contents(copied, table):
+                found.append(f"{label}（表的内容）")
+                table.clear()
+                if isinstance(table, list):
+                    table.extend(copied)
+                else:
+                    table.update(copied)
+        return found
