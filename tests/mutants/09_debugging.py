@@ -1588,3 +1588,19 @@ def regression_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 47 (lead's review): a second forward through model.forward(x) was not counted
+    dict(
+        grade_id="test_train_step",
+        name="a logging forward through model.forward(x) in eval mode after the step",
+        expect="其中 1 次是直接调用 model.forward(x)",
+        code=solution_with(
+            "09_debugging",
+            "train_step",
+            (
+                "    return loss.item()",
+                "    model.eval()\n    with torch.no_grad():\n        model.forward(x)\n    model.train()\n    return loss.item()",
+            ),
+        ),
+    ),
+]
