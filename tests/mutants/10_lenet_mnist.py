@@ -3020,3 +3020,12 @@ def restore_checkpoint(checkpoint, model, optimizer):
         ),
     ),
 ]
+
+MUTANTS += [  # stop 47 (lead's review): 11 -> pool 5 -> conv 1 -> pool 0: the first side that vanishes was not tried
+    dict(
+        grade_id="test_lenet",
+        name="rejects image_size < 11 (a 1x1 map pooled is taken for 1x1)",
+        expect="LeNet(1, 10, 11) 应抛出 ValueError",
+        code=_lenet().replace("if side < 1:", "if image_size < 11:"),
+    ),
+]
