@@ -483,7 +483,7 @@ def _set_saved_tensors_hooks(value: Any) -> None:
 
 _CUDA = torch.backends.cuda
 BINDINGS = "torch 的函数 / 方法被换掉了"
-GRADER_CODE = "评分器自己的代码（course / autograder 模块）被改动了"  # found by autograder.child.integrity
+GRADER_CODE = "评分器在你的进程里用到的代码（course / autograder 模块、torch 的模式和钩子机制、内置函数）被改动了"  # found by autograder.child.integrity
 
 CUDA_SEED = "torch.cuda.manual_seed() / manual_seed_all() / seed()（GPU 的随机数生成器）"
 HOOKS_LEFT, METHOD_REPLACED = hooks.HOOKS_LEFT, hooks.METHOD_REPLACED  # not process-wide: found by course.hooks
@@ -734,9 +734,9 @@ def message(setting: str, change: str) -> tuple[str, str]:
         )
     if setting == GRADER_CODE:
         return (
-            f"评分器自己的代码被改动了：{change}（测试已经改回去）。测试在你的进程里观察你的函数怎么算"
-            "（数主机-设备同步、记下模式和设备），这些观察用的是 course / autograder 模块里的代码：改动它们不会让答案变对，"
-            "只会让这个测试不通过。不要给 course、autograder 模块打补丁。",
+            f"评分器在你的进程里用到的代码被改动了：{change}（测试已经改回去）。测试在你的进程里观察你的函数怎么算"
+            "（数主机-设备同步、记下模式和设备），用的是 course / autograder 模块里的代码和 torch 的模式、钩子机制："
+            "改动它们不会让答案变对，只会让这个测试不通过。不要给这些模块、torch 的类或内置函数打补丁。",
             "global-setting-changed",
         )
     if setting == METHOD_REPLACED:

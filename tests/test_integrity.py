@@ -92,3 +92,29 @@ def test_an_honest_learner_passes_every_scenario_and_a_copied_test_line_is_not_t
     learner, mean_loss = guarded(_EPOCH + "from course import checks\nchecks.exercise('mean_loss')\n")
     assert _syncs(mean_loss) == [".item()", ".item()"]
     assert _syncs(mean_loss) == [".item()", ".item()"]
+
+
+def test_the_torch_machinery_the_observers_stand_on_and_the_builtins_count_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import builtins
+
+    import torch
+
+    baseline = integrity.Baseline()
+    enter, call = torch.overrides.TorchFunctionMode.__enter__, torch.nn.Module.__call__
+    monkeypatch.setattr(torch.overrides.TorchFunctionMode, "__enter__", enter)  # put back whatever happens
+    monkeypatch.setattr(torch.nn.Module, "__call__", call)
+    monkeypatch.setattr(builtins, "isinstance", builtins.isinstance)
+    torch.overrides.TorchFunctionMode.__enter__ = lambda self: self  # no mode would ever be entered
+    torch.Tensor.item = lambda self: 0.0  # over TensorBase's own: a name added to the class
+    torch.nn.Module.__call__ = lambda self, *a, **k: None
+    builtins.isinstance = lambda *a: True
+    found = baseline.tampered()
+    assert set(found) == {
+        "torch.overrides.TorchFunctionMode.__enter__",
+        "torch.Tensor.item",
+        "torch.nn.Module.__call__",
+        "builtins.isinstance",
+    }
+    assert "item" not in vars(torch.Tensor) and torch.nn.Module.__call__ is call and not isinstance(1, str)

@@ -13,6 +13,7 @@ also change what it would be checked against while a scenario runs, and put it b
 
 from __future__ import annotations
 
+import builtins as _builtins
 import os
 import sys
 import types
@@ -53,6 +54,7 @@ _CHANGING = {  # also the state a learner's own copy of a test line sets (checks
     "course.settings._NAMES_OF",
 }
 _MISSING = object()
+_VARS, _SETATTR = vars, setattr  # as they were at import: the builtins are put back with them, before anything else
 
 
 def _ours(name: str) -> bool:
@@ -69,12 +71,14 @@ def _set_function_parts(f: types.FunctionType, parts: tuple[Any, ...]) -> None:
     f.__kwdefaults__ = None if parts[2] is None else dict(parts[2])
 
 
-def _same_parts(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    if a[0] is not b[0] or (a[1] is None) != (b[1] is None) or (a[2] is None) != (b[2] is None):
+def _same_parts(f: types.FunctionType, parts: tuple[Any, ...]) -> bool:
+    """``f`` still has the code, defaults (the same tuple: a new one is a change) and keyword defaults of ``parts``."""
+    if f.__code__ is not parts[0] or f.__defaults__ is not parts[1]:
         return False
-    if a[1] is not None and (len(a[1]) != len(b[1]) or any(x is not y for x, y in zip(a[1], b[1]))):
-        return False
-    return a[2] is None or (a[2].keys() == b[2].keys() and all(a[2][k] is b[2][k] for k in a[2]))
+    now = f.__kwdefaults__
+    if now is None or parts[2] is None:
+        return now is None and parts[2] is None
+    return now.keys() == parts[2].keys() and all(now[k] is parts[2][k] for k in now)
 
 
 def _functions_in(value: Any) -> list[types.FunctionType]:
@@ -113,28 +117,51 @@ def _same_contents(saved: Any, now: Any) -> bool:
     return saved == now
 
 
+def _torch_machinery() -> list[tuple[str, Any]]:
+    """What the observers stand on in torch itself: the mode stacks' Python side, module hooks, Tensor and
+    optimizer methods."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    return [
+        ("torch.overrides", torch.overrides),
+        ("torch.overrides.TorchFunctionMode", torch.overrides.TorchFunctionMode),
+        ("torch.utils._python_dispatch", sys.modules["torch.utils._python_dispatch"]),
+        ("torch.utils._python_dispatch.TorchDispatchMode", TorchDispatchMode),
+        ("torch.nn.Module", torch.nn.Module),
+        ("torch.Tensor", torch.Tensor),
+        ("torch.optim.Optimizer", torch.optim.Optimizer),
+    ]
+
+
 class Baseline:
-    """What the grader's modules hold now (call before any learner code runs)."""
+    """What the grader's modules, the torch machinery they stand on and the builtins hold now (call before any
+    learner code runs)."""
 
     def __init__(self) -> None:
-        self.namespaces: list[tuple[str, Any, dict[str, Any]]] = []  # (label, module or class, its names)
+        self.namespaces: list[tuple[str, Any, dict[str, Any], bool]] = []  # (label, owner, its names, whole)
         self.functions: dict[int, tuple[str, types.FunctionType, tuple[Any, ...]]] = {}
         self.tables: list[tuple[str, Any, Any]] = []  # (label, the table, a copy of its contents)
+        # the builtins first: the rest of the check runs on them
+        builtins = {k: v for k, v in vars(_builtins).items() if isinstance(v, (types.BuiltinFunctionType, type))}
+        self.namespaces.append(("builtins", _builtins, builtins, False))
         for name, module in sorted(sys.modules.items()):
             if module is None or not _ours(name) or not isinstance(module, types.ModuleType):
                 continue
-            self._add(name, module)
+            self._add(name, module, whole=True)
             for value in list(vars(module).values()):
                 if isinstance(value, type) and value.__module__ == name:
-                    self._add(f"{name}.{value.__qualname__}", value)
+                    self._add(f"{name}.{value.__qualname__}", value, whole=True)
+        for label, owner in _torch_machinery():  # torch binds submodules on its modules as it imports them lazily
+            self._add(label, owner, whole=isinstance(owner, type))
 
-    def _add(self, label: str, owner: Any) -> None:
+    def _add(self, label: str, owner: Any, *, whole: bool) -> None:
+        """``whole``: a name added or removed counts too, and module tables are compared (the grader's own)."""
         names = {k: v for k, v in vars(owner).items() if k not in _OWN_NAMES}
-        self.namespaces.append((label, owner, names))
+        self.namespaces.append((label, owner, names, whole))
         for key, value in names.items():
             for f in _functions_in(value):
                 self.functions.setdefault(id(f), (f"{label}.{key}", f, _function_parts(f)))
-            copied = _contents(value) if isinstance(owner, types.ModuleType) else None
+            copied = _contents(value) if whole and isinstance(owner, types.ModuleType) else None
             if copied is not None and f"{label}.{key}" not in _CHANGING:
                 self.tables.append((f"{label}.{key}", value, copied))
 
@@ -147,21 +174,21 @@ class Baseline:
     def tampered(self) -> list[str]:
         """The names whose binding, code or contents differ from the baseline, each put back as it was."""
         found = []
-        for label, owner, names in self.namespaces:
-            now = {k: v for k, v in vars(owner).items() if k not in _OWN_NAMES}
+        for label, owner, names, whole in self.namespaces:
+            now = _VARS(owner)
             for key, value in names.items():
                 if f"{label}.{key}" in _CHANGING:
                     continue
                 if now.get(key, _MISSING) is not value and not _wrapped_by_torch(now.get(key), value):
                     found.append(f"{label}.{key}")
-                    setattr(owner, key, value)
-            for key in now.keys() - names.keys():
+                    _SETATTR(owner, key, value)
+            for key in (now.keys() - names.keys() - _OWN_NAMES) if whole else ():
                 if isinstance(owner, types.ModuleType) and isinstance(now[key], types.ModuleType):
                     continue  # a submodule imported later: the import system binds it on its package
                 found.append(f"{label}.{key}")
                 delattr(owner, key)
         for label, f, parts in self.functions.values():
-            if not _same_parts(_function_parts(f), parts):
+            if not _same_parts(f, parts):
                 found.append(f"{label}（函数的 __code__ / 默认参数）")
                 _set_function_parts(f, parts)
         for label, table, copied in self.tables:
