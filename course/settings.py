@@ -410,6 +410,8 @@ _NAMESPACES: dict[str, Any] = {
     "torch.nn.init": torch.nn.init,
     "torch.linalg": torch.linalg,
     "torch.autograd": torch.autograd,
+    "torch.nn.Module": torch.nn.Module,  # __call__, train, eval, state_dict: every model of the caller's goes through them
+    "torch.optim.Optimizer": torch.optim.Optimizer,
 }
 
 
@@ -536,6 +538,10 @@ SETTINGS: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
         torch.set_float32_matmul_precision,
     ),
     "torch.set_num_threads()": (torch.get_num_threads, torch.set_num_threads),
+    "torch.set_autocast_dtype()": (
+        lambda: (torch.get_autocast_dtype("cpu"), torch.get_autocast_dtype("cuda")),
+        lambda v: (torch.set_autocast_dtype("cpu", v[0]), torch.set_autocast_dtype("cuda", v[1])),
+    ),
     "torch.set_autocast_enabled()": (
         lambda: (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda")),
         lambda v: (torch.set_autocast_enabled("cpu", v[0]), torch.set_autocast_enabled("cuda", v[1])),

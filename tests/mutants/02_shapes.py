@@ -1352,3 +1352,29 @@ MUTANTS += [  # stop 47: j1 cand15, an empty batch
         code="def flatten_nhwc(x):\n    return x.permute(0, 3, 1, 2).reshape(x.shape[0], -1)\n",
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m1): process-wide state the watch did not look at
+    dict(
+        grade_id="test_forward_one",
+        name="a debugging wrapper left on torch.nn.Module.__call__",
+        expect="torch.nn.Module.__call__",
+        code="""
+_orig_call = torch.nn.Module.__call__
+def _debug_call(self, *args, **kwargs):
+    return _orig_call(self, *args, **kwargs)
+def forward_one(model, sample):
+    torch.nn.Module.__call__ = _debug_call
+    return model(sample.unsqueeze(0)).squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="CPU autocast's dtype left at float16",
+        expect="torch.set_autocast_dtype()",
+        code="""
+def forward_one(model, sample):
+    torch.set_autocast_dtype("cpu", torch.float16)
+    return model(sample.unsqueeze(0)).squeeze(0)
+""",
+    ),
+]
