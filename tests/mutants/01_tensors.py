@@ -1862,3 +1862,22 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m1): a branch only a GPU input takes (01-03 played the GPU with meta only)
+    dict(
+        grade_id="test_masked_row_mean",
+        name="on a CUDA input, the float64 work done on the host: x.cpu(), result copied back",
+        expect="主机-设备同步或阻塞的拷贝",
+        code="""
+def masked_row_mean(x, low, high):
+    dev = x.device
+    if dev.type == "cuda":
+        x = x.cpu()
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype).to(dev)
+""",
+    ),
+]

@@ -1378,3 +1378,19 @@ def forward_one(model, sample):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m1): a branch only a GPU input takes
+    dict(
+        grade_id="test_patchify",
+        name="the banned F.unfold on CUDA inputs, shape ops elsewhere",
+        expect="用了 torch.nn.functional.unfold",
+        code="""
+def patchify(x, p):
+    n, c, h, w = x.shape
+    if x.is_cuda:
+        return torch.nn.functional.unfold(x, p, stride=p).transpose(1, 2)
+    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+]

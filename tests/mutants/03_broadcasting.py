@@ -1798,3 +1798,44 @@ MUTANTS += [  # stop 46: the expansion was a CORRECT entry while the prose allow
         "    return torch.addmm(xx + yy, x, y.t(), alpha=-2)\n",
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m1): a branch only a GPU input takes, and the expansion in float64
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the norm expansion computed in float64 and cast back (the cancellation probes pass)",
+        expect="x 和 y 的矩阵乘法",
+        code="""
+def pairwise_sq_dist(x, y):
+    xd, yd = x.double(), y.double()
+    xx = (xd * xd).sum(1, keepdim=True)
+    yy = (yd * yd).sum(1)
+    return (xx + yy - 2 * (xd @ yd.T)).clamp_min(0).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist(x, y) ** 2 on CUDA inputs, broadcasting elsewhere",
+        expect="在 GPU 上时",
+        code="""
+def pairwise_sq_dist(x, y):
+    if x.is_cuda:
+        return torch.cdist(x, y) ** 2
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a Python loop over channels on CUDA inputs",
+        expect="GPU 上走了另一条路",
+        code="""
+def add_channel_bias_(x, bias):
+    if x.is_cuda:
+        for c in range(x.shape[1]):
+            x[:, c] += bias[c]
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+""",
+    ),
+]

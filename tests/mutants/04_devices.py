@@ -1671,3 +1671,53 @@ def to_device_async(batch, device):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m1): branches the played devices never took, and a tensor subclass
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="when CUDA is available the mask is built on the host and uploaded",
+        expect="主机-设备同步或阻塞的拷贝",
+        code="""
+def causal_mask_fill(scores):
+    t = scores.shape[-1]
+    if torch.cuda.is_available():
+        future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1).to(scores.device)
+    else:
+        future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.cuda.synchronize() once CUDA is initialised, 'to be safe'",
+        expect="函数里同步了",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    if torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="type(batch) is torch.Tensor: an nn.Parameter in the batch stays where it was",
+        expect="['w'] 的设备 (device) 不对",
+        code="""
+def move_to(batch, device):
+    if type(batch) is torch.Tensor:
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {k: move_to(v, device) for k, v in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(v, device) for v in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(v, device) for v in batch)
+    return batch
+""",
+    ),
+]
