@@ -3029,3 +3029,49 @@ MUTANTS += [  # stop 47 (lead's review): 11 -> pool 5 -> conv 1 -> pool 0: the f
         code=_lenet().replace("if side < 1:", "if image_size < 11:"),
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m3)
+    dict(  # cand01: a sync in every forward on a GPU
+        grade_id="test_lenet",
+        name="forward checks torch.isfinite(x).all() and raises",
+        expect="forward 做了 1 次主机-设备同步",
+        code=_forward_with(
+            "x = F.max_pool2d(F.relu(self.conv1(x)), 2)",
+            'if not torch.isfinite(x).all():\n    raise ValueError("LeNet: input contains nan/inf")\n'
+            "x = F.max_pool2d(F.relu(self.conv1(x)), 2)",
+        ),
+    ),
+    dict(  # cand07: TF32 on a GPU, put back afterwards
+        grade_id="test_evaluate",
+        name="TF32 matmuls while evaluating on a GPU, precision put back in finally",
+        expect="按降低的精度 (TF32) 算",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    old_prec = torch.get_float32_matmul_precision()
+    if x.is_cuda:
+        torch.set_float32_matmul_precision("high")
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for i in range(0, x.shape[0], batch_size):
+                correct += (model(x[i:i + batch_size]).argmax(dim=1) == y[i:i + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        torch.set_float32_matmul_precision(old_prec)
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(  # cand03: the whole training set pinned once
+        grade_id="test_make_loader",
+        name="x and y pinned whole when CUDA is available",
+        expect="make_loader 自己把",
+        code=_loader_with(
+            "    dataset = TensorBatches(x, y)\n",
+            "    if pin_memory and torch.cuda.is_available():\n        x, y = x.pin_memory(), y.pin_memory()\n"
+            "    dataset = TensorBatches(x, y)\n",
+        ),
+    ),
+]
