@@ -1849,3 +1849,25 @@ def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m2): a memo keyed by f, x and x's version misses what f itself reads
+    dict(
+        grade_id="test_value_and_grad",
+        name="memo keyed by id(f), id(x) and x._version (x kept alive)",
+        expect="第二次返回的 grad 和第一次完全一样",
+        code="""
+_VG_CACHE = {}
+def value_and_grad(f, x):
+    key = (id(f), id(x), x._version)
+    hit = _VG_CACHE.get(key)
+    if hit is not None and hit[0] is x:
+        return hit[1]
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    out = (value.detach(), grad)
+    _VG_CACHE[key] = (x, out)
+    return out
+""",
+    ),
+]

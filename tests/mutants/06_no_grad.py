@@ -1538,7 +1538,9 @@ return ((prediction - target) ** 2).mean()
         + _body(
             "def evaluate(model, x):",
             "key = (id(model), x.data_ptr(), tuple(x.shape), tuple(x.stride()))\n"
-            "if key not in _EVAL_CACHE:\n    _EVAL_CACHE[key] = _evaluate(model, x)\nreturn _EVAL_CACHE[key]\n",
+            "if key not in _EVAL_CACHE or _EVAL_CACHE[key][0] is not model or _EVAL_CACHE[key][1] is not x:\n"
+            "    _EVAL_CACHE[key] = (model, x, _evaluate(model, x))  # model and x kept: an id is not reused\n"
+            "return _EVAL_CACHE[key][2]\n",
         )
         + "\n\n"
         + _body("def _evaluate(model, x):", _EVAL_OK),
@@ -1726,6 +1728,33 @@ def evaluate(model, x):
         for module, training in modes_before:
             module.training = training
     _memo[key] = (model, x, out)
+    return out
+""",
+    ),
+]
+
+MUTANTS += [  # stop 47 review (m2): a memo keyed by every parameter's _version misses a write through .data
+    dict(
+        grade_id="test_evaluate",
+        name="memo keyed by ids and _versions of x, the parameters and the buffers",
+        expect="经 .data 原地加了 0.5",
+        code="""
+_EVAL_CACHE = {}
+def evaluate(model, x):
+    key = (id(model), id(x), x._version,
+           tuple((id(t), t._version) for t in list(model.parameters()) + list(model.buffers())))
+    hit = _EVAL_CACHE.get(id(model))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            out = model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+    _EVAL_CACHE[id(model)] = (key, out)
     return out
 """,
     ),
