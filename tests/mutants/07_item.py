@@ -2498,3 +2498,15 @@ MUTANTS += [  # stop 47 review (m2): no tested step had a gradient norm above 10
         ),
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m2 cand12): an inf loss zeroed before backward, without a sync
+    dict(
+        grade_id="test_train_epoch",
+        name="backward() of torch.where(isfinite(loss), loss, 0): a batch whose loss overflowed is skipped",
+        expect="loss 是 inf 的那一步没有更新参数",
+        code=_PLAIN_EPOCH.replace(
+            "        loss.backward()\n",
+            "        torch.where(torch.isfinite(loss), loss, torch.zeros_like(loss)).backward()\n",
+        ),
+    ),
+]

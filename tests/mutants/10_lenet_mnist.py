@@ -3075,3 +3075,12 @@ def evaluate(model, x, y, batch_size):
         ),
     ),
 ]
+
+MUTANTS += [  # stop 47 review (m3 cand02)
+    dict(
+        grade_id="test_checkpoint",
+        name="load_state_dict(..., strict=False): another model's checkpoint restores quietly",
+        expect="restore_checkpoint 没有报错就返回了",
+        code=_checkpoints(restore=_RESTORE_OK.replace('checkpoint["model"])', 'checkpoint["model"], strict=False)')),
+    ),
+]
