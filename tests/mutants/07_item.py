@@ -2467,34 +2467,14 @@ def log_running_loss(losses, batch_sizes, log_every):
     ),
 ]
 
-_PLAIN_EPOCH = """
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs = []
-    window_sum, window_n = 0.0, 0
-    epoch_sum, epoch_n = 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        batch_size = x.shape[0]
-        batch_sum = loss.detach() * batch_size
-        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-"""
 MUTANTS += [  # stop 47 review (m2): no tested step had a gradient norm above 10
     dict(
         grade_id="test_train_epoch",
         name="clip_grad_norm_(model.parameters(), 10.0) between backward() and step()",
         expect="目标放大 100 倍（梯度范数远大于 10）：训练后的参数不对",
-        code=_PLAIN_EPOCH.replace(
-            "        loss.backward()\n",
-            "        loss.backward()\n        torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)\n",
+        code=_epoch_with(
+            "    loss.backward()\n",
+            "    loss.backward()\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)\n",
         ),
     ),
 ]
@@ -2504,9 +2484,8 @@ MUTANTS += [  # stop 47 review (m2 cand12): an inf loss zeroed before backward, 
         grade_id="test_train_epoch",
         name="backward() of torch.where(isfinite(loss), loss, 0): a batch whose loss overflowed is skipped",
         expect="loss 是 inf 的那一步没有更新参数",
-        code=_PLAIN_EPOCH.replace(
-            "        loss.backward()\n",
-            "        torch.where(torch.isfinite(loss), loss, torch.zeros_like(loss)).backward()\n",
+        code=_epoch_with(
+            "    loss.backward()\n", "    torch.where(torch.isfinite(loss), loss, torch.zeros_like(loss)).backward()\n"
         ),
     ),
 ]
