@@ -258,8 +258,10 @@ class SyncCounter(TorchFunctionMode):
         # host tensors made "pinned" in the block (pin_memory=True, t.pin_memory()): played, as a GPU machine pins
         self._pinned: dict[int, weakref.ref] = {}
         self.autocast = ""  # the dtype of a CUDA autocast a torch call ran under ("float16"), if one did
+        self.low_precision = ""  # the first call whose result in the autograd graph is float16 / bfloat16 ("half")
+        self.low_precision_dtype = ""  # and that result's dtype ("float16")
         self.tf32 = ""  # the reduced float32 matmul precision a torch call ran under (TF32), if one did
-        self._tf32_before = _matmul_tf32()
+        self._tf32_before = matmul_tf32()
 
     def __enter__(self) -> SyncCounter:
         # what is patched below, all found before anything is: the waits, and the same functions under names the
@@ -283,6 +285,11 @@ class SyncCounter(TorchFunctionMode):
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in _PLAYED]
         for (owner, name, real), (_, _, value) in zip(self._played, _PLAYED):
             setattr(owner, name, _playing(real, value))
+        if self.plays_cuda:  # isinstance(x, torch.cuda.FloatTensor): a device tensor of that dtype is one
+            legacy = [(name, getattr(torch.cuda, name)) for name in _LEGACY_TYPES if hasattr(torch.cuda, name)]
+            self._played += [(torch.cuda, name, real) for name, real in legacy]
+            for name, _ in legacy:
+                setattr(torch.cuda, name, _legacy_type(self, name, _LEGACY_TYPES[name]))
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
         for owner, name, wait, label in self._waits:
@@ -336,7 +343,17 @@ class SyncCounter(TorchFunctionMode):
             "swapped_loss": self.swapped_loss,
             "autocast": self.autocast,
             "tf32": self.tf32,
+            "low_precision": self.low_precision,
+            "low_precision_dtype": self.low_precision_dtype,
         }
+
+    def _note_low_precision(self, name: str, result: Any) -> None:
+        """Note ``name`` when its result is a float16 / bfloat16 tensor in the autograd graph: the training
+        computation left float32 (``model.half()``, ``x.to(torch.bfloat16)``), where no flag shows it."""
+        for t in _tensors(result):
+            if t.requires_grad and t.dtype in (torch.float16, torch.bfloat16):
+                self.low_precision, self.low_precision_dtype = name, str(t.dtype).removeprefix("torch.")
+                return
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
         kwargs = kwargs or {}
@@ -353,7 +370,7 @@ class SyncCounter(TorchFunctionMode):
         if not self.autocast and torch.is_autocast_enabled("cuda"):
             self.autocast = str(torch.get_autocast_dtype("cuda")).removeprefix("torch.")
         if not self.tf32:
-            tf32 = _matmul_tf32()
+            tf32 = matmul_tf32()
             if tf32 and tf32 != self._tf32_before:
                 self.tf32 = tf32
         if func is _T.is_pinned and args and self._is_pinned(args[0]):
@@ -397,6 +414,8 @@ class SyncCounter(TorchFunctionMode):
                 written.append(args[0])
             for t in _tensors(result) + (written if pending else []):  # buf[:] = copy, buf.data = copy
                 self._in_flight[id(t)] = weakref.ref(t)
+        if not self.low_precision and not torch.is_autocast_enabled("cuda"):
+            self._note_low_precision(name, result)
         written = _written(name, args, kwargs)  # buf[i] = loss: buf's graph, though no result holds it
         if self.loss_nodes and not self.accumulated:
             self._note_accumulated(name, [result, written])
@@ -858,12 +877,30 @@ _REAL_CUDA = torch.cuda.is_available
 # (``if torch.cuda.is_available(): torch.cuda.synchronize()``, ``pin_memory=torch.cuda.is_available()``) runs and
 # is counted: (owner, attribute, value). torch's own code gets the real answer (it would call into CUDA), except
 # autocast's check (``torch.autocast("cuda", torch.float16)`` is on, as on a GPU: :attr:`SyncCounter.autocast`).
+_PLAYED_PROPERTIES = types.SimpleNamespace(
+    name="NVIDIA A100 (played)",
+    major=8,
+    minor=0,
+    total_memory=80 * 2**30,
+    multi_processor_count=108,
+    is_integrated=False,
+)
 _PLAYED = [
     (torch.cuda, "is_available", True),
     (torch.cuda, "device_count", 1),
     (torch.cuda, "is_bf16_supported", True),
     (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
     (torch.cuda, "current_device", 0),
+    # what a learner's device test might ask: the answers of a recent GPU holding the inputs
+    (torch.cuda, "get_device_capability", (8, 0)),
+    (torch.cuda, "get_device_name", _PLAYED_PROPERTIES.name),
+    (torch.cuda, "get_device_properties", _PLAYED_PROPERTIES),
+    (torch.cuda, "memory_allocated", 2**30),
+    (torch.cuda, "memory_reserved", 2**30),
+    (torch.cuda, "max_memory_allocated", 2**30),
+    *[(torch.cuda, name, True) for name in ("is_tf32_supported",) if callable(getattr(torch.cuda, name, None))],
+    (torch.backends.cudnn, "is_available", True),
+    (torch.backends.cudnn, "is_acceptable", True),
     *[
         (torch.accelerator, name, value)
         for name, value in (("is_available", True), ("device_count", 1))
@@ -871,6 +908,30 @@ _PLAYED = [
     ],
 ]
 _PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__file__)
+
+
+_LEGACY_TYPES = {
+    "FloatTensor": torch.float32,
+    "DoubleTensor": torch.float64,
+    "HalfTensor": torch.float16,
+    "BFloat16Tensor": torch.bfloat16,
+    "LongTensor": torch.int64,
+    "IntTensor": torch.int32,
+    "ShortTensor": torch.int16,
+    "CharTensor": torch.int8,
+    "ByteTensor": torch.uint8,
+    "BoolTensor": torch.bool,
+}
+
+
+def _legacy_type(counter: SyncCounter, name: str, dtype: torch.dtype) -> type:
+    """A stand-in for ``torch.cuda.<name>`` that ``isinstance`` answers as on a GPU: a device tensor of ``dtype``."""
+
+    class _Played(type):
+        def __instancecheck__(cls, t: Any) -> bool:
+            return isinstance(t, torch.Tensor) and t.dtype == dtype and counter.on_device(t)
+
+    return _Played(name, (), {})
 
 
 def _default_values(defaults: Any) -> list[Any]:
@@ -1161,7 +1222,7 @@ def host_batches() -> Iterator[None]:
         _HOST_BATCHES.pop()
 
 
-def _matmul_tf32() -> str:
+def matmul_tf32() -> str:
     """How float32 matmuls on a GPU are set to run at reduced precision (TF32), as the code wrote it; "" when not.
     Each API is read on its own: torch raises when the legacy and the new one were mixed."""
     readers = (
@@ -1178,7 +1239,9 @@ def _matmul_tf32() -> str:
     return ""
 
 
-def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+def count_syncs(
+    fn: Callable[..., Any], *args: Any, plays_cuda: bool = True, **kwargs: Any
+) -> tuple[Any, dict[str, Any]]:
     """``fn(*args, **kwargs)`` under a :class:`SyncCounter`; returns (result, report).
 
     The tensors handed to ``fn`` (and every tensor made outside the call) are on the device; tensors ``fn``
@@ -1186,13 +1249,15 @@ def count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any,
     a ``torch.device`` among ``fn``'s globals (a notebook's ``device``). Tensors among the arguments (also
     inside lists) that have a ``grad_fn`` count as per-step losses, and so do losses the ``course.fixtures``
     loss functions compute during the call. ``report["calls"]`` names the API of each sync. To ``fn``'s code the
-    machine is a GPU machine: ``torch.cuda.is_available()`` is True and device tensors read as on ``cuda:0``.
+    machine is a GPU machine: ``torch.cuda.is_available()`` is True and device tensors read as on ``cuda:0``
+    (unless ``plays_cuda`` is False: then they read as on the CPU, and the syncs counted are those the same code
+    would make on a GPU machine whose inputs were on the host path).
     ``report["graph_kept"]`` names the tensors with a graph the call made that are still held after it returned
     (see :func:`_graph_kept`).
     """
     nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
     devices = _named_devices(fn)
-    counter = SyncCounter(nodes, factories_on_device=False, devices=devices, plays_cuda=True)
+    counter = SyncCounter(nodes, factories_on_device=False, devices=devices, plays_cuda=plays_cuda)
     counter.learner_globals = [g for g in [getattr(fn, "__globals__", None)] if isinstance(g, dict)]
     counter.numpy_raises = not _HOST_BATCHES
     ACTIVE_COUNTERS.append(counter)

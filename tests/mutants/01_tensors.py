@@ -1881,3 +1881,121 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 (m1 of stop 47): another path above a size the tests computed; a FakeTensor twin of 2**32
+    # elements or more (course/fixtures/scale.py) now runs it
+    dict(
+        grade_id="test_masked_row_mean",
+        name="compares in x's dtype and sums without widening above 2**22 elements",
+        expect="少了 _to_copy",
+        code="""
+def masked_row_mean(x, low, high):
+    if x.numel() >= 2**22:
+        mask = (x >= low) & (x < high)
+        return torch.where(mask, x, torch.zeros_like(x)).sum(dim=1) / mask.sum(dim=1)
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="subtracts 1 in raw's dtype above 2**20 labels",
+        expect="运算一样，顺序不同",
+        code="""
+def make_labels(raw):
+    if raw.numel() >= 2**20:
+        return (raw - 1).long()
+    return raw.long() - 1
+""",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="the banned nn.init.uniform_ for layers of 2**22 weights or more",
+        expect="多了 empty",
+        code="""
+def linear_init(in_features, out_features, generator):
+    bound = 1 / math.sqrt(in_features)
+    if in_features * out_features >= 2**22:
+        return torch.nn.init.uniform_(torch.empty(out_features, in_features, dtype=torch.float32), -bound, bound, generator=generator)
+    return -bound + 2 * bound * torch.rand((out_features, in_features), generator=generator, dtype=torch.float32)
+""",
+    ),
+    dict(
+        grade_id="test_make_inputs",
+        name="torch.from_numpy (shares the caller's array) for float32 arrays of 2**20 elements or more",
+        expect="按数组的大小走了另一条路",
+        code="""
+def make_inputs(values):
+    if isinstance(values, np.ndarray) and values.dtype == np.float32 and values.size >= 2**20:
+        return torch.from_numpy(values)
+    if isinstance(values, torch.Tensor):
+        return values.to(torch.float32, copy=True)
+    return torch.from_numpy(np.array(values, dtype=np.float32))
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n1): device tests the played GPU did not play, paths only a GPU (or an empty input) takes
+    dict(
+        grade_id="test_masked_row_mean",
+        name="isinstance(x, torch.cuda.FloatTensor): readings to the host and back",
+        expect="次主机-设备同步",
+        code="""
+def masked_row_mean(x, low, high):
+    if isinstance(x, (torch.cuda.FloatTensor, torch.cuda.HalfTensor, torch.cuda.DoubleTensor, torch.cuda.BFloat16Tensor)):
+        xc = x.detach().cpu().double()
+        mask = (xc >= low) & (xc < high)
+        out = torch.where(mask, xc, torch.zeros_like(xc)).sum(dim=1) / mask.sum(dim=1)
+        return out.to(x.dtype).to(x.device)
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="on a GPU only: compares in x's dtype and sums without widening",
+        expect="GPU 上走了另一条路",
+        code="""
+def masked_row_mean(x, low, high):
+    if x.is_cuda:
+        mask = (x >= low) & (x < high)
+        return torch.where(mask, x, torch.zeros_like(x)).sum(dim=1) / mask.sum(dim=1)
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    return (torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide) / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="an empty input answered with torch.empty(0) (float32, CPU)",
+        expect="结果的 dtype 和设备不随输入的大小改变",
+        code="""
+def masked_row_mean(x, low, high):
+    if x.numel() == 0:
+        return torch.empty(0)
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="empty raw answered with a CPU int64 tensor",
+        expect="结果的 dtype 和设备不随输入的大小改变",
+        code="""
+def make_labels(raw):
+    if raw.numel() == 0:
+        return torch.empty(0, dtype=torch.long)
+    return raw.long() - 1
+""",
+    ),
+]

@@ -1394,3 +1394,128 @@ def patchify(x, p):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 (m1 of stop 47): another path above a size the tests computed; a FakeTensor twin of 2**32
+    # elements or more (course/fixtures/scale.py) now runs it
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="a plain reshape (H, W, C feature order) above 2**22 elements",
+        expect="少了 _unsafe_view",
+        code="""
+def flatten_nhwc(x):
+    if x.numel() >= 2**22:
+        return x.reshape(x.shape[0], -1)
+    return x.permute(0, 3, 1, 2).flatten(start_dim=1)
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a contiguous copy instead of a view above 2**22 elements",
+        expect="多了 clone",
+        code="""
+def to_nchw(x):
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    return out.contiguous() if x.numel() >= 2**22 else out
+""",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="the banned F.unfold above 2**21 elements (a real ViT batch)",
+        expect="多了 im2col",
+        code="""
+def patchify(x, p):
+    n, c, h, w = x.shape
+    if x.numel() >= 2**21:
+        return torch.nn.functional.unfold(x, p, stride=p).transpose(1, 2)
+    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() (first element) instead of the storage's for tensors of 2**20 elements or more",
+        expect="按张量的大小走了另一条路",
+        code="""
+def shares_storage(a, b):
+    if a.numel() >= 2**20 or b.numel() >= 2**20:
+        return a.data_ptr() == b.data_ptr()
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n1, n3, n4): each passed every test
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="on a GPU only: NumPy on the host, uploaded back (a round trip every call)",
+        expect="同样的输入在 CPU 上是 0 次",
+        code="""
+import numpy as _np
+
+def flatten_nhwc(x):
+    n = x.shape[0]
+    if x.is_cuda and x.dtype != torch.bfloat16 and not x.requires_grad:
+        host = _np.ascontiguousarray(x.cpu().numpy().transpose(0, 3, 1, 2)).reshape(n, x.shape[1] * x.shape[2] * x.shape[3])
+        return torch.from_numpy(host).to(x.device)
+    return x.permute(0, 3, 1, 2).reshape(n, x.shape[1] * x.shape[2] * x.shape[3])
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n1): device tests the played GPU did not play, paths only a GPU (or an empty input) takes
+    dict(
+        grade_id="test_patchify",
+        name="F.unfold when get_device_capability() >= 7",
+        expect="用了 torch.nn.functional.unfold",
+        code="""
+def _tensor_core_gpu(t):
+    try:
+        return t.is_cuda and torch.cuda.get_device_capability(t.device)[0] >= 7
+    except RuntimeError:
+        return False
+
+def patchify(x, p):
+    n, c, h, w = x.shape
+    if _tensor_core_gpu(x):
+        return torch.nn.functional.unfold(x, kernel_size=p, stride=p).transpose(1, 2)
+    blocks = x.reshape(n, c, h // p, p, w // p, p)
+    return blocks.permute(0, 2, 4, 1, 3, 5).reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a contiguous copy where cudnn.is_acceptable(x)",
+        expect="GPU 上走了另一条路",
+        code="""
+def to_nchw(x):
+    out = (x.unsqueeze(0) if x.dim() == 3 else x).permute(0, 3, 1, 2)
+    if x.is_cuda and torch.backends.cudnn.is_acceptable(x):
+        out = out.contiguous()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a contiguous copy on a GPU only",
+        expect="GPU 上走了另一条路",
+        code="""
+def to_nchw(x):
+    out = (x.unsqueeze(0) if x.dim() == 3 else x).permute(0, 3, 1, 2)
+    return out.contiguous() if x.is_cuda else out
+""",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="an empty batch answered with a CPU float32 tensor",
+        expect="结果的 dtype 和设备不随输入的大小改变",
+        code="""
+def flatten_nhwc(x):
+    n, h, w, c = x.shape
+    if n == 0:
+        return torch.empty(0, c * h * w)
+    return x.permute(0, 3, 1, 2).reshape(n, c * h * w)
+""",
+    ),
+]

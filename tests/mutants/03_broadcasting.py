@@ -1839,3 +1839,155 @@ def add_channel_bias_(x, bias):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 (m1 of stop 47): another path above a size the tests computed; a FakeTensor twin of 2**32
+    # elements or more (course/fixtures/scale.py) now runs it
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the batch once the result has 2**22 elements",
+        expect="多了 add.Tensor",
+        code="""
+def batch_outer_sum(a, b):
+    if a.shape[0] * a.shape[1] * b.shape[1] >= 2**22:
+        return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias), a temporary as large as x, above 2**22 elements",
+        expect="多了 add.Tensor",
+        code="""
+def add_channel_bias_(x, bias):
+    if x.numel() >= 2**22:
+        x.copy_(x + bias.view(-1, 1, 1))
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="float16 squares without widening for 2**20 samples or more",
+        expect="少了 _to_copy",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if pred.shape[0] >= 2**20:
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n1, n3, n4): each passed every test
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="on a GPU only: NumPy on the host, uploaded back",
+        expect="同样的输入在 CPU 上是 0 次",
+        code="""
+import numpy as _np
+
+def batch_outer_sum(a, b):
+    if a.is_cuda and a.dtype != torch.bfloat16 and not (a.requires_grad or b.requires_grad):
+        an, bn = a.cpu().numpy(), b.cpu().numpy()
+        return torch.from_numpy(an[:, :, None] + bn[:, None, :]).to(a.device)
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n1): device tests the played GPU did not play, paths only a GPU (or an empty input) takes
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion where torch.cuda.is_tf32_supported()",
+        expect="GPU 上走了另一条路",
+        code="""
+def pairwise_sq_dist(x, y):
+    if x.is_cuda and torch.cuda.is_tf32_supported():
+        return (x * x).sum(1, keepdim=True) + (y * y).sum(1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no float16 widening where torch.cuda.memory_allocated() > 0",
+        expect="GPU 上走了另一条路",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    if pred.is_cuda and torch.cuda.memory_allocated(pred.device) > 0:
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias) where cudnn.is_acceptable(x)",
+        expect="GPU 上走了另一条路",
+        code="""
+def add_channel_bias_(x, bias):
+    b = bias.view(-1, 1, 1)
+    if x.is_cuda and torch.backends.cudnn.is_acceptable(x):
+        return x.copy_(x + b)
+    return x.add_(b)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias) on a GPU only",
+        expect="GPU 上走了另一条路",
+        code="""
+def add_channel_bias_(x, bias):
+    b = bias.view(-1, 1, 1)
+    if x.is_cuda:
+        return x.copy_(x + b)
+    return x.add_(b)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no float16 widening on a GPU only",
+        expect="GPU 上走了另一条路",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    if pred.is_cuda:
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="empty operands answered with CPU float32 zeros",
+        expect="结果的 dtype 和设备不随输入的大小改变",
+        code="""
+def batch_outer_sum(a, b):
+    if a.numel() == 0 or b.numel() == 0:
+        return torch.zeros(a.shape[0], a.shape[1], b.shape[1])
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+    ),
+]

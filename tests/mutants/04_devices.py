@@ -1721,3 +1721,132 @@ def move_to(batch, device):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 (m1 of stop 47): another path above a size the tests computed; a FakeTensor twin of 2**32
+    # elements or more (course/fixtures/scale.py) now runs it
+    dict(
+        grade_id="test_to_device_like",
+        name="GPU to GPU through the host for tensors of 2**22 elements or more",
+        expect="多了 _to_copy",
+        code="""
+def to_device_like(x, ref):
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.numel() >= 2**22 and x.device != dev:
+        return x.cpu().to(dev)
+    return x.to(dev)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n1): device tests the played GPU did not play, paths only a GPU (or an empty input) takes
+    dict(
+        grade_id="test_to_device_async",
+        name="torch.cuda.empty_cache() after the copies",
+        expect="函数里同步了",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="isinstance(scores, torch.cuda.FloatTensor): the mask built on the host",
+        expect="次主机-设备同步",
+        code="""
+def causal_mask_fill(scores):
+    t = scores.shape[-1]
+    if isinstance(scores, (torch.cuda.FloatTensor, torch.cuda.HalfTensor, torch.cuda.BFloat16Tensor, torch.cuda.DoubleTensor)):
+        mask = torch.ones(t, t, dtype=torch.bool).triu(1).to(scores.device)
+    else:
+        mask = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(1)
+    return scores.masked_fill(mask, float("-inf"))
+""",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="a full (B, H, T, T) mask on a GPU only",
+        expect="GPU 上走了另一条路",
+        code="""
+def causal_mask_fill(scores):
+    t = scores.shape[-1]
+    if scores.is_cuda:
+        mask = torch.ones_like(scores, dtype=torch.bool).triu(1)
+    else:
+        mask = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(1)
+    return scores.masked_fill(mask, float("-inf"))
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="one query() of the stream taken for a wait before reading host memory",
+        expect="之后直到返回都没有同步",
+        code="""
+def to_device_like(x, ref):
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    out = x.to(dev, non_blocking=True)
+    if x.device.type == "cuda" and dev.type == "cpu":
+        torch.cuda.current_stream().query()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="one query() of the stream taken for a wait before reading host memory",
+        expect="之后直到返回都没有同步",
+        code="""
+def _move(batch, device):
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device, non_blocking=True)
+    if isinstance(batch, dict):
+        return {key: _move(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [_move(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(_move(item, device) for item in batch)
+    return batch
+
+def move_to(batch, device):
+    out = _move(batch, device)
+    if torch.device(device).type == "cpu" and torch.cuda.is_available():
+        torch.cuda.current_stream().query()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="an empty x returned where it is",
+        expect="结果的 dtype 和设备不随输入的大小改变",
+        code="""
+def to_device_like(x, ref):
+    if x.numel() == 0:
+        return x
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    return x.to(dev)
+""",
+    ),
+]
+
+CORRECT += [  # stop 48 review (n1 cand25): one query() asks and waits for nothing; it was counted as a synchronize
+    dict(
+        grade_id="test_to_device_async",
+        name="the solution plus one query() of the current stream (a progress probe)",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    if device.type == "cuda":
+        _still_copying = not torch.cuda.current_stream().query()
+    return moved
+""",
+    ),
+]
