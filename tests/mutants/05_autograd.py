@@ -1871,3 +1871,101 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n2): a non-finite value quietly replaced; no case had one
+    dict(
+        grade_id="test_sgd_step",
+        name="nan_to_num on the gradient: a diverged step leaves the parameters finite",
+        expect="发散要看得见",
+        code="""
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = torch.nan_to_num(p.grad, nan=0.0, posinf=0.0, neginf=0.0) + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="nan_to_num on the returned gradient (sync-free 'sanitiser')",
+        expect="∂f/∂x 是 0/0",
+        code="""
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), torch.nan_to_num(grad, nan=0.0, posinf=0.0, neginf=0.0)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="nan_to_num on every VJP row",
+        expect="这一行是 0/0",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(torch.nan_to_num(row, nan=0.0, posinf=0.0, neginf=0.0))
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n2): memos that passed the re-call checks (they changed only what the key saw)
+    dict(
+        grade_id="test_value_and_grad",
+        name="a memo keyed on the ids and versions of every tensor f reads by name",
+        expect="存下来的",
+        code="""
+import torch as _t
+_VG_MEMO = {}
+
+def _vg_reads(f):
+    out = []
+    g = getattr(f, "__globals__", {})
+    code = getattr(f, "__code__", None)
+    names = code.co_names if code is not None else ()
+    for n in names:
+        v = g.get(n)
+        if isinstance(v, _t.Tensor):
+            out.append((n, id(v), v._version))
+        elif isinstance(v, _t.nn.Module):
+            out.extend((n, id(p), p._version) for p in v.parameters())
+    for c in (getattr(f, "__closure__", None) or ()):
+        try:
+            v = c.cell_contents
+        except ValueError:
+            continue
+        if isinstance(v, _t.Tensor):
+            out.append(("<cell>", id(v), v._version))
+        elif isinstance(v, _t.nn.Module):
+            out.extend(("<cell>", id(p), p._version) for p in v.parameters())
+    return tuple(out)
+
+def value_and_grad(f, x):
+    key = (id(f), id(x), x._version, _vg_reads(f))
+    hit = _VG_MEMO.get(key)
+    if hit is not None:
+        return hit[2], hit[3]
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = _t.autograd.grad(value, leaf)
+    res = (f, x, value.detach(), grad)  # keep f and x alive so their ids stay theirs
+    _VG_MEMO[key] = res
+    return res[2], res[3]
+""",
+    ),
+]

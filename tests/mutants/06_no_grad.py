@@ -1759,3 +1759,38 @@ def evaluate(model, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n2): memos that passed the re-call checks (they changed only what the key saw)
+    dict(
+        grade_id="test_evaluate",
+        name="a memo taken when x, parameters, buffers and modes equal a snapshot",
+        expect="存下来的",
+        code="""
+_EV_MEMO = {}
+
+def _ev_state(model, x):
+    return [x] + [p for p in model.parameters()] + [b for b in model.buffers()]
+
+def evaluate(model, x):
+    key = (id(model), id(x))
+    modes = [m.training for m in model.modules()]
+    hit = _EV_MEMO.get(key)
+    if hit is not None and hit[0] is model and hit[1] is x and hit[3] == modes:
+        snap = hit[2]
+        now = _ev_state(model, x)
+        if len(now) == len(snap) and all(a.shape == b.shape and torch.equal(a, b) for a, b in zip(now, snap)):
+            return hit[4]
+    modes_before = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            out = model(x)
+    finally:
+        for m, t in modes_before:
+            m.training = t
+    snap = [t.detach().clone() for t in _ev_state(model, x)]
+    _EV_MEMO[key] = (model, x, snap, modes, out)
+    return out
+""",
+    ),
+]

@@ -1604,3 +1604,44 @@ MUTANTS += [  # stop 47 (lead's review): a second forward through model.forward(
         ),
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n1, n3, n4): each passed every test
+    dict(
+        grade_id="test_train_step",
+        name="on a GPU: model.half() and a float16 batch, no autocast",
+        expect="的计算图里出现了 float16",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    if x.is_cuda:
+        model.half()
+        x = x.half()
+    logits = model(x)
+    loss = F.cross_entropy(logits.float(), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="on a GPU: the model and the batch in bfloat16, no autocast",
+        expect="的计算图里出现了 bfloat16",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    if x.is_cuda:
+        model.to(torch.bfloat16)
+        x = x.to(torch.bfloat16)
+    pred = model(x).squeeze(1).float()
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]

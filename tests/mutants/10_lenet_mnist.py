@@ -3084,3 +3084,105 @@ MUTANTS += [  # stop 47 review (m3 cand02)
         code=_checkpoints(restore=_RESTORE_OK.replace('checkpoint["model"])', 'checkpoint["model"], strict=False)')),
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n1, n3, n4): each passed every test
+    dict(
+        grade_id="test_train_one_epoch",
+        name="TF32 matmuls on a GPU during the epoch, the setting put back",
+        expect="前向按低于 float32 的精度运行",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    before = torch.get_float32_matmul_precision()
+    if device.type == "cuda":
+        torch.set_float32_matmul_precision("high")  # TF32 tensor cores for the Linear layers
+    try:
+        model.train()
+        losses = []
+        for xb, yb in loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+    finally:
+        torch.set_float32_matmul_precision(before)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="on a GPU: model.half() for the evaluation, model.float() after",
+        expect="evaluate 前向传播时模型收到的 batch 是 float16",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    half = x.is_cuda and x.is_floating_point()
+    model.eval()
+    try:
+        if half:
+            model.half()
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                xb = x[start : start + batch_size]
+                logits = model(xb.half() if half else xb)
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        if half:
+            model.float()
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="TF32 inside forward on a GPU, the setting put back",
+        expect="float32 的矩阵乘法按 TF32 算",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels=1, num_classes=10, image_size=28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x):
+        before = torch.get_float32_matmul_precision()
+        if x.is_cuda:
+            torch.set_float32_matmul_precision("high")
+        try:
+            x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            x = torch.flatten(x, 1)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            return self.fc3(x)
+        finally:
+            torch.set_float32_matmul_precision(before)
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="strict=False, raising only on missing keys (extra keys restore quietly)",
+        expect="9.weight",
+        code="""
+def restore_checkpoint(checkpoint, model, optimizer):
+    result = model.load_state_dict(checkpoint["model"], strict=False)
+    if result.missing_keys:
+        raise RuntimeError(f"checkpoint 缺少这些键：{result.missing_keys}")
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+]
