@@ -1991,3 +1991,30 @@ def batch_outer_sum(a, b):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n1 cand05, cand45): the expansion with its product in blocks, or by broadcasting
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the float64 expansion with x @ y.T in two row blocks",
+        expect="一次或分块",
+        code="""
+def pairwise_sq_dist(x, y):
+    xd, yd = x.double(), y.double()
+    cross = torch.cat([part @ yd.T for part in xd.chunk(2)])
+    out = (xd * xd).sum(1, keepdim=True) + (yd * yd).sum(1) - 2 * cross
+    return out.clamp_min(0).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the float64 expansion with the cross term x·y by broadcasting",
+        expect="按元素相乘的交叉项",
+        code="""
+def pairwise_sq_dist(x, y):
+    xd, yd = x.double(), y.double()
+    cross = (xd.unsqueeze(1) * yd.unsqueeze(0)).sum(-1)
+    out = (xd * xd).sum(1, keepdim=True) + (yd * yd).sum(1) - 2 * cross
+    return out.clamp_min(0).to(x.dtype)
+""",
+    ),
+]

@@ -1969,3 +1969,28 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n2 cand10): a non-finite accumulated gradient quietly replaced; no case had one
+    dict(
+        grade_id="test_accumulate_grads",
+        name="p.grad.nan_to_num_() for every parameter at the end",
+        expect="不是有限的梯度原样留给调用者",
+        code="""
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.grad is not None:
+                p.grad.nan_to_num_(nan=0.0, posinf=0.0, neginf=0.0)
+    return float(total)
+""",
+    ),
+]

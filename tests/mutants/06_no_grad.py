@@ -1794,3 +1794,20 @@ def evaluate(model, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n2 cand05): only defaults['lr'] was compared
+    dict(
+        grade_id="test_make_optimizer",
+        name="AdamW(groups, lr=lr, weight_decay=weight_decay): the default weight_decay changed",
+        expect="optimizer.defaults['weight_decay']",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    decay, no_decay = [], []
+    for p in model.parameters():
+        if p.requires_grad:
+            (decay if p.dim() >= 2 else no_decay).append(p)
+    groups = [{"params": decay}, {"params": no_decay, "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=lr, weight_decay=weight_decay)
+""",
+    ),
+]

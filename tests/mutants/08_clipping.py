@@ -2521,3 +2521,47 @@ def layer_grad_norms(model, norm_type=2.0):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n3, n4): each passed every test
+    dict(
+        grade_id="test_advise",
+        name="never clipped over 1000+ steps read as max_norm too high",
+        expect="这个建议不对",
+        code="""
+def advise(stats):
+    steps, clipped = int(stats["steps"]), int(stats["clipped"])
+    if steps == 0:
+        raise ValueError("no steps")
+    if not math.isfinite(float(stats["largest"])):
+        return "check_data"
+    if 5 * clipped > steps:
+        return "fix_lr_or_init"
+    if clipped == 0 and steps >= 1000:
+        return "lower_max_norm"
+    return "keep_clipping"
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n3 cand06): every call played a GPU, so a branch only a CPU takes never ran
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="clip_grad_norm_ where the gradients are not on a GPU",
+        expect="在没有 GPU 的机器上",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    params = list(parameters)
+    grads = [p.grad for p in params if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if not grads[0].is_cuda:  # CPU: nothing to sync with
+        return torch.nn.utils.clip_grad_norm_(params, max_norm)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+]

@@ -1645,3 +1645,129 @@ def regression_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n3, n4): each passed every test
+    dict(
+        grade_id="test_train_step",
+        name="the forward inside torch.random.fork_rng(): one Dropout mask every step",
+        expect="丢弃了完全相同的元素",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    with torch.random.fork_rng():
+        logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="every Dropout in eval for the forward, back in train after",
+        expect="Dropout 处在评估模式",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    drops = [m for m in model.modules() if isinstance(m, nn.Dropout)]
+    for m in drops:
+        m.eval()
+    logits = model(x)
+    for m in drops:
+        m.train()
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="on a GPU: the loss tensor returned instead of loss.item()",
+        expect="在 GPU 上返回",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    optimizer.step()
+    if x.is_cuda:
+        return loss.detach()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="the non-finite check only where x is not on a GPU",
+        expect="在 GPU 上返回",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not x.is_cuda and not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="label checks skipped when either tensor is on meta",
+        expect="漏掉了 'label_range'",
+        code="""
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not (logits.is_meta or labels.is_meta) and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            if in_unit and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="value checks skipped when either tensor is empty",
+        expect="漏掉了 'nonfinite'",
+        code="""
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if logits.numel() == 0 or labels.numel() == 0:
+        return problems
+    if not labels.is_meta:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            if in_unit and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+]

@@ -3186,3 +3186,114 @@ def restore_checkpoint(checkpoint, model, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n3, n4): each passed every test
+    dict(
+        grade_id="test_fit",
+        name="TF32 on a GPU for the whole of fit, the setting put back",
+        expect="fit 运行时",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    before = torch.get_float32_matmul_precision()
+    if next(model.parameters()).is_cuda:
+        torch.set_float32_matmul_precision("high")
+    try:
+        history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+        best_state = None
+        for epoch in range(1, epochs + 1):
+            start = time.perf_counter()
+            losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+            history["batch_loss"] += losses
+            history["train_loss"].append(sum(losses) / len(losses))
+            history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+            history["epoch_seconds"].append(time.perf_counter() - start)
+            if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+                best_state = copy.deepcopy(model.state_dict())
+                history["best_epoch"] = epoch
+            print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+        model.load_state_dict(best_state)
+        return history
+    finally:
+        torch.set_float32_matmul_precision(before)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="the validation inside fit under a float16 autocast on a GPU",
+        expect="fit 运行时",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    on_gpu = next(model.parameters()).is_cuda
+    if True:
+        history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+        best_state = None
+        for epoch in range(1, epochs + 1):
+            start = time.perf_counter()
+            losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+            history["batch_loss"] += losses
+            history["train_loss"].append(sum(losses) / len(losses))
+            with torch.autocast("cuda", dtype=torch.float16, enabled=on_gpu):
+                history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+            history["epoch_seconds"].append(time.perf_counter() - start)
+            if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+                best_state = copy.deepcopy(model.state_dict())
+                history["best_epoch"] = epoch
+            print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+        model.load_state_dict(best_state)
+        return history
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="F.dropout only when training with grad on",
+        expect="grad mode 开着时 forward 的输出和评估模式下不同",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels=1, num_classes=10, image_size=28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x):
+        drop = self.training and torch.is_grad_enabled()
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.dropout(F.relu(self.fc1(x)), 0.5, training=drop)
+        x = F.dropout(F.relu(self.fc2(x)), 0.5, training=drop)
+        return self.fc3(x)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n4 cand06): every test loader was a list, which a second pass reads again for free
+    dict(
+        grade_id="test_train_one_epoch",
+        name="one pass over the loader to count the batches, a second to train",
+        expect="遍历了 loader 2 次",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    num_batches = sum(1 for _ in loader)
+    losses = torch.empty(num_batches, device=device)
+    for i, (xb, yb) in enumerate(loader):
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses[i] = loss.detach()
+    return losses
+""",
+    ),
+]
