@@ -873,10 +873,57 @@ def _counting_wait(counter: SyncCounter, label: str, wait: Callable[..., Any]) -
 
 
 _REAL_CUDA = torch.cuda.is_available
+
+
 # What a GPU machine answers, played while a SyncCounter counts, so that code run only where there is a GPU
 # (``if torch.cuda.is_available(): torch.cuda.synchronize()``, ``pin_memory=torch.cuda.is_available()``) runs and
 # is counted: (owner, attribute, value). torch's own code gets the real answer (it would call into CUDA), except
 # autocast's check (``torch.autocast("cuda", torch.float16)`` is on, as on a GPU: :attr:`SyncCounter.autocast`).
+class _CountedStream:
+    """A CUDA stream or event while a :class:`SyncCounter` plays a GPU: ``synchronize()`` is a counted wait; a first
+    ``query()`` answers not done and waits for nothing, the next one answers done and is counted (a loop of them
+    waits); ordering between streams (``wait_stream``, ``record``...) is accepted and changes nothing here."""
+
+    def synchronize(self) -> None:
+        _count_wait("Stream.synchronize() / Event.synchronize()")
+
+    def query(self) -> bool:
+        counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
+        if counter is None or not getattr(counter, "queried", False):  # the counter keeps it: this object is shared
+            if counter is not None:
+                counter.queried = True
+            return False
+        counter.queried = False
+        _count_wait("循环 query() 直到完成")
+        return True
+
+    def record(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def wait(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def wait_stream(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def wait_event(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def record_event(self, *args: Any, **kwargs: Any) -> _CountedStream:
+        return _CountedStream()
+
+    def __enter__(self) -> _CountedStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _count_wait(label: str) -> None:
+    if ACTIVE_COUNTERS:
+        ACTIVE_COUNTERS[-1]._record(label, None)
+
+
 _PLAYED_PROPERTIES = types.SimpleNamespace(
     name="NVIDIA A100 (played)",
     major=8,
@@ -892,6 +939,8 @@ _PLAYED = [
     (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
     (torch.cuda, "current_device", 0),
     # what a learner's device test might ask: the answers of a recent GPU holding the inputs
+    (torch.cuda, "current_stream", _CountedStream()),
+    (torch.cuda, "default_stream", _CountedStream()),
     (torch.cuda, "get_device_capability", (8, 0)),
     (torch.cuda, "get_device_name", _PLAYED_PROPERTIES.name),
     (torch.cuda, "get_device_properties", _PLAYED_PROPERTIES),

@@ -2565,3 +2565,26 @@ def clip_by_global_norm_(parameters, max_norm):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n3 cand10): torch.cuda.current_stream() reached the driver and was told it picked "cuda" itself
+    dict(
+        grade_id="test_train_step",
+        name="torch.cuda.current_stream().synchronize() at the end of every step",
+        expect="Stream.synchronize()",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if torch.cuda.is_available():
+        torch.cuda.current_stream().synchronize()
+    return loss.detach(), grad_norm
+""",
+    ),
+]

@@ -1771,3 +1771,46 @@ def diagnose(logits, labels, num_classes):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n3 cand02, cand15): no regression model had a Dropout
+    dict(
+        grade_id="test_regression_step",
+        name="the forward inside torch.random.fork_rng()",
+        expect="丢弃了完全相同的元素",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    with torch.random.fork_rng():
+        pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="every Dropout in eval for the forward, back in train after",
+        expect="Dropout 处在评估模式",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    drops = [m for m in model.modules() if isinstance(m, nn.Dropout)]
+    for m in drops:
+        m.eval()
+    pred = model(x).squeeze(1)
+    for m in drops:
+        m.train()
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]

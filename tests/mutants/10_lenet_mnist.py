@@ -3297,3 +3297,34 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n4 cand14): no two builds under different seeds were compared
+    dict(
+        grade_id="test_lenet",
+        name="layers built under a private seed inside fork_rng: every LeNet() starts the same",
+        expect="两个不同的种子建出的模型初始权重完全一样",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels=1, num_classes=10, image_size=28, seed=0):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        with torch.random.fork_rng(devices=[]):
+            torch.default_generator.manual_seed(seed)  # CPU generator only: the CUDA seeds are left alone
+            self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+            self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+            self.fc1 = nn.Linear(16 * side * side, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+]
