@@ -1811,3 +1811,35 @@ def make_optimizer(model, lr, weight_decay):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n2 cand11): no td_loss target was non-finite
+    dict(
+        grade_id="test_td_loss",
+        name="nan_to_num on the target: a diverged reward gives a finite loss",
+        expect="不是有限的 target 原样算进 loss",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    with torch.no_grad():
+        target = torch.nan_to_num(reward + gamma * target_net(x_next), nan=0.0, posinf=0.0, neginf=0.0)
+    return ((value_net(x) - target) ** 2).mean()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n2 cand08): no refine gradient was non-finite
+    dict(
+        grade_id="test_refine",
+        name="z -= lr * nan_to_num(z.grad): a non-finite step leaves z as it is",
+        expect="z 原样变成 nan",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * torch.nan_to_num(z.grad, nan=0.0, posinf=0.0, neginf=0.0)
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]

@@ -2588,3 +2588,77 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 review (n3 cand03): no train_step model had a Dropout
+    dict(
+        grade_id="test_train_step",
+        name="the forward inside torch.random.fork_rng(): one Dropout mask every step",
+        expect="丢弃了完全相同的元素",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.random.fork_rng():
+        out = model(x)
+    loss = F.mse_loss(out, y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n3 cand07): every train_step call played a GPU
+    dict(
+        grade_id="test_train_step",
+        name="Python's max for largest where x is not on a GPU (a nan norm dropped)",
+        expect="在 CPU 上它丢掉了 nan",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    if x.is_cuda:
+        stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    else:  # CPU: no sync to avoid
+        stats["largest"] = max(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 review (n3 cand08): every layer_grad_norms call played a GPU
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="get_total_norm and one torch.cat where the gradients are not on a GPU",
+        expect="在没有 GPU 的机器上",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    if not next(iter(groups.values()))[0].is_cuda:
+        layers = {k: torch.nn.utils.get_total_norm(gs, norm_type) for k, gs in groups.items()}
+        total = torch.linalg.vector_norm(torch.cat([g.reshape(-1) for gs in groups.values() for g in gs]), norm_type)
+        return layers, total
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+]
