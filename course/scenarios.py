@@ -880,8 +880,8 @@ _REAL_CUDA = torch.cuda.is_available
 # is counted: (owner, attribute, value). torch's own code gets the real answer (it would call into CUDA), except
 # autocast's check (``torch.autocast("cuda", torch.float16)`` is on, as on a GPU: :attr:`SyncCounter.autocast`).
 class _CountedStream:
-    """A CUDA stream or event while a :class:`SyncCounter` plays a GPU: ``synchronize()`` is a counted wait; a first
-    ``query()`` answers not done and waits for nothing, the next one answers done and is counted (a loop of them
+    """A CUDA stream or event while a :class:`SyncCounter` plays a GPU: ``synchronize()`` is a counted wait; ``query()``
+    answers not done (waiting for nothing) until the 16th look in a row, which answers done and is counted (a spin loop
     waits); ordering between streams (``wait_stream``, ``record``...) is accepted and changes nothing here."""
 
     def synchronize(self) -> None:
@@ -889,11 +889,12 @@ class _CountedStream:
 
     def query(self) -> bool:
         counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
-        if counter is None or not getattr(counter, "queried", False):  # the counter keeps it: this object is shared
-            if counter is not None:
-                counter.queried = True
+        if counter is None:
             return False
-        counter.queried = False
+        counter.queried = getattr(counter, "queried", 0) + 1  # the counter keeps the count: this object is shared
+        if counter.queried < 16:  # as course.fixtures.devices.QUERIES_TO_DONE: a spin loop's looks, not q() or q()
+            return False
+        counter.queried = 0
         _count_wait("循环 query() 直到完成")
         return True
 

@@ -19,7 +19,12 @@ def _flatten(x: torch.Tensor) -> torch.Tensor:
 
 def test_the_same_operators_at_every_size_pass_and_cost_no_memory() -> None:
     small, large, shape, error, read, small_out, big_out = ops_at_scale(_flatten, *_SMALL.args, big=_BIG)
-    assert small == large == ["aten.permute.default", "aten.clone.default", "aten._unsafe_view.default"]
+    assert small == large
+    assert [op.partition(" -> ")[0] for op in small] == [
+        "aten.permute.default",
+        "aten.clone.default",
+        "aten._unsafe_view.default",
+    ]
     assert shape == (4096, 256 * 256 * 16) and error is None and not read
     assert small_out == big_out == ["float32", "cpu"]
     check_same_at_scale(_flatten, _SMALL, _BIG, fn_name="flatten_nhwc", shape=(4096, 256 * 256 * 16))
@@ -90,3 +95,13 @@ def test_an_empty_twin_checks_only_the_result_its_dtype_and_its_device() -> None
         check_same_at_scale(
             wrong_place, case, empty, fn_name="flatten_nhwc", shape=(0, 60), devices=("cuda:0",), same_ops=False
         )
+
+
+def test_the_same_operator_into_another_dtype_is_another_path() -> None:
+    def unwidened(p: torch.Tensor) -> torch.Tensor:
+        wide = p.dtype if p.numel() >= 2**20 else torch.float32
+        return (p.to(wide, copy=True) ** 2).mean()
+
+    case = checks.Case((torch.randn(32).half(),))
+    with pytest.raises(checks.CheckError, match="得到 float16"):
+        check_same_at_scale(unwidened, case, ((2**32,),), fn_name="mse_loss")

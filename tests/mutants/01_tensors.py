@@ -1903,7 +1903,7 @@ def masked_row_mean(x, low, high):
     dict(
         grade_id="test_make_labels",
         name="subtracts 1 in raw's dtype above 2**20 labels",
-        expect="运算一样，顺序不同",
+        expect="按输入的大小走了另一条路",
         code="""
 def make_labels(raw):
     if raw.numel() >= 2**20:
@@ -1996,6 +1996,23 @@ def make_labels(raw):
     if raw.numel() == 0:
         return torch.empty(0, dtype=torch.long)
     return raw.long() - 1
+""",
+    ),
+]
+
+MUTANTS += [  # stop 48 second review (p1): a value read stopped the big run; the same operator into another dtype
+    dict(
+        grade_id="test_masked_row_mean",
+        name="compares in float32 for 2**24 elements or more",
+        expect="按输入的大小走了另一条路",
+        code="""
+def masked_row_mean(x, low, high):
+    cmp = torch.float64 if x.numel() < 2**24 else x.dtype  # a float64 copy of a huge x costs 2x the memory
+    xd = x.to(cmp, copy=True)
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
 """,
     ),
 ]

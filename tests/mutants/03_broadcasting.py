@@ -2018,3 +2018,76 @@ def pairwise_sq_dist(x, y):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 second review (p1): a value read stopped the big run; the same operator into another dtype
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="an assert on the inputs first, then the expansion for N*M*D >= 2**28",
+        expect="按输入的大小走了另一条路",
+        code="""
+def pairwise_sq_dist(x, y):
+    # input check first (NaN/inf would poison every distance), then: above ~2**28 elements the (N, M, D)
+    # difference does not fit in memory, so use the expansion there
+    assert bool(torch.isfinite(x).all()) and bool(torch.isfinite(y).all()), "pairwise_sq_dist: non-finite input"
+    if x.shape[0] * y.shape[0] * x.shape[1] >= 2**28:
+        return (x * x).sum(1, keepdim=True) + (y * y).sum(1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="an assert first, then no float16 widening for 2**20 samples or more",
+        expect="按输入的大小走了另一条路",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    if not bool(torch.isfinite(pred).all()):
+        raise ValueError("mse_loss: non-finite predictions")
+    if pred.shape[0] >= 2**20:  # big batches: skip the float32 copies (memory)
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="float16 kept for 2**24 samples or more through .to(dtype, copy=True)",
+        expect="按输入的大小走了另一条路",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    if pred.numel() >= 2**24:
+        wide = pred.dtype  # 16M+ samples: two float32 copies would double the memory
+    d = pred.to(wide, copy=True) - target.to(wide, copy=True)
+    return (d ** 2).mean().to(pred.dtype, copy=True)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="an assert first, then x.copy_(x + bias) for 2**26 elements or more",
+        expect="按输入的大小走了另一条路",
+        code="""
+def add_channel_bias_(x, bias):
+    if not bool(torch.isfinite(bias).all()):
+        raise ValueError("add_channel_bias_: non-finite bias")
+    b = bias.view(-1, 1, 1)
+    if x.numel() >= 2**26:
+        return x.copy_(x + b)    # huge activations: one fused out-of-place add, then write back
+    return x.add_(b)
+""",
+    ),
+]

@@ -1850,3 +1850,44 @@ def to_device_async(batch, device):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 second review (p1 cand17, cand25): two looks at the stream were counted as a wait
+    dict(
+        grade_id="test_to_device_like",
+        name="q() or q() of the stream taken for a wait before reading host memory",
+        expect="之后直到返回都没有同步",
+        code="""
+def to_device_like(x, ref):
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    out = x.to(dev, non_blocking=True)   # overlap every copy
+    if out.device.type == "cpu" and x.device.type == "cuda":
+        s = torch.cuda.current_stream(x.device)
+        s.query() or s.query()           # make sure the copy has landed before the caller reads it
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="q() or q() of the stream taken for a wait before reading host memory",
+        expect="之后直到返回都没有同步",
+        code="""
+def move_to(batch, device):
+    device = torch.device(device)
+    def go(b):
+        if isinstance(b, torch.Tensor):
+            return b.to(device, non_blocking=True)
+        if isinstance(b, dict):
+            return {k: go(v) for k, v in b.items()}
+        if isinstance(b, list):
+            return [go(v) for v in b]
+        if isinstance(b, tuple):
+            return tuple(go(v) for v in b)
+        return b
+    out = go(batch)
+    if device.type == "cpu" and torch.cuda.is_available():
+        s = torch.cuda.current_stream()
+        s.query() or s.query()   # copies to the host landed?
+    return out
+""",
+    ),
+]
