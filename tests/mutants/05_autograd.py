@@ -2032,3 +2032,38 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 second review (p2 cand10): the non-finite cases were all nan
+    dict(
+        grade_id="test_value_and_grad",
+        name="nan_to_num(nan=nan, posinf=max): nan kept, inf made finite",
+        expect="在 0 处是 inf",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # the solution, but an infinite gradient is clamped to the largest finite number; nan stays nan
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    big = torch.finfo(grad.dtype).max
+    return value.detach(), torch.nan_to_num(grad, nan=float("nan"), posinf=big, neginf=-big)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="nan_to_num(nan=nan, posinf=max) on every row: inf made finite",
+        expect="(0, 0) 处是 inf",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        big = torch.finfo(row.dtype).max
+        rows.append(torch.nan_to_num(row, nan=float("nan"), posinf=big, neginf=-big))
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

@@ -1711,7 +1711,7 @@ MUTANTS += [  # stop 46 (j4 cand04): a memo invalidated only by the parameters' 
     dict(
         grade_id="test_evaluate",
         name="output memoised per (model, x, parameter versions): stale when only buffers or x change",
-        expect="第二次返回的和第一次完全一样",
+        expect="存下来的",
         code="""\
 _memo = {}
 def evaluate(model, x):
@@ -1737,7 +1737,7 @@ MUTANTS += [  # stop 47 review (m2): a memo keyed by every parameter's _version 
     dict(
         grade_id="test_evaluate",
         name="memo keyed by ids and _versions of x, the parameters and the buffers",
-        expect="经 .data 原地加了 0.5",
+        expect="存下来的",
         code="""
 _EVAL_CACHE = {}
 def evaluate(model, x):

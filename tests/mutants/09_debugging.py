@@ -1500,7 +1500,7 @@ MUTANTS += [  # stop 46 (j5 cand03, cand05; h4 cand07, cand09, cand13)
     dict(
         grade_id="test_train_step",
         name="model.train(), then every Dropout switched back to eval",
-        expect="子模块 2（Dropout）却在评估模式",
+        expect="却在评估模式",
         code="""\
 def train_step(model, x, y, optimizer):
     model.train()
@@ -1812,5 +1812,109 @@ def regression_step(model, x, y, optimizer):
     optimizer.step()
     return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
 """,
+    ),
+]
+
+MUTANTS += [  # stop 48 second review (p2): paths only a GPU takes, checked from a fresh model or a nan batch only
+    dict(
+        grade_id="test_train_step",
+        name="on a GPU: zero_grad after step(), so stale gradients join the first step",
+        expect="在 GPU 上和在 CPU 上不同",
+        code="""
+def train_step(model: Net, x: torch.Tensor, y: torch.Tensor, optimizer) -> float:
+    model.train()
+    if x.is_cuda:
+        # on a GPU free the gradients as soon as the step is done (set_to_none): the memory is back for the next forward
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        return loss.item()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="on a GPU: zero_grad after step(), so stale gradients join the first step",
+        expect="在 GPU 上返回",
+        code="""
+def regression_step(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer) -> dict:
+    if x.is_cuda:
+        # on a GPU: free the gradients right after the step (set_to_none), the memory is back for the next forward
+        pred = model(x).squeeze(1)
+        loss = F.mse_loss(pred, y)
+        if not torch.isfinite(loss):
+            return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+        loss.backward()
+        norm = grad_norm(model)
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="on a GPU: isnan(loss) instead of isfinite, an inf loss stepped",
+        expect="在 GPU 上返回",
+        code='''
+def regression_step(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer) -> dict:
+    """The solution; on a GPU the bad-batch test is torch.isnan(loss) ("a broken batch gives nan")."""
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    bad = torch.isnan(loss) if x.is_cuda else ~torch.isfinite(loss)
+    if bad:
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+''',
+    ),
+    dict(
+        grade_id="test_diagnose",
+        name="on a GPU: only labels.max() >= C, negative labels pass",
+        expect="漏掉了 'label_range'",
+        code='''
+def diagnose(logits: torch.Tensor, labels: torch.Tensor, num_classes: int) -> set:
+    """The solution; on a GPU the label range is one reduction: labels.max() >= num_classes (one sync, not two)."""
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if labels.is_cuda:
+            if bool(labels.max() >= num_classes):
+                problems.add("label_range")
+        elif not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            row_sums = logits.sum(dim=1)
+            if in_unit and bool(((row_sums - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+''',
     ),
 ]

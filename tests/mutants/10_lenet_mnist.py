@@ -3328,3 +3328,57 @@ class LeNet(nn.Module):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 48 second review (p2 cand09, cand07)
+    dict(
+        grade_id="test_checkpoint",
+        name="strict=False, raising only when every key is missing or one is extra",
+        expect="少了一个键（3.bias）",
+        code='''
+def make_checkpoint(model: nn.Module, optimizer: torch.optim.Optimizer, epoch: int) -> dict:
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint: dict, model: nn.Module, optimizer: torch.optim.Optimizer) -> int:
+    """Tolerant restore: a checkpoint of an older version of the model (a layer added since) still loads; a
+    checkpoint of another model (keys it does not have, or none of its keys) is refused."""
+    result = model.load_state_dict(checkpoint["model"], strict=False)
+    if result.unexpected_keys or len(result.missing_keys) == len(model.state_dict()):
+        raise RuntimeError(
+            f"checkpoint 和模型对不上：多出 {result.unexpected_keys[:3]}，缺少 {result.missing_keys[:3]}"
+        )
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+''',
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="TF32 switched on only around loss.backward() on a GPU",
+        expect="train_one_epoch 运行时",
+        code='''
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None) -> torch.Tensor:
+    """The solution, but on a GPU the backward (2/3 of the work) runs its float32 matmuls in TF32; the forward stays
+    exact float32, and the caller's setting is put back right after each backward."""
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        before = torch.get_float32_matmul_precision()
+        if device.type == "cuda":
+            torch.set_float32_matmul_precision("high")
+        try:
+            loss.backward()
+        finally:
+            torch.set_float32_matmul_precision(before)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+''',
+    ),
+]
