@@ -3089,7 +3089,7 @@ MUTANTS += [  # stop 48 review (n1, n3, n4): each passed every test
     dict(
         grade_id="test_train_one_epoch",
         name="TF32 matmuls on a GPU during the epoch, the setting put back",
-        expect="前向按低于 float32 的精度运行",
+        expect="TF32",
         code="""
 def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
     device = next(model.parameters()).device
