@@ -879,10 +879,13 @@ _REAL_CUDA = torch.cuda.is_available
 # (``if torch.cuda.is_available(): torch.cuda.synchronize()``, ``pin_memory=torch.cuda.is_available()``) runs and
 # is counted: (owner, attribute, value). torch's own code gets the real answer (it would call into CUDA), except
 # autocast's check (``torch.autocast("cuda", torch.float16)`` is on, as on a GPU: :attr:`SyncCounter.autocast`).
+QUERIES_TO_DONE = 16  # a spin loop asks this often in microseconds; q() or q() asks twice and waits for nothing
+
+
 class _CountedStream:
     """A CUDA stream or event while a :class:`SyncCounter` plays a GPU: ``synchronize()`` is a counted wait; ``query()``
-    answers not done (waiting for nothing) until the 16th look in a row, which answers done and is counted (a spin loop
-    waits); ordering between streams (``wait_stream``, ``record``...) is accepted and changes nothing here."""
+    answers not done (waiting for nothing) until the :data:`QUERIES_TO_DONE`-th look in a row, which answers done and
+    is counted (a spin loop waits); ordering between streams (``wait_stream``, ``record``...) is accepted and changes nothing here."""
 
     def synchronize(self) -> None:
         _count_wait("Stream.synchronize() / Event.synchronize()")
@@ -892,7 +895,7 @@ class _CountedStream:
         if counter is None:
             return False
         counter.queried = getattr(counter, "queried", 0) + 1  # the counter keeps the count: this object is shared
-        if counter.queried < 16:  # as course.fixtures.devices.QUERIES_TO_DONE: a spin loop's looks, not q() or q()
+        if counter.queried < QUERIES_TO_DONE:
             return False
         counter.queried = 0
         _count_wait("循环 query() 直到完成")

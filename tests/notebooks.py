@@ -216,6 +216,12 @@ def solution_with(assignment: str, grade_id: str, *edits: tuple[str, str]) -> st
     return edited(solutions(source_path(assignment))[grade_id], *edits)
 
 
+def solution_wrapped(assignment: str, grade_id: str, fn: str, wrapper: str) -> str:
+    """A mutant's code: the instructor's answer cell ``grade_id`` with its ``fn`` renamed ``_{fn}_solution``, then
+    ``wrapper``, which defines ``fn`` around it (a step run under ``torch.random.fork_rng()``, a setting around it)."""
+    return solution_with(assignment, grade_id, (f"def {fn}(", f"def _{fn}_solution(")) + "\n\n" + wrapper.strip() + "\n"
+
+
 def honest_submission(assignment: str) -> nbformat.NotebookNode:
     """The release notebook with the source's solutions pasted into its answer cells (what a learner
     who gets everything right hands in: no hidden tests, no solution markers)."""

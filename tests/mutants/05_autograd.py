@@ -1,6 +1,6 @@
 """Wrong answers learners write for 05_autograd; each must fail its test cell with the message named."""
 
-from tests.notebooks import edited, solution_with
+from tests.notebooks import edited, solution_with, solution_wrapped
 
 _SGD_HEAD = "def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):\n"
 _ACC_HEAD = "def accumulate_grads(model, loss_fn, x, y, micro_batch_size):\n"
@@ -1998,38 +1998,36 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
 MUTANTS += [  # stop 48 review (n2 cand13): no accumulate_grads model had a Dropout
     dict(
         grade_id="test_accumulate_grads",
-        name="the call inside torch.random.fork_rng(): every call replays one Dropout stream",
+        name="the solution inside torch.random.fork_rng(): every call replays one Dropout stream",
         expect="丢弃了完全相同的元素",
-        code="""
+        code=solution_wrapped(
+            "05_autograd",
+            "accumulate_grads",
+            "accumulate_grads",
+            """
 def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     with torch.random.fork_rng():
-        model.zero_grad(set_to_none=True)
-        n = x.shape[0]
-        total = 0.0
-        for start in range(0, n, micro_batch_size):
-            xb = x[start:start + micro_batch_size]
-            yb = y[start:start + micro_batch_size]
-            loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
-            loss.backward()
-            total = total + loss.detach()
-        return float(total)
+        return _accumulate_grads_solution(model, loss_fn, x, y, micro_batch_size)
 """,
+        ),
     ),
 ]
 
 MUTANTS += [  # stop 48 review (n2 cand17): no value_and_grad f was random
     dict(
         grade_id="test_value_and_grad",
-        name="f run inside torch.random.fork_rng(): a random f draws the same numbers each call",
+        name="the solution inside torch.random.fork_rng(): a random f draws the same numbers each call",
         expect="两次的 grad 完全一样",
-        code="""
+        code=solution_wrapped(
+            "05_autograd",
+            "value_and_grad",
+            "value_and_grad",
+            """
 def value_and_grad(f, x):
     with torch.random.fork_rng():
-        leaf = x.detach().requires_grad_(True)
-        value = f(leaf)
-        (grad,) = torch.autograd.grad(value, leaf)
-    return value.detach(), grad
+        return _value_and_grad_solution(f, x)
 """,
+        ),
     ),
 ]
 

@@ -1,6 +1,6 @@
 """Wrong answers learners write for 07_item; each test cell must reject them, naming the mistake."""
 
-from tests.notebooks import edited, solution_with
+from tests.notebooks import edited, solution_with, solution_wrapped
 
 
 def _body(signature: str, body: str, imports: str = "") -> str:
@@ -2493,40 +2493,17 @@ MUTANTS += [  # stop 47 review (m2 cand12): an inf loss zeroed before backward, 
 MUTANTS += [  # stop 48 review (n2 cand12): no train_epoch model had a Dropout
     dict(
         grade_id="test_train_epoch",
-        name="the epoch inside torch.random.fork_rng(): every epoch replays one Dropout stream",
+        name="the solution inside torch.random.fork_rng(): every epoch replays one Dropout stream",
         expect="丢弃了完全相同的元素",
-        code='''
-def train_epoch(
-    model: nn.Module,
-    loss_fn,
-    optimizer: torch.optim.Optimizer,
-    batches: list[tuple[torch.Tensor, torch.Tensor]],
-    log_every: int,
-) -> tuple[list[float], float]:
-    """训练一轮；返回 (每 log_every 步的窗口平均 loss, epoch 平均 loss)，都是 Python float，按样本加权。"""
-    with torch.random.fork_rng():  # leave the caller's RNG as it was
-        return _epoch(model, loss_fn, optimizer, batches, log_every)
-
-
-def _epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    logs = []
-    window_sum, window_n = 0.0, 0
-    epoch_sum, epoch_n = 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-
-        batch_size = x.shape[0]
-        batch_sum = loss.detach() * batch_size
-        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-''',
+        code=solution_wrapped(
+            "07_item",
+            "train_epoch",
+            "train_epoch",
+            """
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    with torch.random.fork_rng():
+        return _train_epoch_solution(model, loss_fn, optimizer, batches, log_every)
+""",
+        ),
     ),
 ]

@@ -1,6 +1,6 @@
 """Wrong answers learners write for 08_clipping; each must fail its test cell with ``expect`` in the message."""
 
-from tests.notebooks import edited, solution_with
+from tests.notebooks import edited, solution_with, solution_wrapped
 
 _LAYERS = """
 def layer_grad_norms(model, norm_type=2.0):
@@ -2569,46 +2569,38 @@ def clip_by_global_norm_(parameters, max_norm):
 MUTANTS += [  # stop 48 review (n3 cand10): torch.cuda.current_stream() reached the driver and was told it picked "cuda" itself
     dict(
         grade_id="test_train_step",
-        name="torch.cuda.current_stream().synchronize() at the end of every step",
+        name="torch.cuda.current_stream().synchronize() after the solution's step",
         expect="Stream.synchronize()",
-        code="""
+        code=solution_wrapped(
+            "08_clipping",
+            "train_step",
+            "train_step",
+            """
 def train_step(model, batch, optimizer, max_norm, stats):
-    x, y = batch
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    stats["steps"] += 1
-    stats["clipped"] += grad_norm > max_norm
-    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    out = _train_step_solution(model, batch, optimizer, max_norm, stats)
     if torch.cuda.is_available():
-        torch.cuda.current_stream().synchronize()
-    return loss.detach(), grad_norm
+        torch.cuda.current_stream().synchronize()  # "time the step on a GPU"
+    return out
 """,
+        ),
     ),
 ]
 
 MUTANTS += [  # stop 48 review (n3 cand03): no train_step model had a Dropout
     dict(
         grade_id="test_train_step",
-        name="the forward inside torch.random.fork_rng(): one Dropout mask every step",
+        name="the solution inside torch.random.fork_rng(): one Dropout mask every step",
         expect="丢弃了完全相同的元素",
-        code="""
+        code=solution_wrapped(
+            "08_clipping",
+            "train_step",
+            "train_step",
+            """
 def train_step(model, batch, optimizer, max_norm, stats):
-    x, y = batch
-    optimizer.zero_grad()
     with torch.random.fork_rng():
-        out = model(x)
-    loss = F.mse_loss(out, y)
-    loss.backward()
-    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    stats["steps"] += 1
-    stats["clipped"] += grad_norm > max_norm
-    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
-    return loss.detach(), grad_norm
+        return _train_step_solution(model, batch, optimizer, max_norm, stats)
 """,
+        ),
     ),
 ]
 

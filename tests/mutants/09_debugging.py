@@ -4,7 +4,7 @@ Every planted bug of the notebook has a mutant: for ``diagnose`` each code is mi
 mutant; for the two broken training steps each mutant fixes all planted bugs but one.
 """
 
-from tests.notebooks import edited, solution_with
+from tests.notebooks import edited, solution_with, solution_wrapped
 
 _DIAGNOSE_OK = """
 def diagnose(logits, labels, num_classes):
@@ -1649,19 +1649,18 @@ def regression_step(model, x, y, optimizer):
 MUTANTS += [  # stop 48 review (n3, n4): each passed every test
     dict(
         grade_id="test_train_step",
-        name="the forward inside torch.random.fork_rng(): one Dropout mask every step",
+        name="the solution inside torch.random.fork_rng(): one Dropout mask every step",
         expect="丢弃了完全相同的元素",
-        code="""
+        code=solution_wrapped(
+            "09_debugging",
+            "train_step",
+            "train_step",
+            """
 def train_step(model, x, y, optimizer):
-    model.train()
-    optimizer.zero_grad()
     with torch.random.fork_rng():
-        logits = model(x)
-    loss = F.cross_entropy(logits, y)
-    loss.backward()
-    optimizer.step()
-    return loss.item()
+        return _train_step_solution(model, x, y, optimizer)
 """,
+        ),
     ),
     dict(
         grade_id="test_train_step",
@@ -1775,21 +1774,18 @@ def diagnose(logits, labels, num_classes):
 MUTANTS += [  # stop 48 review (n3 cand02, cand15): no regression model had a Dropout
     dict(
         grade_id="test_regression_step",
-        name="the forward inside torch.random.fork_rng()",
+        name="the solution inside torch.random.fork_rng(): one Dropout mask every regression step",
         expect="丢弃了完全相同的元素",
-        code="""
+        code=solution_wrapped(
+            "09_debugging",
+            "regression_step",
+            "regression_step",
+            """
 def regression_step(model, x, y, optimizer):
-    optimizer.zero_grad()
     with torch.random.fork_rng():
-        pred = model(x).squeeze(1)
-    loss = F.mse_loss(pred, y)
-    if not torch.isfinite(loss):
-        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
-    loss.backward()
-    norm = grad_norm(model)
-    optimizer.step()
-    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+        return _regression_step_solution(model, x, y, optimizer)
 """,
+        ),
     ),
     dict(
         grade_id="test_regression_step",

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from tests.notebooks import edited, solution_with
+from tests.notebooks import edited, solution_with, solution_wrapped
 
 _NOTEBOOK = Path(__file__).resolve().parents[2] / "source" / "10_lenet_mnist" / "10_lenet_mnist.ipynb"
 
@@ -3088,31 +3088,23 @@ MUTANTS += [  # stop 47 review (m3 cand02)
 MUTANTS += [  # stop 48 review (n1, n3, n4): each passed every test
     dict(
         grade_id="test_train_one_epoch",
-        name="TF32 matmuls on a GPU during the epoch, the setting put back",
+        name="TF32 matmuls on a GPU during the solution's epoch, the setting put back",
         expect="TF32",
-        code="""
+        code=solution_wrapped(
+            "10_lenet_mnist",
+            "train_one_epoch",
+            "train_one_epoch",
+            """
 def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
-    device = next(model.parameters()).device
     before = torch.get_float32_matmul_precision()
-    if device.type == "cuda":
-        torch.set_float32_matmul_precision("high")  # TF32 tensor cores for the Linear layers
+    if next(model.parameters()).is_cuda:
+        torch.set_float32_matmul_precision("high")  # "free TF32 speed-up on Ampere"
     try:
-        model.train()
-        losses = []
-        for xb, yb in loader:
-            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
-            optimizer.zero_grad(set_to_none=True)
-            loss = loss_fn(model(xb), yb)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-            optimizer.step()
-            if scheduler is not None:
-                scheduler.step()
-            losses.append(loss.detach())
-        return torch.stack(losses)
+        return _train_one_epoch_solution(model, optimizer, loss_fn, loader, max_norm, scheduler)
     finally:
         torch.set_float32_matmul_precision(before)
 """,
+        ),
     ),
     dict(
         grade_id="test_evaluate",
@@ -3190,32 +3182,23 @@ def restore_checkpoint(checkpoint, model, optimizer):
 MUTANTS += [  # stop 48 review (n3, n4): each passed every test
     dict(
         grade_id="test_fit",
-        name="TF32 on a GPU for the whole of fit, the setting put back",
+        name="TF32 on a GPU around the solution's fit, the setting put back",
         expect="fit 运行时",
-        code="""
+        code=solution_wrapped(
+            "10_lenet_mnist",
+            "fit",
+            "fit",
+            """
 def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
     before = torch.get_float32_matmul_precision()
     if next(model.parameters()).is_cuda:
-        torch.set_float32_matmul_precision("high")
+        torch.set_float32_matmul_precision("high")  # "free TF32 speed-up on Ampere"
     try:
-        history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
-        best_state = None
-        for epoch in range(1, epochs + 1):
-            start = time.perf_counter()
-            losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
-            history["batch_loss"] += losses
-            history["train_loss"].append(sum(losses) / len(losses))
-            history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
-            history["epoch_seconds"].append(time.perf_counter() - start)
-            if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
-                best_state = copy.deepcopy(model.state_dict())
-                history["best_epoch"] = epoch
-            print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
-        model.load_state_dict(best_state)
-        return history
+        return _fit_solution(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler)
     finally:
         torch.set_float32_matmul_precision(before)
 """,
+        ),
     ),
     dict(
         grade_id="test_fit",
