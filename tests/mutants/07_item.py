@@ -2507,3 +2507,101 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
         ),
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r2): code that only a CPU runs; every other case plays a GPU
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="on the CPU (if not losses[0].is_cuda) Python floats: loss.item() * kept, so an all-ignored batch's nan stays",
+        expect="在没有 GPU 的机器上（测试没有扮演 GPU）：得到 nan",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if losses and not losses[0].is_cuda:
+        # CPU 上 .item() 不用等 GPU（07 第 5 节）：直接用 Python 数字累加，简单
+        total, count = 0.0, 0
+        for loss, target in zip(losses, targets):
+            kept = int((target != ignore_index).sum())
+            total += loss.item() * kept
+            count += kept
+        return total / count if count else float("nan")
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    if not losses:
+        return float("nan")
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="on the CPU (if not losses[0].is_cuda) each step's .item(), non-finite steps left out of the window",
+        expect="在没有 GPU 的机器上（测试没有扮演 GPU）",
+        code="""
+import math
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    if losses and not losses[0].is_cuda:
+        # CPU 上读数值不用等 GPU：逐步 .item()，顺便跳过发散的步，日志曲线不被 nan 毁掉
+        logs, window_sum, window_n = [], 0.0, 0
+        for step, (loss, n) in enumerate(zip(losses, batch_sizes), start=1):
+            value = loss.item()
+            if math.isfinite(value):
+                window_sum += value * n
+                window_n += n
+            if step % log_every == 0:
+                logs.append(window_sum / window_n if window_n else float("nan"))
+                window_sum, window_n = 0.0, 0
+        return logs
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="on the CPU (if not next(model.parameters()).is_cuda) the tutorial loop: unweighted running means",
+        expect="在没有 GPU 的机器上（测试没有扮演 GPU）：epoch_mean = ",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    if not next(model.parameters()).is_cuda:
+        # CPU 上 .item() 不用等 GPU：照教程最常见的写法累加 Python 数字
+        logs, running, total = [], 0.0, 0.0
+        for step, (x, y) in enumerate(batches, start=1):
+            optimizer.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            optimizer.step()
+            running += loss.item()
+            total += loss.item()
+            if step % log_every == 0:
+                logs.append(running / log_every)
+                running = 0.0
+        return logs, total / len(batches)
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

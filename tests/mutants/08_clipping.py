@@ -2654,3 +2654,81 @@ def layer_grad_norms(model, norm_type=2.0):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r2): code that only a CPU runs
+    dict(
+        grade_id="test_train_step",
+        name="on the CPU (if grad_norm.is_cuda or isfinite(grad_norm)) step() is skipped for a nan gradient",
+        expect="在 CPU 上 nan 那一步的更新被跳过或换掉了",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    # GPU 上 if 要同步，只好每步都 step()；CPU 上判断不花钱：坏梯度就不更新参数，免得模型变成 nan
+    if grad_norm.is_cuda or torch.isfinite(grad_norm):
+        optimizer.step()
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="on the CPU Python floats: the total comes back float32 whatever the gradients' dtype",
+        expect="在没有 GPU 的机器上（测试没有扮演 GPU） 时：返回值（裁剪前的总范数） 的 dtype 不对",
+        code="""
+import math
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if not grads[0].is_cuda:
+        # CPU 上读数值、写 if 都不用等 GPU：直接用 Python 数字算（在 float64 里，不会溢出）
+        total = math.sqrt(sum(float(g.double().pow(2).sum()) for g in grads))
+        if math.isfinite(total):
+            coef = min(1.0, max_norm / (total + 1e-6))
+            for g in grads:
+                g.mul_(coef)
+        return torch.tensor(total)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="on the CPU each layer's norm through float() and torch.cat: float32 whatever the gradients' dtype",
+        expect="在没有 GPU 的机器上（测试没有扮演 GPU） 时：层 '0' 的范数 的 dtype 不对",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    if not next(iter(groups.values()))[0].is_cuda:
+        # CPU 上 float() 不用等 GPU：每层的范数直接拿成 Python 数字，再做成张量
+        layers = {
+            layer: torch.tensor(float(torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in grads]), norm_type)))
+            for layer, grads in groups.items()
+        }
+    else:
+        layers = {
+            layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+            for layer, grads in groups.items()
+        }
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+]

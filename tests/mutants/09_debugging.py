@@ -1914,3 +1914,51 @@ def diagnose(logits: torch.Tensor, labels: torch.Tensor, num_classes: int) -> se
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r2): code that only a GPU runs
+    dict(
+        grade_id="test_train_step",
+        name="only on a GPU (if x.is_cuda) zero_grad(set_to_none=True) after step(): .grad is None there",
+        expect="的 .grad 在 GPU 上是 (NoneType)",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    if x.is_cuda:  # GPU 上显存紧张：step() 之后梯度就没用了，马上释放
+        optimizer.zero_grad(set_to_none=True)
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="only on a GPU a bad batch still runs backward(), masked_fill_ of the grads and step(): momentum moves it",
+        expect="第 2 步的 x 里有一个 nan（SGD momentum=0.9，第 2 步）",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if x.is_cuda:
+        # GPU 上不在步中间为 if 停下来等：坏 batch 的梯度在设备上清零，step() 照常排进队列，最后才一次取回
+        finite = torch.isfinite(loss)
+        loss.backward()
+        for p in model.parameters():
+            if p.grad is not None:
+                p.grad.masked_fill_(~finite, 0.0)
+        optimizer.step()
+        if not finite.item():
+            return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+        return {"loss": loss.item(), "grad_norm": grad_norm(model), "skipped": False}
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]

@@ -3312,6 +3312,68 @@ class LeNet(nn.Module):
     ),
 ]
 
+MUTANTS += [  # stop 50: code that only a CPU runs (nothing played)
+    dict(
+        grade_id="test_evaluate",
+        name="on the CPU (if not x.is_cuda) the whole x in one forward",
+        expect="模型收到的 batch 大小依次是 [30]",
+        code='''
+def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor, batch_size: int) -> float:
+    """准确率：x (N, ...)，y (N,) long -> Python float，在 [0, 1] 之间；每个子模块的模式恢复原样。"""
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        step = batch_size if x.is_cuda else x.shape[0]  # CPU 的内存够：一次前向
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], step):
+                logits = model(x[start : start + step])
+                correct += (logits.argmax(dim=1) == y[start : start + step]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+''',
+    ),
+    dict(
+        grade_id="test_fit",
+        name="on the CPU (if not x_val.is_cuda) the whole validation set in one evaluate batch",
+        expect="在没有 GPU 的机器上（测试没有扮演 GPU）：验证时模型在评估模式下一共前向了 2 个 batch",
+        code='''
+def fit(
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    loss_fn: nn.Module,
+    train_loader,
+    x_val: torch.Tensor,
+    y_val: torch.Tensor,
+    epochs: int,
+    max_norm: float,
+    scheduler=None,
+) -> dict:
+    """训练 epochs 个 epoch，每个 epoch 在 (x_val (M, ...), y_val (M,)) 上评估；返回 history，model 恢复成验证准确率最高时的权重。"""
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()  # 这个 epoch 唯一一次读 loss
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000 if x_val.is_cuda else len(x_val)))  # CPU 内存够：一次评估完
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+''',
+    ),
+]
+
 MUTANTS += [  # stop 48 second review (p2 cand09, cand07)
     dict(
         grade_id="test_checkpoint",
