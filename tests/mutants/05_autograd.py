@@ -2065,3 +2065,79 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r1): non-finite values hidden
+    dict(
+        grade_id="test_sgd_step",
+        name="momentum buffer stored through nan_to_num: the buffer is 0 where torch.optim.SGD keeps nan",
+        expect="一步之后 momentum_buffers[0]",
+        code="""
+def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    buf = momentum * momentum_buffers[i] + d
+                else:
+                    buf = d.clone()
+                d = buf
+                # keep the stored momentum finite: one bad step must not poison every later step
+                momentum_buffers[i] = torch.nan_to_num(buf, nan=0.0, posinf=0.0, neginf=0.0)
+            p.sub_(lr * d)
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="the returned loss through nan_to_num: a diverged micro-batch is logged as 0.0",
+        expect="返回的 loss 应是 inf 或 nan",
+        code="""
+def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    # the returned number is for logging: keep the log readable (no nan / inf in the curve)
+    return float(torch.nan_to_num(torch.as_tensor(total), nan=0.0, posinf=0.0, neginf=0.0))
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="grad zeroed with torch.where when the value is not finite",
+        expect="值在 float32 里溢出成 inf，梯度 [2e20, 4] 仍是有限的",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    # a diverged f (nan / inf value) gives a meaningless gradient: hand back zeros then, without a host read
+    grad = torch.where(torch.isfinite(value), grad, torch.zeros_like(grad))
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="the row of a non-finite output zeroed with torch.where",
+        expect="y[0] 在 float32 里溢出成 inf",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        # an output element that is nan / inf has no meaningful derivative: its row is zeros (no host read)
+        rows.append(torch.where(torch.isfinite(y.detach().reshape(-1)[i]), row, torch.zeros_like(row)))
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

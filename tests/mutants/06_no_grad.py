@@ -1843,3 +1843,35 @@ def refine(h, loss_fn, steps, lr):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r1): non-finite values hidden
+    dict(
+        grade_id="test_td_loss",
+        name="the target through torch.nan_to_num: a nan reward gives a finite loss",
+        expect="reward 里有一个 nan：loss",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    with torch.no_grad():
+        # a diverged reward model must not blow the update up: keep the target a finite number
+        target = torch.nan_to_num(reward + gamma * target_net(x_next))
+    prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="each step's gradient clamped to ±1e4: an inf gradient no longer throws z to inf",
+        expect="目标里有一个 inf",
+        code="""
+def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            # an infinite gradient would throw z to inf for good: cap each step's gradient
+            z -= lr * z.grad.clamp(-1e4, 1e4)
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]
