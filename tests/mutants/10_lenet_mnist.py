@@ -3374,6 +3374,146 @@ def fit(
     ),
 ]
 
+MUTANTS += [  # stop 50 review (r4)
+    dict(
+        grade_id="test_lenet",
+        name="layers built inside fork_rng reseeded with torch.initial_seed(): two LeNet() in a row are the same",
+        expect="设一次种子之后接连建的两个模型初始权重完全一样",
+        code='''
+class LeNet(nn.Module):
+    """LeNet-5（ReLU + max-pooling）：(N, in_channels, image_size, image_size) float32 -> (N, num_classes) logits。"""
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        # 可复现：初始权重只由调用者设的种子决定，和之前的单元格取过多少随机数无关；fork_rng 让调用者的随机数流不受影响
+        with torch.random.fork_rng(devices=[]):
+            torch.default_generator.manual_seed(torch.initial_seed())
+            self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+            self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+            self.fc1 = nn.Linear(16 * side * side, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+''',
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restore with strict=False lets missing buffers through (BatchNorm running stats)",
+        expect="少了一个缓冲区（BatchNorm 的 1.running_mean）",
+        code='''
+def make_checkpoint(model: nn.Module, optimizer: torch.optim.Optimizer, epoch: int) -> dict:
+    """{"model": 模型 state_dict 的快照, "optimizer": 优化器 state_dict 的快照, "epoch": epoch}。"""
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint: dict, model: nn.Module, optimizer: torch.optim.Optimizer) -> int:
+    """恢复；参数必须一一对上（否则报错），缓冲区（BatchNorm 的统计量、num_batches_tracked）允许缺少：旧版本存的 checkpoint 也能读。"""
+    result = model.load_state_dict(checkpoint["model"], strict=False)
+    buffers = {name for name, _ in model.named_buffers()}
+    mismatched = [k for k in result.missing_keys if k not in buffers] + list(result.unexpected_keys)
+    if mismatched:
+        raise RuntimeError(f"checkpoint 和模型对不上：{mismatched[:5]}")
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+''',
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the scheduler steps per batch only for OneCycleLR / CyclicLR, once per epoch for any other",
+        expect="scheduler=StepLR(step_size=1, gamma=0.5)：scheduler 走了 1 步",
+        code='''
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    """一个 epoch；按 batch 计步的调度器（OneCycleLR / CyclicLR）每个 batch 走一步，其余调度器按惯例每个 epoch 走一步。"""
+    per_batch = isinstance(scheduler, (torch.optim.lr_scheduler.OneCycleLR, torch.optim.lr_scheduler.CyclicLR))
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None and per_batch:
+            scheduler.step()
+        losses.append(loss.detach())
+    if scheduler is not None and not per_batch:
+        scheduler.step()
+    return torch.stack(losses)
+''',
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="evaluate in float64 (model.double() and back): told its dtype was converted, not that it was lowered",
+        expect="evaluate 前向传播时模型收到的 batch 是 float64",
+        code='''
+def evaluate(model, x, y, batch_size):
+    """准确率：用 float64 前向，argmax 不受 float32 舍入影响；之后把模型转回 float32（float32 -> float64 -> float32 是精确的）。"""
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    model.double()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size].double())
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        model.float()
+        for m, mode in modes:
+            m.training = mode
+''',
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validation in half precision on a GPU (model.half(), x_val.half(), then back)",
+        expect="fit 运行时模型收到了 float16 的 batch",
+        code='''
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    """训练 epochs 个 epoch；GPU 上验证用半精度（快一倍，只是数对了几个），训练仍是 float32。"""
+    on_gpu = next(model.parameters()).is_cuda
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        if on_gpu:
+            model.half()
+            try:
+                acc = evaluate(model, x_val.half(), y_val, 1000)
+            finally:
+                model.float()
+        else:
+            acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+''',
+    ),
+]
+
 MUTANTS += [  # stop 48 second review (p2 cand09, cand07)
     dict(
         grade_id="test_checkpoint",
