@@ -57,11 +57,12 @@ def _shell():
 
 def _failing_mutant(assignment: str, grade_id: str, release_test: str, folder: Path):
     """A mutant of this exercise that fails its *visible* test with an AssertionError, and its namespace."""
+    from tests.test_mutants import _with_mutant  # a mutant that retrains the capstone: the run test_mutants made
+
     shell = _shell()
     for mutant in (m for m in nbs.mutants(assignment) if m.grade_id == grade_id):
         shell.user_ns.clear()
-        shell.user_ns.update(nbs.solution_namespace(assignment))
-        exec(compile(mutant.code, "<mutant>", "exec"), shell.user_ns)
+        shell.user_ns.update(_with_mutant(nbs.solution_namespace(assignment), mutant))
         out = io.StringIO()
         with redirect_stdout(out):
             result = shell.run_cell(release_test, store_history=False)

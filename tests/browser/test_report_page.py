@@ -3,10 +3,11 @@ section under ``artifacts/browser/report/`` (an ignored folder, so a test run le
 ``UPDATE_REPORT_SHOTS=1`` they replace the README's screenshots in ``artifacts/report/``.
 
 The class (built once per session: this module is its only user): every graded mutant of 02_shapes and of
-06_no_grad held by a student, a submission per mutant pairing it with a mutant of another question of the same
-notebook, 57 students holding mutants in both notebooks (so up to four misconceptions each), honest students,
-a student who handed in only 02_shapes and one who handed in nothing: 152 students, 301 submissions holding
-289 mutants. The expected rows come from the mutants alone: each fails its own question and no other, with the
+06_no_grad held by a student, and 25 submissions per notebook pairing a mutant with a mutant of another question of
+the same notebook; most students (OVERLAP) hold mutants in both notebooks (so up to four misconceptions each);
+honest students, a student who handed in only 02_shapes and one who handed in nothing. Its size grows with the
+mutants of those two notebooks only by one submission per mutant (178 students and 353 submissions holding 366
+mutants at stop 50). The expected rows come from the mutants alone: each fails its own question and no other, with the
 id the judge's own code reports for it in this process (``tests.notebooks``; the declared ``mistake=`` where a
 mutant has one). The report must then count exactly those misconceptions: per question, per mistake id, per
 student.
@@ -39,7 +40,8 @@ pytestmark = pytest.mark.browser
 
 ASSIGNMENTS = ("02_shapes", "06_no_grad")  # the two cheapest notebooks to grade per submission
 PAIR_STEPS = (3,)  # per notebook: submissions holding two mutants of two different questions (see below)
-OVERLAP = 57  # students holding mutants in both notebooks (a pair in one or both: three or four misconceptions)
+PAIRS = 25  # per notebook, the first this many of them: the class stays about 300 however many mutants there are
+OVERLAP = 150  # students holding mutants in both notebooks (a pair in one or both: three or four misconceptions)
 HONEST = 10  # students who get every question right (beyond those holding a mutant)
 ROOT = Path(__file__).resolve().parents[2]
 # the README's screenshots are refreshed only when asked; a plain run writes beside the other browser screenshots
@@ -55,7 +57,7 @@ def mutant_groups(assignment: str) -> list[Group]:
     graded = [m for m in nbs.mutants(assignment) if not m.formative]
     n = len(graded)
     pairs = [(m, graded[(j + n // k) % n]) for k in PAIR_STEPS for j, m in enumerate(graded)]
-    return [(m,) for m in graded] + [p for p in pairs if p[0].grade_id != p[1].grade_id]
+    return [(m,) for m in graded] + [p for p in pairs if p[0].grade_id != p[1].grade_id][:PAIRS]
 
 
 def class_plan() -> dict[str, Holding]:

@@ -2091,3 +2091,43 @@ def add_channel_bias_(x, bias):
 """,
     ),
 ]
+
+CORRECT += [  # stop 50 review (r3): was failed at scale as a size branch (its boolean index has no dtype in a FakeTensor)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the broadcasting answer after a debugging check: x[~isfinite(x)] must be empty",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    bad = x[~torch.isfinite(x)]  # debugging aid: name the offending values
+    assert bad.numel() == 0, f"x has non-finite values: {bad}"
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+]
+
+MUTANTS += [  # stop 50 review (r3): torch.equal's answer in the big run is the small run's, so the comparison goes on
+    dict(
+        grade_id="test_mse_loss",
+        name="returns early when torch.equal(pred, target), then skips the widening for 2**20 samples or more",
+        expect="它按输入的大小走了另一条路",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if not pred.requires_grad and torch.equal(pred, target):
+        return pred.new_zeros(())  # a perfect prediction: nothing to compute
+    if pred.numel() >= 2**20:  # a big batch: no widened float32 copies of pred and target
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+''',
+    ),
+]
