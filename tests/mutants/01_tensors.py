@@ -2016,3 +2016,35 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r3): code that only a GPU runs
+    dict(
+        grade_id="test_make_labels",
+        name="only on a GPU (raw - 1).long(): the subtraction in bfloat16 rounds 257 to 256",
+        expect="期望 257，得到 256",
+        code='''
+def make_labels(raw: torch.Tensor) -> torch.Tensor:
+    """(N,) float 标签 1..C -> (N,) long 标签 0..C-1。"""
+    if raw.is_cuda:
+        return (raw - 1).long()  # on the GPU: subtract in float (int64 math is slow there), cast once
+    return raw.long() - 1
+''',
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="only on a GPU half rows summed without widening (1000 readings of 100 overflow float16)",
+        expect="Tensor(shape=(4, 1000), dtype=torch.float16), 0.0, 200.0 在 GPU 上时",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    picked = torch.where(mask, x, torch.zeros_like(x))
+    if x.is_cuda and x.dtype in (torch.float16, torch.bfloat16):
+        total = picked.sum(dim=1)  # CUDA's reduction kernels already accumulate half in float32: no widened copy
+    else:
+        total = picked.sum(dim=1, dtype=torch.promote_types(x.dtype, torch.float32))
+    return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+]

@@ -1519,3 +1519,19 @@ def flatten_nhwc(x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r3): code that only a GPU runs
+    dict(
+        grade_id="test_forward_one",
+        name="only on a GPU the output copied to the host (out.cpu())",
+        expect="forward_one 做了 1 次主机-设备同步或阻塞的拷贝（.cpu()）",
+        code='''
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    """sample：一个样本（没有 batch 维）-> model 对它的输出（没有 batch 维）。"""
+    out = model(sample.unsqueeze(0)).squeeze(0)
+    if out.is_cuda:
+        out = out.cpu()  # one sample's output: hand it back on the host, ready to print / plot
+    return out
+''',
+    ),
+]

@@ -2131,3 +2131,26 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r3): code that only a GPU runs
+    dict(
+        grade_id="test_mse_loss",
+        name="only on a GPU bfloat16 is squared without widening",
+        expect="Tensor(shape=(2,), dtype=torch.bfloat16), Tensor(shape=(2,), dtype=torch.bfloat16) 在 GPU 上时",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if pred.is_cuda and pred.dtype == torch.bfloat16:
+        return ((pred - target) ** 2).mean()  # bfloat16 has float32's range: nothing overflows, no widened copies on the GPU
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+''',
+    ),
+]
