@@ -2141,3 +2141,60 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r1): code that only a GPU runs
+    dict(
+        grade_id="test_jacobian",
+        name="only on a GPU (if y.is_cuda) one batched VJP with is_grads_batched=True",
+        expect="jacobian 调用了 torch.eye、aten.eye",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    m = y.numel()
+    if y.is_cuda:
+        # on a GPU one batched VJP over all one-hot rows beats m small launches
+        eye = torch.eye(m, dtype=y.dtype, device=y.device).reshape((m,) + y.shape)
+        (J,) = torch.autograd.grad(y, leaf, grad_outputs=eye, is_grads_batched=True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(m):
+        v = torch.zeros(m, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="only on a GPU the step handed to torch.optim.SGD(fused=True)",
+        expect="GPU 上走了另一条路",
+        code="""
+def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    if params and all(p.is_cuda for p in params):
+        # on a GPU, PyTorch's fused SGD kernel does the same step in one launch: hand it the same buffers
+        opt = torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay, fused=True)
+        for i, p in enumerate(params):
+            if i in momentum_buffers:
+                opt.state[p]["momentum_buffer"] = momentum_buffers[i]
+        opt.step()
+        for i, p in enumerate(params):
+            if "momentum_buffer" in opt.state[p]:
+                momentum_buffers[i] = opt.state[p]["momentum_buffer"]
+        return
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]

@@ -1875,3 +1875,23 @@ def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r1): code that only a GPU runs
+    dict(
+        grade_id="test_make_optimizer",
+        name="nanoGPT's idiom: fused=True when every parameter is on a GPU",
+        expect="参数组 0 的 fused=True",
+        code="""
+def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (decay if parameter.dim() >= 2 else no_decay).append(parameter)
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    # as in nanoGPT's configure_optimizers: the fused kernel is faster when the model is on a GPU
+    on_gpu = all(p.is_cuda for p in decay + no_decay)
+    extra = dict(fused=True) if on_gpu else dict()
+    return torch.optim.AdamW(groups, lr=lr, **extra)
+""",
+    ),
+]
