@@ -1853,20 +1853,20 @@ def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
 MUTANTS += [  # stop 47 review (m2): a memo keyed by f, x and x's version misses what f itself reads
     dict(
         grade_id="test_value_and_grad",
-        name="memo keyed by id(f), id(x) and x._version (x kept alive)",
+        name="memo keyed by id(f), id(x) and x._version (f and x kept alive: their ids stay theirs)",
         expect="第二次返回的 grad 和第一次完全一样",
         code="""
 _VG_CACHE = {}
 def value_and_grad(f, x):
     key = (id(f), id(x), x._version)
     hit = _VG_CACHE.get(key)
-    if hit is not None and hit[0] is x:
-        return hit[1]
+    if hit is not None and hit[0] is x and hit[1] is f:
+        return hit[2]
     leaf = x.detach().requires_grad_(True)
     value = f(leaf)
     (grad,) = torch.autograd.grad(value, leaf)
     out = (value.detach(), grad)
-    _VG_CACHE[key] = (x, out)
+    _VG_CACHE[key] = (x, f, out)
     return out
 """,
     ),
@@ -2195,6 +2195,110 @@ def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 
                     momentum_buffers[i] = d.clone()
                 d = momentum_buffers[i]
             p.sub_(lr * d)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 50 review (r1): memos, and a Dropout switched off
+    dict(
+        grade_id="test_jacobian",
+        name="a memo keyed on (id(f), id(x), x._version): stale after what f reads changed",
+        expect="jacobian（f(t) = t * s",
+        code="""
+_JAC_CACHE = {}
+
+
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    # a Jacobian costs y.numel() backward passes: reuse it when the same f is asked about the same, unchanged x
+    key = (id(f), id(x), x._version)
+    hit = _JAC_CACHE.get(key)
+    if hit is not None and hit[0] is f and hit[1] is x:
+        return hit[2].clone()
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    J = torch.stack(rows).reshape(y.shape + x.shape)
+    _JAC_CACHE[key] = (f, x, J)  # f and x kept alive: their ids stay theirs
+    return J.clone()
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a memo used only when f is an nn.Module, keyed on its parameters' versions",
+        expect="f 是一个 nn.Module（没有参数）",
+        code="""
+_VG_CACHE = {}
+
+
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # f is often a model (nn.Module): while its parameters and x are unchanged, the answer is too
+    key = None
+    if isinstance(f, nn.Module):
+        key = (id(f), id(x), x._version, tuple((id(p), p._version) for p in f.parameters()))
+        hit = _VG_CACHE.get(key)
+        if hit is not None and hit[0] is f and hit[1] is x:
+            return hit[2], hit[3]
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    value = value.detach()
+    if key is not None:
+        _VG_CACHE[key] = (f, x, value, grad)
+    return value, grad
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="always runs f, skips the backward when the value repeats",
+        expect="值相同时梯度是从第一次存下来的",
+        code="""
+_VG_LAST = {}
+
+
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # always run the forward (f may read anything); the backward is the expensive half: skip it when f gave exactly
+    # the same value on the same, unchanged x as last time
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    key = (id(f), id(x), x._version)
+    hit = _VG_LAST.get(key)
+    if hit is not None and hit[0] is f and hit[1] is x and torch.equal(hit[2], value.detach()):
+        return value.detach(), hit[3]
+    (grad,) = torch.autograd.grad(value, leaf)
+    _VG_LAST[key] = (f, x, value.detach(), grad)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="every Dropout's p set to 0 during the accumulation, then put back",
+        expect="前向时 Dropout 的 p 是 0",
+        code="""
+def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:
+    # Dropout would draw a different mask per micro-batch than for the whole batch: switch it off (p = 0) for the
+    # accumulation, so that the micro-batch gradients add up to the whole-batch gradient, and put p back afterwards
+    drops = [(m, m.p) for m in model.modules() if isinstance(m, nn.Dropout)]
+    for m, _ in drops:
+        m.p = 0.0
+    try:
+        model.zero_grad(set_to_none=True)
+        n = x.shape[0]
+        total = 0.0
+        for start in range(0, n, micro_batch_size):
+            xb = x[start:start + micro_batch_size]
+            yb = y[start:start + micro_batch_size]
+            loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+            loss.backward()
+            total = total + loss.detach()
+        return float(total)
+    finally:
+        for m, p in drops:
+            m.p = p
 """,
     ),
 ]

@@ -1895,3 +1895,35 @@ def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.op
 """,
     ),
 ]
+
+MUTANTS += [  # stop 50 review (r1): a memo for deployed models
+    dict(
+        grade_id="test_evaluate",
+        name="an output memo for models already in eval mode everywhere",
+        expect="同一个模型（调用前每个模块都在评估模式）",
+        code="""
+_EVAL_CACHE = {}
+
+
+def evaluate(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    # a model already in eval mode everywhere is a deployed, frozen model: the same x gives the same output
+    frozen = not any(m.training for m in model.modules())
+    key = (id(model), id(x), x._version)
+    if frozen:
+        hit = _EVAL_CACHE.get(key)
+        if hit is not None and hit[0] is model and hit[1] is x:
+            return hit[2]
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            out = model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+    if frozen:
+        _EVAL_CACHE[key] = (model, x, out)
+    return out
+""",
+    ),
+]
