@@ -85,15 +85,18 @@ def work_unit(nodeid: str) -> str:
 # alone: xdist's own order (most tests first) started the report's class, the site and the cluster tests last.
 # A unit not listed counts 0.8 s per test.
 _UNIT_SECONDS = {
-    "tests/browser/test_report_page.py": 510,
-    "hub": 320,
-    "notebook:10_lenet_mnist": 265,
-    "tests/test_cluster.py": 260,
-    "tests/test_grade.py": 220,
-    "site": 220,
+    "tests/browser/test_report_page.py": 630,
+    "notebook:10_lenet_mnist": 570,
+    "hub": 240,
+    "notebook:03_broadcasting": 220,
     "honest": 180,
-    "tests/browser/test_student_flow.py": 150,
-    "tests/test_perimeter.py": 100,
+    "tests/test_grade.py": 130,
+    "notebook:05_autograd": 105,
+    "notebook:09_debugging": 105,
+    "site": 100,
+    "tests/test_cluster.py": 80,
+    "tests/browser/test_student_flow.py": 80,
+    "tests/test_perimeter.py": 40,
 }
 
 

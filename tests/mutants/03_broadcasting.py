@@ -2132,6 +2132,39 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     ),
 ]
 
+MUTANTS += [  # stop 50 review (r3): the expansion through a convolution or for half inputs only
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion in float64 with x·y as a 1x1 convolution (F.conv1d)",
+        expect="x 和 y 的卷积（aten.convolution",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # ||x||^2 + ||y||^2 - 2 x.y, in float64 so that nothing cancels; the dot products x.y as a 1x1 convolution
+    xd, yd = x.double(), y.double()
+    cross = torch.nn.functional.conv1d(xd.t().unsqueeze(0), yd.unsqueeze(-1))[0].t()  # (N, M): sum_k x[i,k] y[j,k]
+    sq = (xd ** 2).sum(dim=1, keepdim=True) + (yd ** 2).sum(dim=1) - 2 * cross
+    return sq.clamp_min(0).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion x @ y.T for float16 and bfloat16 inputs only",
+        expect="x (12, 8)，y (10, 8)，float16）里有x 和 y 的矩阵乘法",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.dtype in (torch.float16, torch.bfloat16):
+        # half precision: the (N, M, D) difference in half overflows / rounds; tensor cores do x @ y.T fast
+        xf, yf = x.float(), y.float()
+        sq = (xf ** 2).sum(1, keepdim=True) + (yf ** 2).sum(1) - 2 * xf @ yf.t()
+        return sq.clamp_min(0).to(x.dtype)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+]
+
 MUTANTS += [  # stop 50 review (r3): code that only a GPU runs
     dict(
         grade_id="test_mse_loss",
