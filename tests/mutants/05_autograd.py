@@ -2199,6 +2199,37 @@ def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 
     ),
 ]
 
+MUTANTS += [  # stop 50 review (r5): a memo on the output, a setting changed only on a GPU
+    dict(
+        grade_id="test_jacobian",
+        name="runs f each call, returns the stored Jacobian without backward passes when the output repeats",
+        expect="输出相同时雅可比是从第一次存下来的",
+        code='''
+import torch
+_memo = {}
+
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    """f: (*x) -> (*y)；x: (*x) float -> J: (*y, *x)，J[i..., j...] = dy[i...] / dx[j...]。"""
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    key = (id(f), id(x), x._version)
+    hit = _memo.get(key)
+    # 同一个 f、同一个 x、f(x) 也没变：雅可比矩阵不会变，省掉 y.numel() 次反向
+    if hit is not None and hit[0].shape == y.shape and hit[0].dtype == y.dtype and torch.equal(hit[0], y.detach()):
+        return hit[1].clone()
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    J = torch.stack(rows).reshape(y.shape + x.shape)
+    _memo[key] = (y.detach().clone(), J.clone())
+    return J
+''',
+    ),
+]
+
 MUTANTS += [  # stop 50 review (r1): memos, and a Dropout switched off
     dict(
         grade_id="test_jacobian",

@@ -1896,6 +1896,29 @@ def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.op
     ),
 ]
 
+MUTANTS += [  # stop 50 review (r5): a memo on the output, a setting changed only on a GPU
+    dict(
+        grade_id="test_make_optimizer",
+        name="eps=1e-6 only when the parameters are on a GPU",
+        expect="参数组 0 的 eps=1e-06，在 CPU 上是 eps=1e-08",
+        code='''
+import torch
+from torch import nn
+
+def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    """AdamW(lr=lr)，只含 requires_grad=True 的参数：二维及以上的做 weight_decay，其余 weight_decay=0。"""
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (decay if parameter.dim() >= 2 else no_decay).append(parameter)
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    on_gpu = any(p.is_cuda for p in decay + no_decay)
+    # GPU 上常配混合精度：1e-8 在 float16 里下溢成 0，换一个放得下的 eps
+    return torch.optim.AdamW(groups, lr=lr, eps=1e-6 if on_gpu else 1e-8)
+''',
+    ),
+]
+
 MUTANTS += [  # stop 50 review (r1): a memo for deployed models
     dict(
         grade_id="test_evaluate",
