@@ -1891,3 +1891,165 @@ def move_to(batch, device):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (stop 50's r3 cand05-07): the played streams now know their GPU and the order of events; a sync waits only for what it covers
+    dict(
+        grade_id="test_to_device_async",
+        name="side stream on the target GPU, but waited for and record_stream'd on the current device's stream (cuda:0 for a cuda:1 target)",
+        expect="cuda:1 的当前流",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {k: t.to(device) for k, t in batch.items()}
+    side = torch.cuda.Stream(device)  # a copy stream on the target GPU
+    side.wait_stream(torch.cuda.current_stream(device))
+    with torch.cuda.stream(side):
+        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}
+    current = torch.cuda.current_stream()  # as the prose writes it: the caller's stream waits for the copies
+    current.wait_stream(side)
+    for t in moved.values():
+        t.record_stream(current)
+    return moved
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="an event recorded on the side stream before the copies, then waited for: it covers none of them",
+        expect="没有等它",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {k: t.to(device) for k, t in batch.items()}
+    current = torch.cuda.current_stream(device)
+    side = torch.cuda.Stream(device)
+    side.wait_stream(current)
+    with torch.cuda.stream(side):
+        done = torch.cuda.Event()
+        done.record()                      # marks the side stream (before the copies are queued)
+        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}
+    current.wait_event(done)
+    for t in moved.values():
+        t.record_stream(current)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="non_blocking copy back 'synchronized' by an event recorded before the copy",
+        expect="等的却不是这次拷贝",
+        code='''
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    """x: (*) 任意 dtype；ref: 张量或 nn.Module -> (*) 与 x 同 dtype，位于 ref（的参数）所在的设备上。"""
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == device:
+        return x
+    if x.device.type == "cuda" and device.type == "cpu":
+        copied = torch.cuda.Event()
+        copied.record()                              # mark the copy on the stream ...
+        out = x.to(device, non_blocking=True)        # ... start it without blocking ...
+        copied.synchronize()                         # ... and wait for it before handing the result back
+        return out
+    return x.to(device)
+''',
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="copy back on a side stream, then the current stream synchronized (not the side stream)",
+        expect="等的却不是这次拷贝",
+        code='''
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    """x: (*) 任意 dtype；ref: 张量或 nn.Module -> (*) 与 x 同 dtype，位于 ref（的参数）所在的设备上。"""
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == device:
+        return x
+    if x.device.type == "cuda" and device.type == "cpu":
+        copy_stream = torch.cuda.Stream()
+        copy_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(copy_stream):        # copy back on a side stream, off the compute stream
+            out = x.to(device, non_blocking=True)
+        torch.cuda.current_stream().synchronize()    # wait before the caller reads host memory
+        return out
+    return x.to(device)
+''',
+    ),
+]
+
+CORRECT += [  # stop 51: a sync or wait that covers the copy, through an event recorded after it or a stream that waited
+    dict(
+        grade_id="test_to_device_like",
+        name="event recorded after the non_blocking copy back, then synchronized",
+        code="""
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == device:
+        return x
+    if x.device.type == "cuda" and device.type == "cpu":
+        out = x.to(device, non_blocking=True)  # start the copy back without blocking ...
+        copied = torch.cuda.Event()
+        copied.record()                        # ... mark it on the stream that runs it ...
+        copied.synchronize()                   # ... and wait for it before the caller reads host memory
+        return out
+    return x.to(device)
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="copy back on a side stream; the current stream waits for it and is synchronized",
+        code="""
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == device:
+        return x
+    if x.device.type == "cuda" and device.type == "cpu":
+        side = torch.cuda.Stream(x.device)
+        side.wait_stream(torch.cuda.current_stream(x.device))
+        with torch.cuda.stream(side):           # copy back on a side stream
+            out = x.to(device, non_blocking=True)
+        torch.cuda.current_stream(x.device).wait_stream(side)
+        torch.cuda.current_stream(x.device).synchronize()  # the current stream waited for the side stream
+        return out
+    return x.to(device)
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="copy back on a side stream, that stream synchronized",
+        code="""
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == device:
+        return x
+    if x.device.type == "cuda" and device.type == "cpu":
+        side = torch.cuda.Stream(x.device)
+        side.wait_stream(torch.cuda.current_stream(x.device))
+        with torch.cuda.stream(side):
+            out = x.to(device, non_blocking=True)
+        side.synchronize()                      # wait for the stream that ran the copy
+        return out
+    return x.to(device)
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="side stream on the target GPU; its stream (current_stream(device)) waits for an event recorded after the copies",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {k: t.to(device) for k, t in batch.items()}
+    current = torch.cuda.current_stream(device)  # the stream the caller uses on the target GPU
+    side = torch.cuda.Stream(device)
+    side.wait_stream(current)
+    with torch.cuda.stream(side):
+        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}
+        done = side.record_event()
+    current.wait_event(done)
+    for t in moved.values():
+        t.record_stream(current)
+    return moved
+""",
+    ),
+]
