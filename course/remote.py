@@ -9,13 +9,15 @@ the learner's objects (an observer around a call, backward through a learner's r
 
 from __future__ import annotations
 
+import contextlib
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 IN_JUDGE = False  # set by the grader's judge process; in a kernel, tests run beside the learner's code
 
 _GRAD_FN_NAMES: dict[int, str] = {}
+_AROUND: list[Callable[..., Any]] = []  # scenarios that wrap every scenario run here (see around)
 
 
 def is_remote(obj: Any) -> bool:
@@ -29,10 +31,23 @@ def run(scenario: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     ``scenario`` must be importable from ``course`` (the learner's process imports it by name). Its
     result comes back as data, and arguments it changes in place are copied back, as for any call.
     """
+    if _AROUND and scenario is not _AROUND[-1]:
+        return run(_AROUND[-1], scenario, *args, **kwargs)
     for value in (*args, *kwargs.values()):
         if is_remote(value):
             return type(value).__learner_run__(value, scenario, args, kwargs)
     return scenario(*args, **kwargs)
+
+
+@contextlib.contextmanager
+def around(wrapper: Callable[..., Any]) -> Iterator[None]:
+    """Inside the block, :func:`run` starts ``wrapper(scenario, *args, **kwargs)`` for every scenario, in the same
+    place (``wrapper`` is a scenario too: importable from ``course``)."""
+    _AROUND.append(wrapper)
+    try:
+        yield
+    finally:
+        _AROUND.pop()
 
 
 def note_grad_fn(t: Any, name: str) -> None:

@@ -250,6 +250,7 @@ class SyncCounter(TorchFunctionMode):
         # blocking sync: on a GPU their values may not have arrived yet; ``unsynced`` names the first read of one
         self._in_flight: dict[int, weakref.ref] = {}
         self._copying = False
+        self._pending_async: list[int] = []  # the entries of ``calls`` that are non_blocking copies not yet waited for
         self.unsynced = ""
         self.swapped_loss = ""  # a loss function called with the target needing grad and the prediction not
         # .numpy() / np.asarray of a device tensor raises, as on a GPU (NumPy reads host memory only); off under
@@ -282,8 +283,9 @@ class SyncCounter(TorchFunctionMode):
         ]
         super().__enter__()
         self._dispatch.__enter__()
-        self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in _PLAYED]
-        for (owner, name, real), (_, _, value) in zip(self._played, _PLAYED):
+        answers = _PLAYED if GPU_PLAYED else []  # without a GPU played, torch.cuda answers as this machine does
+        self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
+        for (owner, name, real), (_, _, value) in zip(self._played, answers):
             setattr(owner, name, _playing(real, value))
         if self.plays_cuda:  # isinstance(x, torch.cuda.FloatTensor): a device tensor of that dtype is one
             legacy = [(name, getattr(torch.cuda, name)) for name in _LEGACY_TYPES if hasattr(torch.cuda, name)]
@@ -408,11 +410,11 @@ class SyncCounter(TorchFunctionMode):
         if name == "one_hot" and _given_classes(args, kwargs):
             read = False  # the range checks a CPU makes; a GPU leaves them to the kernel's asserts, no sync
         if self._copying or pending:  # a non_blocking copy to the host, or computed from / written with one
-            self._copying = False
+            copying, self._copying = self._copying, False
             written = _written(name, args, kwargs)
             if getattr(func, "__self__", None) is _T.data and args:  # buf.data = copy: buf holds the copy now
                 written.append(args[0])
-            for t in _tensors(result) + (written if pending else []):  # buf[:] = copy, buf.data = copy
+            for t in _tensors(result) + (written if pending or copying else []):  # buf[:] = copy, buf.copy_(t, True)
                 self._in_flight[id(t)] = weakref.ref(t)
         if not self.low_precision and not torch.is_autocast_enabled("cuda"):
             self._note_low_precision(name, result)
@@ -579,7 +581,11 @@ class SyncCounter(TorchFunctionMode):
             return self.on_device(args[0])
         if func is _T.copy_ and len(args) > 1:
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
+                # into pinned memory with non_blocking=True: queued, in flight until a wait (see _record)
+                self._copying = _non_blocking(args, kwargs) and (self._is_pinned(args[0]) or args[0].is_pinned())
                 self._record("cpu_tensor.copy_(t)", args[1])
+                if self._copying:
+                    self.async_copies.append("cpu_tensor.copy_(t, non_blocking=True)")
             if self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and not self.on_device(args[1]):
                 if not self._overlaps(args[1], _non_blocking(args, kwargs)):
                     self._blocking_upload("t.copy_(cpu_tensor)", args[1], pageable=_non_blocking(args, kwargs))
@@ -744,8 +750,17 @@ class SyncCounter(TorchFunctionMode):
         return ref is not None and ref() is t
 
     def _record(self, label: str, t: Any, times: int = 1) -> None:
-        if not self._copying:
+        """Count ``times`` syncs named ``label`` (``t``: the tensor read, None for a wait such as synchronize()).
+        A ``non_blocking=True`` copy to the host counts as the sync it will need; a wait that follows such copies
+        is that sync: the copies and the wait count once together."""
+        if t is None and self._pending_async:
+            for i in reversed(self._pending_async):
+                del self.calls[i], self.sync_losses[i]
+        if self._copying:
+            self._pending_async.append(len(self.calls))
+        else:
             self._in_flight.clear()  # a blocking sync: every copy queued before it has arrived
+            self._pending_async = []
         self.calls.extend([label] * times)
         self.sync_losses.extend([self.losses_made] * times)
         if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
@@ -1292,6 +1307,26 @@ def matmul_tf32() -> str:
     return ""
 
 
+GPU_PLAYED = True  # False inside with_no_gpu_played: counts run as on a machine without a GPU
+
+
+def with_no_gpu_played(scenario: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Scenario: ``scenario(*args, **kwargs)`` as on a machine without a GPU: the counts of :func:`count_syncs` go on
+    (syncs, graphs kept, autocast), but ``torch.cuda.is_available()`` is False and tensors read as on the CPU, so code
+    that only a CPU runs (``if not x.is_cuda:``) runs. Started by :func:`course.fixtures.again_with_no_gpu_played`."""
+    global GPU_PLAYED
+    before, GPU_PLAYED = GPU_PLAYED, False
+    try:
+        return scenario(*args, **kwargs)
+    finally:
+        GPU_PLAYED = before
+
+
+def nothing_counted() -> dict[str, Any]:
+    """The report of a count that saw nothing: what a call on the CPU, with nothing played, has to report."""
+    return SyncCounter().report()
+
+
 def count_syncs(
     fn: Callable[..., Any], *args: Any, plays_cuda: bool = True, **kwargs: Any
 ) -> tuple[Any, dict[str, Any]]:
@@ -1308,6 +1343,7 @@ def count_syncs(
     ``report["graph_kept"]`` names the tensors with a graph the call made that are still held after it returned
     (see :func:`_graph_kept`).
     """
+    plays_cuda = plays_cuda and GPU_PLAYED
     nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
     devices = _named_devices(fn)
     counter = SyncCounter(nodes, factories_on_device=False, devices=devices, plays_cuda=plays_cuda)
