@@ -1316,7 +1316,7 @@ MUTANTS += [  # s35 review (h3): a non_blocking copy to the host read with no sy
         grade_id="test_log_running_loss",
         name="one non_blocking=True copy of the windows to the host, read by .tolist() with no sync",
         mistake="unsynced-host-copy-read",
-        expect='用 .tolist() 读了一个 .to("cpu", non_blocking=True) 拷到主机的张量',
+        expect='用 .tolist() 读了一个用 non_blocking=True 拷到主机的张量',
         code=_log_with(
             _LOG_RETURN, 'return torch.stack(windows).to("cpu", non_blocking=True).tolist() if windows else []'
         ),
@@ -1325,14 +1325,14 @@ MUTANTS += [  # s35 review (h3): a non_blocking copy to the host read with no sy
         grade_id="test_epoch_mean_loss",
         name="the mean copied to the host with non_blocking=True, then .item()",
         mistake="unsynced-host-copy-read",
-        expect='.to("cpu", non_blocking=True) 拷到主机的张量，中间没有同步点',
+        expect="拷到主机的张量（.to(\"cpu\", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点",
         code=_mean_with("return (total / count).item()", 'return (total / count).to("cpu", non_blocking=True).item()'),
     ),
     dict(
         grade_id="test_train_epoch",
         name="every log point and the epoch mean copied with non_blocking=True, then .item()",
         mistake="unsynced-host-copy-read",
-        expect='.to("cpu", non_blocking=True) 拷到主机的张量，中间没有同步点',
+        expect="拷到主机的张量（.to(\"cpu\", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点",
         code=_epoch_with(
             "logs.append((window_sum / window_n).item())",
             'logs.append((window_sum / window_n).to("cpu", non_blocking=True).item())',
