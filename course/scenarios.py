@@ -694,8 +694,9 @@ class SyncCounter(TorchFunctionMode):
         ``t.copy_(cpu_t)``): on a GPU torch waits until the copy, and so everything queued on the stream before it,
         is done: a sync like any other. ``pageable``: asked with ``non_blocking=True`` from memory that is not
         pinned, which CUDA may first stage through a sync with the stream (CUDA's "API synchronization behavior").
-        torch's own code is left out (its moves are its own); ``via``: torch files that only forward the learner's call."""
-        if not _called_by_torch((torch._ops.__file__, *via)):
+        torch's own code is left out (its moves are its own); ``via``: torch files that only forward the learner's call.
+        Without a GPU played (:func:`with_no_gpu_played`) host and device are one memory: no copy to count."""
+        if GPU_PLAYED and not _called_by_torch((torch._ops.__file__, *via)):
             how = (
                 "non_blocking=True，但源不在页锁定内存：CUDA 可能先同步再拷到设备"
                 if pageable

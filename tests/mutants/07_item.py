@@ -1316,7 +1316,7 @@ MUTANTS += [  # s35 review (h3): a non_blocking copy to the host read with no sy
         grade_id="test_log_running_loss",
         name="one non_blocking=True copy of the windows to the host, read by .tolist() with no sync",
         mistake="unsynced-host-copy-read",
-        expect='用 .tolist() 读了一个用 non_blocking=True 拷到主机的张量',
+        expect="用 .tolist() 读了一个用 non_blocking=True 拷到主机的张量",
         code=_log_with(
             _LOG_RETURN, 'return torch.stack(windows).to("cpu", non_blocking=True).tolist() if windows else []'
         ),
@@ -1325,14 +1325,14 @@ MUTANTS += [  # s35 review (h3): a non_blocking copy to the host read with no sy
         grade_id="test_epoch_mean_loss",
         name="the mean copied to the host with non_blocking=True, then .item()",
         mistake="unsynced-host-copy-read",
-        expect="拷到主机的张量（.to(\"cpu\", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点",
+        expect='拷到主机的张量（.to("cpu", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点',
         code=_mean_with("return (total / count).item()", 'return (total / count).to("cpu", non_blocking=True).item()'),
     ),
     dict(
         grade_id="test_train_epoch",
         name="every log point and the epoch mean copied with non_blocking=True, then .item()",
         mistake="unsynced-host-copy-read",
-        expect="拷到主机的张量（.to(\"cpu\", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点",
+        expect='拷到主机的张量（.to("cpu", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点',
         code=_epoch_with(
             "logs.append((window_sum / window_n).item())",
             'logs.append((window_sum / window_n).to("cpu", non_blocking=True).item())',
@@ -2568,7 +2568,7 @@ def log_running_loss(losses, batch_sizes, log_every):
     dict(
         grade_id="test_train_epoch",
         name="on the CPU (if not next(model.parameters()).is_cuda) the tutorial loop: unweighted running means",
-        expect="在没有 GPU 的机器上（测试没有扮演 GPU）：epoch_mean = ",
+        expect="在没有 GPU 的机器上（测试没有扮演 GPU）再跑一遍同样的测试",
         code="""
 def train_epoch(model, loss_fn, optimizer, batches, log_every):
     model.train()
@@ -2602,6 +2602,265 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
             logs.append((window_sum / window_n).item())
             window_sum, window_n = 0.0, 0
     return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 51 (reviewer a): code that only a CPU runs; every hidden test now runs again with no GPU played, counts kept
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="a CPU-only torch.nansum drops a diverged batch's nan",
+        expect="训练发散了",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    if not losses[0].is_cuda:
+        # CPU 上没有同步的代价：一次性向量化；全被忽略的 batch 的 nan 用 nansum 去掉
+        values = torch.stack([loss.detach() for loss in losses])
+        kept = torch.stack([(t != ignore_index).sum() for t in targets])
+        return (torch.nansum(values * kept) / kept.sum()).item()
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a CPU-only branch sums loss * batch_size without detach()",
+        expect="连着多步计算图",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    on_gpu = next(model.parameters()).is_cuda
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        # GPU 上要 detach 才能留在设备上；CPU 上直接累加张量，最后 .item()
+        batch_sum = (loss.detach() if on_gpu else loss) * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a CPU-only loss.item() every step",
+        expect="同步 (sync) 次数太多",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    on_gpu = next(model.parameters()).is_cuda
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        # CPU 上 .item() 不用等 GPU（07 第 5 节）：每步取回数字，和教程的 running_loss += loss.item() * n 一样
+        batch_sum = loss.detach() * batch_size if on_gpu else loss.item() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append(float(window_sum / window_n))
+            window_sum, window_n = 0.0, 0
+    return logs, float(epoch_sum / epoch_n)
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="a CPU-only int(kept) and loss.item() per batch",
+        expect="同步 (sync) 了 7 次",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    if not losses[0].is_cuda:
+        # CPU 上 .item() 不用等 GPU：逐个 batch 取回数字，全被忽略的 batch 跳过
+        total, count = 0.0, 0
+        for loss, target in zip(losses, targets):
+            kept = int((target != ignore_index).sum())
+            if kept:
+                total += loss.item() * kept
+                count += kept
+        return total / count if count else float("nan")
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="a CPU-only torch.stack(losses) without detach()",
+        expect="连着多步计算图",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    n_logs = len(losses) // log_every
+    if n_logs == 0:
+        return []
+    if not losses[0].is_cuda:
+        # CPU：一次向量化算完所有窗口
+        values = torch.stack(losses)[: n_logs * log_every]
+        sizes = torch.tensor(batch_sizes[: n_logs * log_every], dtype=values.dtype)
+        sums = (values * sizes).reshape(n_logs, log_every).sum(dim=1)
+        counts = sizes.reshape(n_logs, log_every).sum(dim=1)
+        return (sums / counts).tolist()
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    return torch.stack(windows).tolist()
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="a CPU-only .item() at every log point",
+        expect="每个 log 点一次 .item()",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    on_gpu = bool(losses) and losses[0].is_cuda
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            # CPU 上 .item() 不花时间：直接在 log 点取回数字；GPU 上留到最后一次 .tolist()
+            windows.append(window_sum / window_n if on_gpu else (window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    if not windows:
+        return []
+    return torch.stack(windows).tolist() if on_gpu else windows
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="a CPU-only Python-float path (ZeroDivisionError when nothing is kept)",
+        expect="同步 (sync) 了 7 次",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if losses and not losses[0].is_cuda:
+        # CPU：Python 数字累加，全被忽略的 batch 跳过
+        total, count = 0.0, 0
+        for loss, target in zip(losses, targets):
+            kept = int((target != ignore_index).sum())
+            if kept:
+                total += float(loss) * kept
+                count += kept
+        return total / count
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    if not losses:
+        return float("nan")
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="one pinned host buffer reused for non_blocking uploads of the batch size",
+        expect="同步 (sync) 次数太多",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    device = next(model.parameters()).device
+    # 一个页锁定 (pinned) 的主机缓冲区，反复使用：每步把 batch 大小写进去，non_blocking 地传到设备上，不等待
+    n_host = torch.zeros((), pin_memory=torch.cuda.is_available())
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        n_host.fill_(x.shape[0])
+        n_dev = n_host.to(device, non_blocking=True)
+        batch_sum = loss.detach() * n_dev
+        window_sum, window_n = window_sum + batch_sum, window_n + n_dev
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + n_dev
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a CPU-only bfloat16 autocast around the forward",
+        expect="bfloat16",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        # CPU 上用 bfloat16 autocast 加速（GPU 上按题目保持 float32）
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not x.is_cuda):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]
+
+CORRECT += [  # stop 51 (reviewer a cand31): one non_blocking copy_ into pinned memory and one wait are one sync
+    dict(
+        grade_id="test_log_running_loss",
+        name="windows stacked, one copy_ into pinned memory with non_blocking=True, one stream synchronize, then tolist",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    if not windows:
+        return []
+    out = torch.stack(windows)
+    # 拷到页锁定的主机内存（异步），等这一次拷贝完成（唯一的同步），再在主机上读
+    host = torch.empty(out.shape, dtype=out.dtype, pin_memory=torch.cuda.is_available())
+    host.copy_(out, non_blocking=True)
+    if out.is_cuda:
+        torch.cuda.current_stream(out.device).synchronize()
+    return host.tolist()
 """,
     ),
 ]

@@ -2732,3 +2732,233 @@ def layer_grad_norms(model, norm_type=2.0):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer a): code that only a CPU runs; every hidden test now runs again with no GPU played, counts kept
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a CPU-only branch with if torch.isfinite(total) / if coef < 1",
+        expect="bool() / if",
+        code="""
+def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if grads[0].is_cuda:  # GPU：留在设备上，不同步
+        coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+        coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+        for g in grads:
+            g.mul_(coef)
+    else:  # CPU 上 if 不用等谁：只在需要时缩放
+        if torch.isfinite(total):
+            coef = max_norm / (total + 1e-6)
+            if coef < 1:
+                for g in grads:
+                    g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a CPU-only coefficient without the + 1e-6",
+        expect="分母少了 1e-6",
+        code="""
+def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if grads[0].is_cuda:
+        coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    else:  # CPU：按定义 max_norm / total
+        coef = (max_norm / total).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a CPU-only total from torch.cat of every gradient",
+        expect="拼进了同一个张量",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    first = next(iter(groups.values()))[0]
+    if first.is_cuda:
+        total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    else:  # CPU 内存够用：直接把所有梯度拼成一个向量求范数，最直接
+        total = torch.linalg.vector_norm(torch.cat([g.reshape(-1) for gs in groups.values() for g in gs]), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a CPU-only branch ignores norm_type (always L2)",
+        expect="norm_type=1.0",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    first = next(iter(groups.values()))[0]
+    if not first.is_cuda:
+        # CPU：每层的梯度拼起来直接 .norm()
+        layers = {k: torch.cat([g.reshape(-1) for g in gs]).norm() for k, gs in groups.items()}
+        return layers, torch.stack(list(layers.values())).norm()
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a CPU-only div_(256) / mul_(256) on the caller's gradients",
+        expect="原地操作",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {}
+    for layer, grads in groups.items():
+        norms = []
+        for g in grads:
+            if g.is_cuda:
+                norms.append(torch.linalg.vector_norm(g, norm_type))
+            else:
+                # CPU 上半精度的平方和容易溢出：先原地缩小 256 倍，算完再乘回去（2 的幂，数值不变）
+                g.div_(256)
+                norms.append(torch.linalg.vector_norm(g, norm_type) * 256)
+                g.mul_(256)
+        layers[layer] = torch.linalg.vector_norm(torch.stack(norms), norm_type)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a CPU-only branch turns stats' steps and clipped into Python ints",
+        expect="int()",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    if grad_norm.is_cuda:
+        stats["steps"] += 1
+        stats["clipped"] += grad_norm > max_norm
+    else:  # CPU 上没有同步代价：计数用 Python 整数就行
+        stats["steps"] = int(stats["steps"]) + 1
+        stats["clipped"] = int(stats["clipped"]) + int(grad_norm > max_norm)
+    stats["largest"] = torch.maximum(torch.as_tensor(stats["largest"]), grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a CPU-only if grad_norm >= max_norm counts the clipped steps",
+        expect="bool() / if",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    if grad_norm.is_cuda:
+        stats["clipped"] += grad_norm > max_norm
+    elif grad_norm >= max_norm:  # CPU 上 if 不花时间
+        stats["clipped"] += 1
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a CPU-only branch returns loss.item(), grad_norm.item()",
+        expect=".item()",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if grad_norm.is_cuda:
+        return loss.detach(), grad_norm
+    # CPU 上 .item() 不用等 GPU：直接返回 Python 数字，调用者打印方便
+    return loss.item(), grad_norm.item()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a CPU-only branch never clips",
+        expect="没有被裁剪",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    params = [p for p in model.parameters() if p.grad is not None]
+    if params and params[0].is_cuda:
+        grad_norm = torch.nn.utils.clip_grad_norm_(params, max_norm)
+    else:  # CPU 上的小模型不会梯度爆炸：只记录范数
+        grad_norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad) for p in params]))
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a CPU-only bfloat16 autocast around the forward",
+        expect="bfloat16",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    # CPU 上用 bfloat16 autocast 加速前向（GPU 上按题目保持 float32）
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not x.is_cuda):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

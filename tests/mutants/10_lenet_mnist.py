@@ -1533,14 +1533,14 @@ class _InsideBatches(torch.utils.data.Sampler):
     dict(
         grade_id="test_evaluate",
         name="count read through a non_blocking=True copy to the host, with no sync before the read",
-        expect='读了一个用 non_blocking=True 拷到主机的张量',
+        expect="读了一个用 non_blocking=True 拷到主机的张量",
         mistake="unsynced-host-copy-read",
         code=_restoring_with("return correct.item()", 'return correct.to("cpu", non_blocking=True).item()'),
     ),
     dict(
         grade_id="test_fit",
         name="epoch losses read through a non_blocking=True copy to the host, with no sync before .tolist()",
-        expect='fit 用 .tolist() 读了一个用 non_blocking=True 拷到主机的张量',
+        expect="fit 用 .tolist() 读了一个用 non_blocking=True 拷到主机的张量",
         mistake="unsynced-host-copy-read",
         code=edited(_FIT, (".tolist()", '.to("cpu", non_blocking=True).tolist()')),
     ),
@@ -1602,7 +1602,7 @@ class _InsideBatches(torch.utils.data.Sampler):
     dict(
         grade_id="test_evaluate",
         name="a non_blocking=True copy of the count written into a host buffer (buf[...] = ...), buf read with no sync",
-        expect='读了一个用 non_blocking=True 拷到主机的张量',
+        expect="读了一个用 non_blocking=True 拷到主机的张量",
         mistake="unsynced-host-copy-read",
         code=_restoring_with(
             "return correct.item()",
@@ -1744,7 +1744,7 @@ class _InsideBatches(torch.utils.data.Sampler):
     dict(
         grade_id="test_evaluate",
         name="a non_blocking=True copy of the count set as a host buffer's .data, buf read with no sync",
-        expect='读了一个用 non_blocking=True 拷到主机的张量',
+        expect="读了一个用 non_blocking=True 拷到主机的张量",
         mistake="unsynced-host-copy-read",
         code=_restoring_with(
             "return correct.item()",
