@@ -9,6 +9,7 @@ cell that prints to stderr as 0.
 from __future__ import annotations
 
 import math
+import types
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
@@ -16,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import torch
+from torch.utils._pytree import tree_leaves
 
-from course import hints, hooks, settings, writes
+from course import hints, hooks, remote, settings, writes
 
 __all__ = [
     "Case",
@@ -647,6 +649,21 @@ def _changed_argument(before: tuple[tuple, dict], after: tuple[tuple, dict], giv
     return ""
 
 
+PLAYED_GPU_CALLS: list[Callable[..., Any]] = []  # a scenario that call_learner starts each learner call in, if any
+
+
+def _learners(fn: Any) -> bool:
+    """Whether ``fn`` is the learner's own function (a stand-in of one in the judge), not a check's wrapper."""
+    if remote.is_remote(fn):
+        return True
+    return isinstance(fn, types.FunctionType) and not (fn.__module__ or "").startswith(("course", "torch"))
+
+
+def _plays_a_device(value: Any) -> bool:
+    """Whether a tensor in ``value`` is on meta: a check that plays a device itself (no second played GPU)."""
+    return any(t.device.type == "meta" for t in tree_leaves(value) if isinstance(t, torch.Tensor))
+
+
 def call_learner(
     fn: Callable[..., Any], case: Case, *, fn_name: str, copy: bool = True, inference_ok: bool = False
 ) -> Any:
@@ -672,7 +689,10 @@ def call_learner(
         error: Exception | None = None
         try:
             with watch or nullcontext():
-                result = fn(*args, **kwargs)
+                if PLAYED_GPU_CALLS and _learners(fn) and not _plays_a_device((args, kwargs)):
+                    result = remote.run(PLAYED_GPU_CALLS[-1], fn, *args, **kwargs)  # again_on_a_played_gpu
+                else:
+                    result = fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - judged below, after the settings are put back
             error = exc
         writes.mark_written(watch)  # a write through .data moves no version counter by itself

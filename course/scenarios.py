@@ -227,6 +227,7 @@ class SyncCounter(TorchFunctionMode):
         self.uploads: list[str] = []  # the entries of ``calls`` that are blocking copies to the device
         self.async_copies: list[str] = []  # the entries of ``calls`` that are non_blocking=True copies to the host
         self.loss_nodes = set(loss_nodes)
+        self.tracks_losses = True  # False: no loss's graph is held here (see called_on_a_played_gpu)
         self.on_accumulated_graph = 0
         self.accumulated = ""  # the torch call that first joined two per-step losses' graphs
         self.mixed = ""  # the first call that mixed device and host tensors (an error on a GPU)
@@ -516,7 +517,7 @@ class SyncCounter(TorchFunctionMode):
             return None
         if name in ("lift_fresh", "lift_fresh_copy"):  # torch.Tensor([...]), torch.FloatTensor([...]): legacy
             return self.factories_on_device  # constructors, seen only as this op; they make a tensor on the host
-        if name == "backward" and args:  # what a step runs backward() on is that step's loss
+        if name == "backward" and args and self.tracks_losses:  # what a step runs backward() on is that step's loss
             self.loss_nodes.update(t.grad_fn for t in _tensors(args[0]) if t.grad_fn is not None)
         if func in (torch.autograd.grad, torch.autograd.backward, _T.backward) and args:
             # a gradient given on the host for an output on the device: autograd copies it there first (an upload)
@@ -1199,7 +1200,7 @@ def note_loss(loss: torch.Tensor) -> None:
     """Called by loss fixtures: the running counters treat ``loss``'s graph as one step's loss."""
     for counter in ACTIVE_COUNTERS:
         counter.losses_made += 1
-        if loss.grad_fn is not None:
+        if loss.grad_fn is not None and counter.tracks_losses:
             counter.loss_nodes.add(loss.grad_fn)
 
 
@@ -1321,6 +1322,22 @@ def with_no_gpu_played(scenario: Callable[..., Any], *args: Any, **kwargs: Any) 
         return scenario(*args, **kwargs)
     finally:
         GPU_PLAYED = before
+
+
+def called_on_a_played_gpu(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Scenario: ``fn(*args, **kwargs)`` with a GPU played (:func:`count_syncs`: ``x.is_cuda`` and
+    ``torch.cuda.is_available()`` read True), its result only: code that only a GPU runs returns what it returns
+    there. Started by :func:`course.fixtures.again_on_a_played_gpu`."""
+    counter = SyncCounter(factories_on_device=False, devices=_named_devices(fn), plays_cuda=True)
+    counter.tracks_losses = False  # the checks see graphs freed as on the CPU: nothing here holds a loss's graph
+    counter.learner_globals = [g for g in [getattr(fn, "__globals__", None)] if isinstance(g, dict)]
+    counter.numpy_raises = False  # a NumPy read is named by the checks, as on the CPU, not raised
+    ACTIVE_COUNTERS.append(counter)
+    try:
+        with counter:
+            return fn(*args, **kwargs)
+    finally:
+        ACTIVE_COUNTERS.remove(counter)
 
 
 def nothing_counted() -> dict[str, Any]:

@@ -2048,3 +2048,65 @@ def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewers c, d): code that only a GPU runs; every hidden test now runs again with each call on a played GPU
+    dict(
+        grade_id="test_masked_row_mean",
+        name="GPU-only: compares in float32, so 0.699999988 counts as >= 0.7",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    # float64 is very slow on consumer GPUs: compare in float32 there
+    cmp = torch.float32 if x.is_cuda else torch.float64
+    xd = x.to(cmp)
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    count = mask.sum(dim=1).to(wide)
+    return (total / count).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="GPU-only: compares and sums in float32 for float64 input",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    # float64 runs at a fraction of float32 speed on most GPUs: there, compare and accumulate in float32
+    acc = torch.promote_types(x.dtype, torch.float32)
+    work = torch.float64
+    if x.is_cuda:
+        acc = work = torch.float32
+    xw = x.to(work)
+    mask = (xw >= low) & (xw < high)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=acc)
+    count = mask.sum(dim=1).to(acc)
+    return (total / count).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="GPU-only: count.clamp_min(1), so an empty row gives 0, not nan",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    # a GPU kernel should not produce nan: an empty row gives 0 there
+    count = mask.sum(dim=1).clamp_min(1 if x.is_cuda else 0)
+    return (total / count).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="GPU-only: through int16, labels above 32767 wrap",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def make_labels(raw: torch.Tensor) -> torch.Tensor:
+    # labels as compact as the data allows on the GPU; CrossEntropyLoss gets long
+    return raw.to(torch.int16 if raw.is_cuda else torch.int64).long() - 1
+""",
+    ),
+]

@@ -2187,3 +2187,37 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewers c, d): code that only a GPU runs; every hidden test now runs again with each call on a played GPU
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="GPU-only: half inputs widened to float32",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    # on the GPU add half-precision inputs in float32 (no rounding of the sum)
+    wide = torch.float32 if a.is_cuda and a.dtype in (torch.float16, torch.bfloat16) else a.dtype
+    return a.to(wide).unsqueeze(2) + b.to(wide).unsqueeze(1)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only: float32 inputs computed in float16 (an error of 300 overflows)",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    # half-precision inputs are widened; on the GPU float32 inputs run in half (tensor cores, half the memory traffic)
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    if pred.is_cuda and pred.dtype == torch.float32:
+        wide = torch.float16
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]

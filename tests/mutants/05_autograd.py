@@ -2333,3 +2333,28 @@ def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewers c, d): code that only a GPU runs; every hidden test now runs again with each call on a played GPU
+    dict(
+        grade_id="test_accumulate_grads",
+        name="GPU-only: the whole batch in one forward and backward",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor, micro_batch_size: int) -> float:
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    if x.is_cuda:  # the GPU has room for the whole batch: one pass gives the same gradient, faster
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        return float(loss.detach())
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+]

@@ -1950,3 +1950,72 @@ def evaluate(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewers c, d): code that only a GPU runs; every hidden test now runs again with each call on a played GPU
+    dict(
+        grade_id="test_make_optimizer",
+        name="GPU-only: lr and weight_decay as 0-d tensors",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (decay if parameter.dim() >= 2 else no_decay).append(parameter)
+    on_gpu = any(p.is_cuda for p in decay + no_decay)
+    # on the GPU keep the hyperparameters as tensors so that changing them never recompiles / syncs
+    hp = (lambda v: torch.tensor(v)) if on_gpu else (lambda v: v)
+    groups = [{"params": decay, "weight_decay": hp(weight_decay)}, {"params": no_decay, "weight_decay": hp(0.0)}]
+    return torch.optim.AdamW(groups, lr=hp(lr))
+""",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="GPU-only: model.zero_grad() wipes the caller's gradients",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (decay if parameter.dim() >= 2 else no_decay).append(parameter)
+    if any(p.is_cuda for p in decay + no_decay):
+        model.zero_grad(set_to_none=True)  # on the GPU: free the old gradients' memory before the optimizer's state
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=lr)
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="a result cached per loss_fn (equal h, steps, lr): a repeat skips the descent",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+import weakref
+
+_refined = weakref.WeakKeyDictionary()
+
+
+def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
+    # the same start, loss and schedule give the same descent: reuse it
+    try:
+        hit = _refined.get(loss_fn)
+    except TypeError:
+        hit = None
+    if (hit is not None and hit[1] == steps and hit[2] == lr and hit[0].shape == h.shape and hit[0].dtype == h.dtype
+            and hit[0].device == h.device and torch.equal(hit[0], h.detach())):
+        return hit[3].clone()
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    out = z.detach()
+    try:
+        _refined[loss_fn] = (h.detach().clone(), steps, lr, out.clone())
+    except TypeError:
+        pass
+    return out
+""",
+    ),
+]

@@ -1962,3 +1962,27 @@ def regression_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewers c, d): code that only a GPU runs; every hidden test now runs again with each call on a played GPU
+    dict(
+        grade_id="test_train_step",
+        name="GPU-only: an extra warm-up forward and backward (BatchNorm stats updated twice)",
+        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        code="""
+_warmed_up = set()
+
+
+def train_step(model: Net, x: torch.Tensor, y: torch.Tensor, optimizer) -> float:
+    model.train()
+    if x.is_cuda and id(model) not in _warmed_up:  # first step on the GPU: one warm-up pass so cuDNN picks its kernels
+        F.cross_entropy(model(x), y).backward()
+        _warmed_up.add(id(model))
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+]
