@@ -396,6 +396,9 @@ class SyncCounter(TorchFunctionMode):
         placed = self._before(func, name, args, kwargs, first)
         if self.plays_cuda:
             args, kwargs = _on_this_host(func, name, args, kwargs)
+        elif not GPU_PLAYED and (func is _T.to or name == "to"):  # t.to(x.device) stays, as on a CPU machine
+            args = tuple(_real_cpu(a) for a in args)
+            kwargs = {k: _real_cpu(v) for k, v in kwargs.items()}
         self._frames.append([False, False])
         try:
             result = func(*args, **kwargs)
@@ -538,6 +541,8 @@ class SyncCounter(TorchFunctionMode):
             target = False if func is _T.cpu else (targets[0] if targets else source)
             if source and not target and func is not _T.cpu and _called_by_torch((torch._ops.__file__,)):
                 target = True  # torch's own code moving results to the device its inputs came from
+            if not GPU_PLAYED:  # a machine without a GPU: the host is the device, a move to it stays (no copy)
+                target = source
             if source and not target:
                 self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
                 label = _to_label(func, args, kwargs)
@@ -1338,6 +1343,11 @@ def called_on_a_played_gpu(fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
             return fn(*args, **kwargs)
     finally:
         ACTIVE_COUNTERS.remove(counter)
+
+
+def _real_cpu(value: Any) -> Any:
+    """``value``, with :data:`PLAYED_DEVICE` (``x.device`` of an input, read on a machine without a GPU) as the CPU."""
+    return torch.device("cpu") if isinstance(value, torch.device) and value == PLAYED_DEVICE else value
 
 
 def nothing_counted() -> dict[str, Any]:

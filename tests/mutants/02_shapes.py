@@ -1535,3 +1535,24 @@ def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+CORRECT += [  # stop 51 (reviewer c): the CPU side of the played-GPU comparison ran t.to(x.device) as a copy to the host
+    dict(
+        grade_id="test_forward_one",
+        name="the output moved to the sample's device, a no-op .to(sample.device)",
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    out = model(sample.unsqueeze(0)).squeeze(0)
+    return out.to(sample.device)  # the output stays with the sample (a no-op when it is already there)
+""",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="the result kept on x's device with a no-op .to(x.device)",
+        code="""
+def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    out = x.permute(0, 3, 1, 2).flatten(start_dim=1)
+    return out.to(x.device)  # the spec: the result stays on x's device (a no-op, it is already there)
+""",
+    ),
+]

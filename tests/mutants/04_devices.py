@@ -2053,3 +2053,16 @@ def to_device_async(batch: dict, device) -> dict:
 """,
     ),
 ]
+
+CORRECT += [  # stop 51 (reviewer c): the CPU side of the played-GPU comparison ran t.to(x.device) as a copy to the host
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the result kept on the scores' device with a no-op .to(scores.device)",
+        code="""
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf")).to(scores.device)  # stays with scores (no-op)
+""",
+    ),
+]
