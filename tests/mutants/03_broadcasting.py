@@ -2221,3 +2221,81 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer d): the product check measures an operand by the memory behind it (an expanded view is small) and sees addcmul
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion element by element, the cross term through torch.addcmul (float64)",
+        expect="按元素相乘的交叉项（aten.addcmul",
+        code="""
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    # expand (x - y)^2 = x^2 + y^2 - 2xy element-wise, in float64 to avoid cancellation
+    xd, yd = x.double().unsqueeze(1), y.double().unsqueeze(0)
+    sq = xd * xd + yd * yd
+    return torch.addcmul(sq, xd, yd, value=-2.0).sum(dim=-1).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion with the cross term x.unsqueeze(1).expand(n, m, -1) * y.unsqueeze(0)",
+        expect="按元素相乘的交叉项（aten.mul",
+        code="""
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    # ||x||^2 + ||y||^2 - 2 x.y, cross term by broadcasting, in float64
+    xd, yd = x.double(), y.double()
+    n, m = xd.shape[0], yd.shape[0]
+    cross = (xd.unsqueeze(1).expand(n, m, -1) * yd.unsqueeze(0)).sum(dim=-1)
+    out = (xd * xd).sum(1, keepdim=True) + (yd * yd).sum(1) - 2 * cross
+    return out.to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion with the cross term from torch.bmm over y.t().expand(n, -1, -1)",
+        expect="矩阵乘法（aten.bmm",
+        code="""
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    xd, yd = x.double(), y.double()
+    n = xd.shape[0]
+    cross = torch.bmm(xd.unsqueeze(1), yd.t().expand(n, -1, -1)).squeeze(1)  # (N, 1, D) @ (N, D, M)
+    out = (xd * xd).sum(1, keepdim=True) + (yd * yd).sum(1) - 2 * cross
+    return out.to(x.dtype)
+""",
+    ),
+]
+
+CORRECT += [  # stop 51 (reviewer d cand34): thorough input checks, a fixed 32 steps, were told the work followed earlier calls
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="broadcast difference with thorough input validation (a fixed number of steps at any size)",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if not isinstance(x, torch.Tensor) or not isinstance(y, torch.Tensor):
+        raise TypeError(f"x and y must be tensors, got {type(x).__name__} and {type(y).__name__}")
+    if x.dim() != 2 or y.dim() != 2:
+        raise ValueError(f"x and y must be 2-D, got {tuple(x.shape)} and {tuple(y.shape)}")
+    n, d = x.shape
+    m, d_y = y.shape
+    if d != d_y:
+        raise ValueError(f"x has {d} features but y has {d_y}")
+    if x.dtype != y.dtype:
+        raise TypeError(f"x is {x.dtype} but y is {y.dtype}")
+    if not x.is_floating_point():
+        raise TypeError(f"expected floating point inputs, got {x.dtype}")
+    if x.device != y.device:
+        raise ValueError(f"x is on {x.device} but y is on {y.device}")
+    if n == 0 or m == 0:
+        return x.new_zeros(n, m)  # no points on one side
+    if d == 0:
+        return x.new_zeros(n, m)  # points without features are all at distance 0
+    x_col = x.unsqueeze(1)  # (N, 1, D)
+    y_row = y.unsqueeze(0)  # (1, M, D)
+    diff = x_col - y_row  # (N, M, D)
+    squared = diff * diff
+    out = squared.sum(dim=-1)  # (N, M)
+    assert out.shape == (n, m), (out.shape, n, m)
+    return out
+''',
+    ),
+]
