@@ -1385,9 +1385,10 @@ def count_syncs(
         if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):
             raise
         raise RuntimeError(
-            f"{str(exc)[:80]}：函数自己用了 CUDA 设备。测试按有 GPU 的机器运行（torch.cuda.is_available() 读作 True），"
-            "传进来的模型和张量却不在 CUDA 上（没有 GPU 时笔记本的 device 是 CPU）。设备从传进来的东西取"
-            '（next(model.parameters()).device、x.device），不要按 torch.cuda.is_available() 自己选 "cuda"'
+            f"{str(exc)[:80]}：函数调用了只有真 GPU 才能执行的 CUDA 功能。测试按有 GPU 的机器运行（torch.cuda.is_available() "
+            "读作 True，传进来的张量读作在 cuda:0 上），传进来的模型和张量其实都在 CPU 上（没有 GPU 时笔记本的 device 是 CPU）。"
+            '设备从传进来的东西取（next(model.parameters()).device、x.device），不要按 torch.cuda.is_available() 自己选 "cuda"；'
+            "也不要为 GPU 另写一条路（例如只在 GPU 上才调用 torch.random.fork_rng(devices=...) 或 torch.cuda.get_rng_state）。"
         ) from None
     finally:
         ACTIVE_COUNTERS.remove(counter)

@@ -2110,3 +2110,18 @@ def make_labels(raw: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer c cand12): the banned lerp under its foreach name
+    dict(
+        grade_id="test_linear_init",
+        name="torch._foreach_lerp: the banned lerp over a list of tensors",
+        expect="torch._foreach_lerp",
+        code="""
+def linear_init(in_features: int, out_features: int, generator: torch.Generator) -> torch.Tensor:
+    bound = 1 / math.sqrt(in_features)
+    draw = torch.rand((out_features, in_features), dtype=torch.float32, generator=generator)
+    low, high = torch.full_like(draw, -bound), torch.full_like(draw, bound)
+    return torch._foreach_lerp([low], [high], [draw])[0]  # the same elementwise interpolation the optimizers use
+""",
+    ),
+]

@@ -2962,3 +2962,48 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer a): new memory behind the caller's gradient; a message that no longer guesses who chose cuda
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="p.grad.data = p.grad.data.contiguous(): the caller's gradient gets new memory",
+        expect="换成了另一块内存",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            if not p.grad.is_contiguous():
+                p.grad.data = p.grad.data.contiguous()  # view(-1) 要连续的内存（同一个 grad 对象，数值不变）
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g.view(-1), norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="GPU-only torch.random.fork_rng(devices=[x.device]) (one RNG stream replayed every step on a GPU)",
+        expect="只有真 GPU 才能执行的 CUDA 功能",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    # GPU 上不打乱调用者的随机数流：在 fork 出来的 RNG 里跑这一步（CPU 上没必要）
+    with torch.random.fork_rng(devices=[x.device] if x.is_cuda else [], enabled=x.is_cuda):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
