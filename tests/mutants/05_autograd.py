@@ -2358,3 +2358,93 @@ def accumulate_grads(model: nn.Module, loss_fn, x: torch.Tensor, y: torch.Tensor
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer d): half and float64 inputs on the CPU and on the played GPU
+    dict(
+        grade_id="test_sgd_step",
+        name="GPU-only: a float32 momentum buffer for a half parameter",
+        expect="在 GPU 上时",
+        code="""
+def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            # on the GPU keep the momentum in float32 (mixed precision), on the CPU in the parameter's dtype
+            acc = torch.float32 if p.is_cuda else p.dtype
+            d = p.grad.to(acc) + weight_decay * p.to(acc)
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_((lr * d).to(p.dtype))
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="GPU-only: J cast to float32 (a float64 x gets a float32 J)",
+        expect="在 GPU 上时",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    # float64 is slow on GPUs: hand back float32 there
+    return torch.stack(rows).reshape(y.shape + x.shape).to(torch.float32 if x.is_cuda else x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only: a half x gives float32 value and grad",
+        expect="期望 torch.float16，得到 torch.float32",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # on the GPU differentiate half-precision inputs in float32 (no underflow of small gradients)
+    work = torch.float32 if x.is_cuda and x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    leaf = x.detach().to(work).requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a half x gives float32 value and grad on every device",
+        expect="期望 torch.float16，得到 torch.float32",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # differentiate half-precision inputs in float32 (no underflow of small gradients)
+    work = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    leaf = x.detach().to(work).requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a half x gives a float32 J on every device",
+        expect="期望 torch.float16，得到 torch.float32",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    # half-precision x: differentiate in float32 (small derivatives do not underflow)
+    work = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    leaf = x.detach().to(work).requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
