@@ -2782,35 +2782,6 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     ),
     dict(
         grade_id="test_train_epoch",
-        name="one pinned host buffer reused for non_blocking uploads of the batch size",
-        expect="同步 (sync) 次数太多",
-        code="""
-def train_epoch(model, loss_fn, optimizer, batches, log_every):
-    model.train()
-    device = next(model.parameters()).device
-    # 一个页锁定 (pinned) 的主机缓冲区，反复使用：每步把 batch 大小写进去，non_blocking 地传到设备上，不等待
-    n_host = torch.zeros((), pin_memory=torch.cuda.is_available())
-    logs = []
-    window_sum, window_n = 0.0, 0
-    epoch_sum, epoch_n = 0.0, 0
-    for step, (x, y) in enumerate(batches, start=1):
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        n_host.fill_(x.shape[0])
-        n_dev = n_host.to(device, non_blocking=True)
-        batch_sum = loss.detach() * n_dev
-        window_sum, window_n = window_sum + batch_sum, window_n + n_dev
-        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + n_dev
-        if step % log_every == 0:
-            logs.append((window_sum / window_n).item())
-            window_sum, window_n = 0.0, 0
-    return logs, (epoch_sum / epoch_n).item()
-""",
-    ),
-    dict(
-        grade_id="test_train_epoch",
         name="a CPU-only bfloat16 autocast around the forward",
         expect="bfloat16",
         code="""
