@@ -264,6 +264,8 @@ class SyncCounter(TorchFunctionMode):
         self.low_precision_dtype = ""  # and that result's dtype ("float16")
         self.tf32 = ""  # the reduced float32 matmul precision a torch call ran under (TF32), if one did
         self._tf32_before = matmul_tf32()
+        self._cudnn_before = cudnn_flags()
+        self.cudnn = ""  # the reproducibility switches a torch call ran under, changed by the call (cudnn_changes)
 
     def __enter__(self) -> SyncCounter:
         # what is patched below, all found before anything is: the waits, and the same functions under names the
@@ -346,6 +348,7 @@ class SyncCounter(TorchFunctionMode):
             "swapped_loss": self.swapped_loss,
             "autocast": self.autocast,
             "tf32": self.tf32,
+            "cudnn": self.cudnn,
             "low_precision": self.low_precision,
             "low_precision_dtype": self.low_precision_dtype,
         }
@@ -376,6 +379,8 @@ class SyncCounter(TorchFunctionMode):
             tf32 = matmul_tf32()
             if tf32 and tf32 != self._tf32_before:
                 self.tf32 = tf32
+        if not self.cudnn:
+            self.cudnn = cudnn_changes(self._cudnn_before)
         if func is _T.is_pinned and args and self._is_pinned(args[0]):
             return True
         pin = kwargs.get("pin_memory") is True or func is _T.pin_memory
@@ -1295,6 +1300,22 @@ def host_batches() -> Iterator[None]:
         yield
     finally:
         _HOST_BATCHES.pop()
+
+
+def cudnn_flags() -> dict[str, bool]:
+    """The switches that decide whether convolutions are reproducible: cuDNN's and torch's deterministic mode."""
+    return {
+        "torch.backends.cudnn.enabled": torch.backends.cudnn.enabled,
+        "torch.backends.cudnn.benchmark": torch.backends.cudnn.benchmark,
+        "torch.backends.cudnn.deterministic": torch.backends.cudnn.deterministic,
+        "torch.use_deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
+    }
+
+
+def cudnn_changes(before: dict[str, bool]) -> str:
+    """The switches of :func:`cudnn_flags` that differ from ``before`` now ("name=value, ..."), or ""."""
+    now = cudnn_flags()
+    return "、".join(f"{name}={now[name]}" for name in now if now[name] != before[name])
 
 
 def matmul_tf32() -> str:

@@ -3567,3 +3567,259 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer b)
+    dict(
+        grade_id="test_lenet",
+        name="the five layers registered in another order than the table (fc1, fc2, fc3, conv2, conv1)",
+        expect="注册的顺序和表格不同",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小")
+        # classifier first, then the feature extractor
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward's convolutions under cudnn.flags(benchmark=True, deterministic=False), put back",
+        expect="卷积可复现的设置",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x):
+        # let cuDNN benchmark the convolutions (fastest algorithm), only inside this forward
+        with torch.backends.cudnn.flags(enabled=True, benchmark=True, deterministic=False):
+            x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the epoch under cudnn.flags(benchmark=True, deterministic=False), put back",
+        expect="卷积可复现的设置",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    # let cuDNN benchmark and pick the fastest conv algorithms for this epoch; the caller's settings come back after
+    with torch.backends.cudnn.flags(enabled=True, benchmark=True, deterministic=False):
+        for xb, yb in loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="evaluation under cudnn.flags(benchmark=True, deterministic=False), put back",
+        expect="卷积可复现的设置",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        # fastest cuDNN algorithms for inference (benchmarked), the caller's flags come back afterwards
+        with torch.inference_mode(), torch.backends.cudnn.flags(enabled=True, benchmark=True, deterministic=False):
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validation in float64 (model.double(), then model.float())",
+        expect="转成 float64 再转回来",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        # validate in float64 so the accuracy is exact, then back to float32 for training
+        model.double()
+        try:
+            history["val_acc"].append(evaluate(model, x_val.double(), y_val, 1000))
+        finally:
+            model.float()
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="CPU-only bfloat16 autocast around the validation",
+        expect="torch.autocast 里（bfloat16）",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        if x_val.device.type == "cpu":  # no GPU: bfloat16 autocast makes the CPU validation much faster
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                acc = evaluate(model, x_val, y_val, 1000)
+        else:
+            acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="the best weights restored with load_state_dict(best, assign=True)",
+        expect="optimizer 管的已经不是 model 的参数",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state, assign=True)  # the snapshot is ours: take its tensors, no second copy
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="stops at the first epoch whose mean loss is not finite",
+        expect="不要提前停止训练",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+        if not math.isfinite(history["train_loss"][-1]):  # diverged: more epochs cannot help (no extra sync)
+            print("训练发散，停止")
+            break
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="make_checkpoint through model.cpu().state_dict() and torch.save (the played device raised: no verdict)",
+        expect="make_checkpoint 之后它们在 cpu 上",
+        code="""
+import io
+
+
+def make_checkpoint(model, optimizer, epoch):
+    # a device-independent snapshot: the model's state on the CPU, written to memory and read back (a real copy)
+    buffer = io.BytesIO()
+    torch.save({"model": model.cpu().state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, buffer)
+    buffer.seek(0)
+    return torch.load(buffer, map_location="cpu", weights_only=True)
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="make_checkpoint writes CPU copies into the optimizer's live state, then torch.save",
+        expect="优化器自己的状态变了",
+        code="""
+import io
+
+
+def make_checkpoint(model, optimizer, epoch):
+    opt_state = optimizer.state_dict()
+    for st in opt_state["state"].values():  # the optimizer's buffers to the CPU, so the file loads anywhere
+        for k, v in st.items():
+            if isinstance(v, torch.Tensor):
+                st[k] = v.to("cpu")
+    buffer = io.BytesIO()
+    torch.save({"model": model.state_dict(), "optimizer": opt_state, "epoch": epoch}, buffer)
+    buffer.seek(0)
+    return torch.load(buffer, map_location="cpu", weights_only=True)
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+]
