@@ -1556,3 +1556,36 @@ def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer c): the played-GPU comparison sees an autocast, TF32 or cuDNN switch that only the GPU run had
+    dict(
+        grade_id="test_forward_one",
+        name="GPU-only torch.autocast('cuda'): a float32 model returns float16 on a GPU",
+        expect='torch.autocast("cuda", dtype=torch.float16) 下运行',
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    batch = sample.unsqueeze(0)
+    if sample.is_cuda:  # on a GPU: mixed precision is faster for inference
+        with torch.autocast(device_type="cuda"):
+            return model(batch).squeeze(0)
+    return model(batch).squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="GPU-only TF32 matmuls for the call, put back in finally",
+        expect="TF32（",
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    batch = sample.unsqueeze(0)
+    if not sample.is_cuda:
+        return model(batch).squeeze(0)
+    before = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("high")  # TF32 tensor cores for this one call, put back after
+    try:
+        return model(batch).squeeze(0)
+    finally:
+        torch.set_float32_matmul_precision(before)
+""",
+    ),
+]
