@@ -546,8 +546,6 @@ class SyncCounter(TorchFunctionMode):
             target = False if func is _T.cpu else (targets[0] if targets else source)
             if source and not target and func is not _T.cpu and _called_by_torch((torch._ops.__file__,)):
                 target = True  # torch's own code moving results to the device its inputs came from
-            if not GPU_PLAYED:  # a machine without a GPU: the host is the device, a move to it stays (no copy)
-                target = source
             if source and not target:
                 self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
                 label = _to_label(func, args, kwargs)
