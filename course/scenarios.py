@@ -13,6 +13,8 @@ learner's own code could forge: it catches honest mistakes, not cheating. Values
 from __future__ import annotations
 
 import contextlib
+import io
+import logging
 import os
 import sys
 import threading
@@ -1414,6 +1416,22 @@ def count_syncs(
     report = counter.report()
     report["graph_kept"], report["graph_kept_loss"] = _graph_kept(counter, result)
     return result, report
+
+
+def count_syncs_with_logging_on(fn: Callable[..., Any], *args: Any) -> tuple[Any, dict[str, Any]]:
+    """Scenario: :func:`count_syncs` of ``fn(*args)`` with Python's logging on at every level (into a
+    buffer): a ``logger.info("%.4f", loss)`` formats the tensor, as it does wherever the caller turns logging on."""
+    root, buffer = logging.getLogger(), io.StringIO()
+    handler, level, disabled = logging.StreamHandler(buffer), root.level, logging.root.manager.disable
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    logging.disable(logging.NOTSET)
+    try:
+        return count_syncs(fn, *args)
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+        logging.disable(disabled)
 
 
 def _graph_kept(counter: SyncCounter, result: Any) -> tuple[list[str], bool]:

@@ -2835,3 +2835,64 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer a): a long epoch with logging on
+    dict(
+        grade_id="test_train_epoch",
+        name="a per-step logger.info('%.4f', loss.detach()): a sync per step once logging is on",
+        expect="Python 的 logging 开到 DEBUG",
+        code="""
+import logging
+
+logger = logging.getLogger("train")
+
+
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        logger.info("step %d: loss %.4f", step, loss.detach())  # 调用者打开 INFO 日志时能看到每一步
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a progress loss.item() every 100 steps, beyond the log points",
+        expect="150 个 batch",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if step % 100 == 0:  # 每 100 步打印一次进度，看看训练还活着
+            print(f"step {step}: loss {loss.item():.4f}")
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

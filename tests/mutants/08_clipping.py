@@ -3007,3 +3007,30 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer a): a step with logging on
+    dict(
+        grade_id="test_train_step",
+        name="a per-step logger.debug of loss and grad_norm: two syncs a step once logging is on",
+        expect="Python 的 logging 开到 DEBUG",
+        code="""
+import logging
+
+logger = logging.getLogger("train")
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    logger.debug("loss %.4f, grad_norm %.4f", loss.detach(), grad_norm)  # 打开 DEBUG 日志时看每一步
+    return loss.detach(), grad_norm
+""",
+    ),
+]
