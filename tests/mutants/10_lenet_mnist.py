@@ -3823,3 +3823,28 @@ def restore_checkpoint(checkpoint, model, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 51 (reviewer b cand18)
+    dict(
+        grade_id="test_checkpoint",
+        name="restore_checkpoint swallows a mismatched optimizer state (try/except, a warning, a fresh optimizer)",
+        expect="优化器的状态对不上",
+        code="""
+import warnings as _warnings
+
+
+def make_checkpoint(model, optimizer, epoch):
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    try:
+        optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    except (ValueError, KeyError):
+        # an optimizer of another configuration: keep the weights, start the optimizer afresh
+        _warnings.warn("optimizer state does not match; starting the optimizer from scratch")
+    return checkpoint["epoch"]
+""",
+    ),
+]
