@@ -1314,8 +1314,11 @@ def cudnn_flags() -> dict[str, bool]:
 
 def cudnn_changes(before: dict[str, bool]) -> str:
     """The switches of :func:`cudnn_flags` that differ from ``before`` now ("name=value, ..."), or ""."""
-    now = cudnn_flags()
-    return "、".join(f"{name}={now[name]}" for name in now if now[name] != before[name])
+    cudnn = torch.backends.cudnn
+    now = (cudnn.enabled, cudnn.benchmark, cudnn.deterministic, torch.are_deterministic_algorithms_enabled())
+    if now == tuple(before.values()):  # the usual case, on every torch call of a count: no names built
+        return ""
+    return "、".join(f"{name}={value}" for (name, was), value in zip(before.items(), now) if value != was)
 
 
 def matmul_tf32() -> str:
@@ -1406,10 +1409,10 @@ def count_syncs(
         if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):
             raise
         raise RuntimeError(
-            f"{str(exc)[:80]}：函数调用了只有真 GPU 才能执行的 CUDA 功能。测试按有 GPU 的机器运行（torch.cuda.is_available() "
-            "读作 True，传进来的张量读作在 cuda:0 上），传进来的模型和张量其实都在 CPU 上（没有 GPU 时笔记本的 device 是 CPU）。"
-            '设备从传进来的东西取（next(model.parameters()).device、x.device），不要按 torch.cuda.is_available() 自己选 "cuda"；'
-            "也不要为 GPU 另写一条路（例如只在 GPU 上才调用 torch.random.fork_rng(devices=...) 或 torch.cuda.get_rng_state）。"
+            f"{str(exc)[:80]}：函数调用了只有真 GPU 才能执行的 CUDA 功能。设备从传进来的东西取（next(model.parameters()).device、"
+            'x.device），不要按 torch.cuda.is_available() 自己选 "cuda"，也不要为 GPU 另写一条路（例如只在 GPU 上才调用 '
+            "torch.random.fork_rng(devices=...)）。测试按有 GPU 的机器运行（torch.cuda.is_available() 读作 True，传进来的张量"
+            "读作在 cuda:0 上），传进来的模型和张量其实都在 CPU 上（没有 GPU 时笔记本的 device 是 CPU）。"
         ) from None
     finally:
         ACTIVE_COUNTERS.remove(counter)
@@ -1456,7 +1459,7 @@ def _graph_kept(counter: SyncCounter, result: Any) -> tuple[list[str], bool]:
 
 
 # What torch says when code asks a machine without a GPU for CUDA (while the counter answers is_available() True).
-_NO_CUDA = ("NVIDIA driver", "not compiled with CUDA", "no CUDA GPUs")
+_NO_CUDA = ("NVIDIA driver", "not compiled with CUDA", "no CUDA GPUs", "re-initialize CUDA in forked subprocess")
 
 
 def _named_devices(fn: Callable[..., Any]) -> list[Any]:
