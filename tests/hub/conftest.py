@@ -24,7 +24,7 @@ STUDENTS = ["alice", "bob", "carol", "dana", "erin"]
 GRADER = {
     "COURSE_GRADER_COOLDOWN_S": "2",
     "COURSE_GRADER_PER_HOUR": "2",
-    "COURSE_GRADER_CELL_TIMEOUT": "10",
+    "COURSE_GRADER_CELL_TIMEOUT": "25",  # a first answer (a cold grader: torch imported) takes about 15 s here
     "COURSE_GRADER_NOTEBOOK_TIMEOUT": "90",
     "COURSE_GRADER_WORKERS": "2",
     "COURSE_GRADER_QUEUE": "4",
