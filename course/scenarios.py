@@ -1302,23 +1302,26 @@ def host_batches() -> Iterator[None]:
         _HOST_BATCHES.pop()
 
 
-def cudnn_flags() -> dict[str, bool]:
-    """The switches that decide whether convolutions are reproducible: cuDNN's and torch's deterministic mode."""
-    return {
-        "torch.backends.cudnn.enabled": torch.backends.cudnn.enabled,
-        "torch.backends.cudnn.benchmark": torch.backends.cudnn.benchmark,
-        "torch.backends.cudnn.deterministic": torch.backends.cudnn.deterministic,
-        "torch.use_deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
-    }
+_CUDNN_SWITCHES = (  # what decides whether convolutions are reproducible: cuDNN's switches and torch's deterministic mode
+    "torch.backends.cudnn.enabled",
+    "torch.backends.cudnn.benchmark",
+    "torch.backends.cudnn.deterministic",
+    "torch.use_deterministic_algorithms",
+)
 
 
-def cudnn_changes(before: dict[str, bool]) -> str:
-    """The switches of :func:`cudnn_flags` that differ from ``before`` now ("name=value, ..."), or ""."""
+def cudnn_flags() -> tuple[bool, ...]:
+    """The values of :data:`_CUDNN_SWITCHES`, in that order (read on every torch call of a count: a plain tuple)."""
     cudnn = torch.backends.cudnn
-    now = (cudnn.enabled, cudnn.benchmark, cudnn.deterministic, torch.are_deterministic_algorithms_enabled())
-    if now == tuple(before.values()):  # the usual case, on every torch call of a count: no names built
+    return cudnn.enabled, cudnn.benchmark, cudnn.deterministic, torch.are_deterministic_algorithms_enabled()
+
+
+def cudnn_changes(before: tuple[bool, ...]) -> str:
+    """The switches of :func:`cudnn_flags` that differ from ``before`` now ("name=value、..."), or ""."""
+    now = cudnn_flags()
+    if now == before:  # the usual case: no names built
         return ""
-    return "、".join(f"{name}={value}" for (name, was), value in zip(before.items(), now) if value != was)
+    return "、".join(f"{name}={value}" for name, was, value in zip(_CUDNN_SWITCHES, before, now) if value != was)
 
 
 def matmul_tf32() -> str:
