@@ -279,7 +279,7 @@ MUTANTS = [
     dict(
         grade_id="test_patchify",
         name="a Python loop over the patches",
-        expect="片数达到了块数",
+        expect="只能来自 Python 循环或递归",  # stopped at tensors.STEP_LIMIT steps
         code="def patchify(x, p):\n"
         "    n, c, h, w = x.shape\n"
         "    return torch.stack([x[:, :, i:i+p, j:j+p].reshape(n, -1) for i in range(0, h, p) for j in range(0, w, p)], 1)\n",
@@ -363,7 +363,7 @@ MUTANTS = [
     dict(
         grade_id="test_patchify",
         name="a Python loop over the positions inside a patch, strided slices stacked",
-        expect="块的边长 p",
+        expect="只能来自 Python 循环或递归",  # stopped at tensors.STEP_LIMIT steps
         code="def patchify(x, p):\n    n, c, h, w = x.shape\n"
         "    parts = torch.stack([x[:, :, u::p, v::p] for u in range(p) for v in range(p)], dim=2)\n"
         "    return parts.permute(0, 3, 4, 1, 2).reshape(n, (h // p) * (w // p), c * p * p)\n",
