@@ -3,11 +3,11 @@ section under ``artifacts/browser/report/`` (an ignored folder, so a test run le
 ``UPDATE_REPORT_SHOTS=1`` they replace the README's screenshots in ``artifacts/report/``.
 
 The class (built once per session: this module is its only user): every graded mutant of 02_shapes and of
-06_no_grad held by a student, and 25 submissions per notebook pairing a mutant with a mutant of another question of
+06_no_grad held by a student, and 8 submissions per notebook pairing a mutant with a mutant of another question of
 the same notebook; most students (OVERLAP) hold mutants in both notebooks (so up to four misconceptions each);
 honest students, a student who handed in only 02_shapes and one who handed in nothing. Its size grows with the
-mutants of those two notebooks only by one submission per mutant (178 students and 353 submissions holding 366
-mutants at stop 50). The expected rows come from the mutants alone: each fails its own question and no other, with the
+mutants of those two notebooks only by one submission per mutant (153 students and 303 submissions holding 298
+mutants at stop 52). The expected rows come from the mutants alone: each fails its own question and no other, with the
 id the judge's own code reports for it in this process (``tests.notebooks``; the declared ``mistake=`` where a
 mutant has one). The report must then count exactly those misconceptions: per question, per mistake id, per
 student.
@@ -40,7 +40,7 @@ pytestmark = pytest.mark.browser
 
 ASSIGNMENTS = ("02_shapes", "06_no_grad")  # the two cheapest notebooks to grade per submission
 PAIR_STEPS = (3,)  # per notebook: submissions holding two mutants of two different questions (see below)
-PAIRS = 25  # per notebook, the first this many of them: the class stays about 300 however many mutants there are
+PAIRS = 8  # per notebook, the first this many of them (each submission costs about 2 s of a full run)
 OVERLAP = 150  # students holding mutants in both notebooks (a pair in one or both: three or four misconceptions)
 HONEST = 10  # students who get every question right (beyond those holding a mutant)
 ROOT = Path(__file__).resolve().parents[2]
