@@ -80,22 +80,26 @@ def work_unit(nodeid: str) -> str:
     return _SHARED_SETUP_UNITS.get(key, path)
 
 
-# Seconds a unit takes in a full two-worker run (the "work units" summary at the end of a run prints them; round
-# and update when a unit changes much). The dearest units go first, so that no long unit starts last and runs
+# Seconds a unit takes in a full run (three workers on two cores; the "work units" summary at the end of a run
+# prints them: round and update when a unit changes much). The dearest units go first, so that no long unit starts last and runs
 # alone: xdist's own order (most tests first) started the report's class, the site and the cluster tests last.
 # A unit not listed counts 0.8 s per test.
 _UNIT_SECONDS = {
-    "tests/browser/test_report_page.py": 630,
-    "notebook:10_lenet_mnist": 570,
-    "hub": 240,
-    "notebook:03_broadcasting": 220,
-    "honest": 180,
+    "notebook:10_lenet_mnist": 1000,
+    "tests/browser/test_report_page.py": 550,
+    "notebook:03_broadcasting": 340,
+    "notebook:08_clipping": 300,
+    "hub": 210,
+    "notebook:09_debugging": 210,
+    "notebook:01_tensors": 210,
+    "honest": 200,
+    "notebook:05_autograd": 160,
     "tests/test_grade.py": 130,
-    "notebook:05_autograd": 105,
-    "notebook:09_debugging": 105,
-    "site": 100,
-    "tests/test_cluster.py": 80,
-    "tests/browser/test_student_flow.py": 80,
+    "site": 120,
+    "notebook:02_shapes": 110,
+    "tests/test_cluster.py": 110,
+    "notebook:04_devices": 90,
+    "tests/browser/test_student_flow.py": 85,
     "tests/test_perimeter.py": 40,
 }
 
@@ -107,7 +111,7 @@ def unit_cost(unit: str, tests: int) -> float:
 
 def pytest_xdist_make_scheduler(config, log):
     """pytest-xdist's scope scheduling with :func:`work_unit` as the scope; a free worker takes the dearest unit
-    left (longest first, which keeps the two workers' finishing times close)."""
+    left (longest first, which keeps the workers' finishing times close)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class WorkUnitScheduling(LoadScopeScheduling):

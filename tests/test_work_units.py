@@ -1,4 +1,4 @@
-"""How `pytest -n 2` shares the suite (tests/conftest.py): which tests form one work unit, and which go first."""
+"""How `pytest -n 3` (`make test`) shares the suite (tests/conftest.py): which tests form one work unit, and which go first."""
 
 from tests.conftest import unit_cost, work_unit
 
