@@ -367,7 +367,7 @@ def check_shares_storage(actual: torch.Tensor, base: torch.Tensor, *, expected: 
     if expected and not shares:
         fail(
             f"{name} 应该是输入的视图 (view，共享存储)，但它是一份复制："
-            "reshape() 在布局不兼容时、contiguous()、clone() 都会复制数据。",
+            "reshape() 在布局不兼容时、contiguous()、clone()、.to(memory_format=...) 都会复制数据。",
             mistake="copy-not-view",
         )
     if not expected and shares:

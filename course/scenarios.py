@@ -13,6 +13,8 @@ learner's own code could forge: it catches honest mistakes, not cheating. Values
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import io
 import logging
 import os
@@ -25,7 +27,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch.overrides import TorchFunctionMode
+from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from course import settings
@@ -1360,9 +1362,14 @@ def called_on_a_played_gpu(fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
     """Scenario: ``fn(*args, **kwargs)`` with a GPU played (:func:`count_syncs`: ``x.is_cuda`` and
     ``torch.cuda.is_available()`` read True), its result only: code that only a GPU runs returns what it returns
     there. Started by :func:`course.fixtures.again_on_a_played_gpu`."""
-    counter = SyncCounter(factories_on_device=False, devices=_named_devices(fn), plays_cuda=True)
+    return _played_call(fn, fn, args, kwargs)
+
+
+def _played_call(learner: Callable[..., Any], fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` with a GPU played for the learner's function ``learner`` (its globals name the device)."""
+    counter = SyncCounter(factories_on_device=False, devices=_named_devices(learner), plays_cuda=True)
     counter.tracks_losses = False  # the checks see graphs freed as on the CPU: nothing here holds a loss's graph
-    counter.learner_globals = [g for g in [getattr(fn, "__globals__", None)] if isinstance(g, dict)]
+    counter.learner_globals = _learner_globals(learner)
     counter.numpy_raises = False  # a NumPy read is named by the checks, as on the CPU, not raised
     ACTIVE_COUNTERS.append(counter)
     try:
@@ -1370,6 +1377,63 @@ def called_on_a_played_gpu(fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
             return fn(*args, **kwargs)
     finally:
         ACTIVE_COUNTERS.remove(counter)
+
+
+def with_learner_calls_on_a_played_gpu(scenario: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Scenario: ``scenario(*args, **kwargs)`` with each of the learner's functions among the arguments called on a
+    played GPU (:func:`called_on_a_played_gpu`): a check that hands the learner's function to a scenario (a model,
+    a loop of its own, a count of forwards) meets the code that only a GPU runs too. A scenario that records every
+    call (``observes_every_call``, the recorders of ``course.fixtures``) runs whole with the GPU played around it.
+    Not where the call is already counted (:func:`count_syncs` plays the GPU itself) nor where a tensor among the
+    arguments is on meta (a check that plays a device itself). Started around every scenario by
+    :func:`course.fixtures.again_on_a_played_gpu`."""
+    if scenario is called_on_a_played_gpu or _plays_devices_itself((args, kwargs)):
+        return scenario(*args, **kwargs)
+    if getattr(scenario, "observes_every_call", False):  # a recorder: the GPU played around it, where it sees nothing
+        learner = next((a for a in (*args, *kwargs.values()) if _is_learners(a)), None)
+        return scenario(*args, **kwargs) if learner is None else _played_call(learner, scenario, args, kwargs)
+    args = tuple(_on_a_played_gpu(a) for a in args)
+    kwargs = {name: _on_a_played_gpu(value) for name, value in kwargs.items()}
+    return scenario(*args, **kwargs)
+
+
+def _plays_devices_itself(value: Any) -> bool:
+    """Whether a check plays the devices itself, or observes every call: a count running (:func:`count_syncs`), a
+    trace or profile function (the recorders of ``course.fixtures``: they would see the played GPU's own work), a
+    mode that plays devices (``plays_devices``, :class:`course.fixtures.PlayedDevices`), or among ``value`` a
+    tensor on meta or of a subclass (a FakeTensor)."""
+    if ACTIVE_COUNTERS or sys.gettrace() is not None or sys.getprofile() is not None:
+        return True
+    if any(getattr(m, "plays_devices", False) for m in _get_current_function_mode_stack()):
+        return True
+    leaves = [t for t in torch.utils._pytree.tree_leaves(value) if isinstance(t, torch.Tensor)]
+    return any(t.device.type == "meta" or type(t) not in (torch.Tensor, torch.nn.Parameter) for t in leaves)
+
+
+def _on_a_played_gpu(value: Any) -> Any:
+    """``value``, or where it is a function of the learner's, that function called on a played GPU."""
+    if not _is_learners(value):
+        return value
+
+    @functools.wraps(value)
+    def on_a_played_gpu(*args: Any, **kwargs: Any) -> Any:
+        if _plays_devices_itself((args, kwargs)):
+            return value(*args, **kwargs)
+        return called_on_a_played_gpu(value, *args, **kwargs)
+
+    return on_a_played_gpu
+
+
+def _is_learners(value: Any) -> bool:
+    """Whether ``value`` is a function of the learner's (not of ``course`` or ``torch``)."""
+    module = getattr(value, "__module__", None) or ""
+    return isinstance(value, types.FunctionType) and not module.startswith(("course", "torch"))
+
+
+def _learner_globals(fn: Callable[..., Any]) -> list[dict[str, Any]]:
+    """The globals of the learner's function ``fn`` (seen through :func:`_on_a_played_gpu`'s wrapper), as a list."""
+    found = getattr(inspect.unwrap(fn), "__globals__", None)
+    return [found] if isinstance(found, dict) else []
 
 
 def _real_cpu(value: Any) -> Any:
@@ -1402,7 +1466,7 @@ def count_syncs(
     nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
     devices = _named_devices(fn)
     counter = SyncCounter(nodes, factories_on_device=False, devices=devices, plays_cuda=plays_cuda)
-    counter.learner_globals = [g for g in [getattr(fn, "__globals__", None)] if isinstance(g, dict)]
+    counter.learner_globals = _learner_globals(fn)
     counter.numpy_raises = not _HOST_BATCHES
     ACTIVE_COUNTERS.append(counter)
     try:
@@ -1470,6 +1534,7 @@ def _named_devices(fn: Callable[..., Any]) -> list[Any]:
     (``device = torch.device("cuda" if torch.cuda.is_available() else "cpu")``), and a device string ``fn`` reads
     by name while never writing that string as a literal (``device = "cuda" if ... else "cpu"``: here it reads
     ``"cpu"``). A global whose name says host (``HOST``, ``cpu_device``) names the host, as on a GPU machine."""
+    fn = inspect.unwrap(fn)
     code = getattr(fn, "__code__", None)
     names, literals = (set(code.co_names), _string_constants(code)) if code is not None else (set(), set())
     found: list[Any] = []

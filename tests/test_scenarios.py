@@ -352,3 +352,40 @@ def test_a_wait_bound_as_a_default_argument_is_counted_and_put_back():
     assert report["calls"] == ["torch.cuda.synchronize()"] * 2
     assert _step_that_waits.__defaults__ == (torch.cuda.synchronize,)
     assert _step_that_waits.__kwdefaults__ == {"also": torch.cuda.synchronize}
+
+
+# with_learner_calls_on_a_played_gpu: the learner's function handed to a scenario runs on a played GPU
+_LEARNER = """
+import torch
+
+def where_am_i(x):
+    return torch.tensor(1.0 if x.is_cuda else 0.0)
+"""
+
+
+def _learner_function():
+    cell: dict = {}
+    exec(compile(_LEARNER, "<cell>", "exec"), cell)
+    return cell["where_am_i"]
+
+
+def _hand_on(fn, x):  # a scenario of a check: calls the learner's function itself
+    return fn(x)
+
+
+def test_a_learner_function_handed_to_a_scenario_runs_on_a_played_gpu():
+    fn, x = _learner_function(), torch.ones(2)
+    assert scenarios.with_learner_calls_on_a_played_gpu(_hand_on, fn, x).item() == 1.0
+    assert _hand_on(fn, x).item() == 0.0  # without the wrapper: the CPU, as it is
+
+
+def test_a_recorder_is_played_around_and_a_check_that_plays_devices_itself_is_left_alone():
+    from course.fixtures.tensors import record_calls
+
+    fn = _learner_function()
+    out, names = scenarios.with_learner_calls_on_a_played_gpu(record_calls, fn, torch.ones(2))
+    assert out.item() == 1.0 and set(names) == {"?.__get__", "torch.tensor", "aten.lift_fresh"}  # the learner's only
+    meta = torch.empty(2, device="meta")
+    assert scenarios.with_learner_calls_on_a_played_gpu(_hand_on, lambda t: t.device, meta).type == "meta"
+    with PlayedDevices({}, strict=False):
+        assert scenarios.with_learner_calls_on_a_played_gpu(_hand_on, fn, torch.ones(2)).item() == 0.0
