@@ -1589,3 +1589,69 @@ def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 52: GPU-only branches in checks that hand the learner's function to a scenario (reviewer c, d of stop 51)
+    dict(
+        grade_id="test_forward_one",
+        name="GPU-only squeeze() without dim: a single-score model's output loses its other size-1 dims",
+        expect="不带 dim 的 squeeze()",
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    out = model(sample.unsqueeze(0))
+    return out.squeeze() if sample.is_cuda else out.squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="GPU-only eval() for the call, the caller's mode put back in finally",
+        expect="说明模型是在评估模式下运行的",
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    batch = sample.unsqueeze(0)
+    if not sample.is_cuda:
+        return model(batch).squeeze(0)
+    # on the GPU: one sample is an inference request -> eval mode for the call, the caller's mode put back
+    was_training = model.training
+    model.eval()
+    try:
+        return model(batch).squeeze(0)
+    finally:
+        model.train(was_training)
+""",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="GPU-only model.forward(batch): the model's hooks skipped",
+        expect="没有经过 model(...) 调用模型",
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    batch = sample.unsqueeze(0)
+    # on the GPU skip the Python hook machinery of Module.__call__: call forward directly
+    out = model.forward(batch) if sample.is_cuda else model(batch)
+    return out.squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="GPU-only channels_last copy through .to(memory_format=...)",
+        expect="应该是输入的视图",
+        code="""
+def to_nchw(x: torch.Tensor) -> torch.Tensor:
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    # on a GPU hand cuDNN channels_last memory (a no-op when x is already packed NHWC)
+    return out.to(memory_format=torch.channels_last if out.is_cuda else torch.preserve_format)
+""",
+    ),
+]
+
+CORRECT += [  # stop 52: reviewer c's cand06 of stop 51 is a right answer (no_grad is allowed, see above), GPU-only or not
+    dict(
+        grade_id="test_forward_one",
+        name="torch.no_grad() on a GPU only (set_grad_enabled(is_grad_enabled() and not sample.is_cuda))",
+        code="def forward_one(model, sample):\n"
+        "    with torch.set_grad_enabled(torch.is_grad_enabled() and not sample.is_cuda):\n"
+        "        return model(sample.unsqueeze(0)).squeeze(0)\n",
+    ),
+]

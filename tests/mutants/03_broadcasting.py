@@ -2299,3 +2299,18 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 52: GPU-only branches in checks that hand the learner's function to a scenario (reviewer c, d of stop 51)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="GPU-only set_grad_enabled(False): the distances leave the graph",
+        expect="应该在计算图里（有 grad_fn），但 grad_fn 是 None",
+        code="""
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    # on the GPU the (N, M, D) difference is big: don't keep it for backward there
+    with torch.set_grad_enabled(torch.is_grad_enabled() and not x.is_cuda):
+        diff = x.unsqueeze(1) - y.unsqueeze(0)
+        return (diff ** 2).sum(dim=-1)
+""",
+    ),
+]

@@ -1858,7 +1858,7 @@ MUTANTS += [  # stop 47 review (m2): a memo keyed by f, x and x's version misses
         code="""
 _VG_CACHE = {}
 def value_and_grad(f, x):
-    key = (id(f), id(x), x._version)
+    key = (f, x, x._version)  # the objects themselves: an id reused by a later f or x hits no stale entry
     hit = _VG_CACHE.get(key)
     if hit is not None and hit[0] is x and hit[1] is f:
         return hit[2]
@@ -2212,7 +2212,7 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
     """f: (*x) -> (*y)；x: (*x) float -> J: (*y, *x)，J[i..., j...] = dy[i...] / dx[j...]。"""
     leaf = x.detach().requires_grad_(True)
     y = f(leaf)
-    key = (id(f), id(x), x._version)
+    key = (f, x, x._version)  # the objects themselves: an id reused by a later f or x hits no stale entry
     hit = _memo.get(key)
     # 同一个 f、同一个 x、f(x) 也没变：雅可比矩阵不会变，省掉 y.numel() 次反向
     if hit is not None and hit[0].shape == y.shape and hit[0].dtype == y.dtype and torch.equal(hit[0], y.detach()):
@@ -2241,7 +2241,7 @@ _JAC_CACHE = {}
 
 def jacobian(f, x: torch.Tensor) -> torch.Tensor:
     # a Jacobian costs y.numel() backward passes: reuse it when the same f is asked about the same, unchanged x
-    key = (id(f), id(x), x._version)
+    key = (f, x, x._version)  # the objects themselves: an id reused by a later f or x hits no stale entry
     hit = _JAC_CACHE.get(key)
     if hit is not None and hit[0] is f and hit[1] is x:
         return hit[2].clone()
@@ -2296,7 +2296,7 @@ def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     # the same value on the same, unchanged x as last time
     leaf = x.detach().requires_grad_(True)
     value = f(leaf)
-    key = (id(f), id(x), x._version)
+    key = (f, x, x._version)  # the objects themselves: an id reused by a later f or x hits no stale entry
     hit = _VG_LAST.get(key)
     if hit is not None and hit[0] is f and hit[1] is x and torch.equal(hit[2], value.detach()):
         return value.detach(), hit[3]

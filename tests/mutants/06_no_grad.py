@@ -2019,3 +2019,63 @@ def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 52: GPU-only branches in checks that hand the learner's function to a scenario (reviewer c, d of stop 51)
+    dict(
+        grade_id="test_refine",
+        name="GPU-only plain loss.backward() (no inputs=[z]): loss_fn's own parameters get gradients",
+        expect="loss_fn 自己的可训练参数 scale 的 .grad 变了",
+        code="""
+def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss = loss_fn(z)
+        if z.is_cuda:
+            loss.backward()  # GPU: plain backward (inputs= makes autograd prune the graph on every step)
+        else:
+            loss.backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 52: GPU-only branches in td_loss and evaluate (reviewer d of stop 51)
+    dict(
+        grade_id="test_td_loss",
+        name="GPU-only one batched forward of cat([x, x_next]) when value_net is target_net",
+        expect="x 和 x_next 被合成一个输入",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    if value_net is target_net and x.is_cuda:  # on the GPU one bigger batch is cheaper than two launches
+        both = value_net(torch.cat([x, x_next]))
+        prediction, next_value = both[: x.shape[0]], both[x.shape[0]:]
+        target = (reward + gamma * next_value).detach()
+    else:
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+        prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="GPU-only torch.no_grad() in place of torch.inference_mode()",
+        expect="而不是 torch.inference_mode() 里",
+        code="""
+def evaluate(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    # on the GPU the outputs often go on into training code (targets, distillation): inference tensors cannot, so use no_grad there
+    guard = torch.no_grad() if x.is_cuda else torch.inference_mode()
+    try:
+        with guard:
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+]

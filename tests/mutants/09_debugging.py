@@ -1986,3 +1986,30 @@ def train_step(model: Net, x: torch.Tensor, y: torch.Tensor, optimizer) -> float
 """,
     ),
 ]
+
+MUTANTS += [  # stop 52: GPU-only branches in checks that hand the learner's function to a scenario (reviewer c, d of stop 51)
+    dict(
+        grade_id="test_regression_step",
+        name="GPU-only warm-up forward before the step's forward",
+        expect="model(x) 被调用了 2 次",
+        code="""
+_warmed_up = set()
+
+
+def regression_step(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer) -> dict:
+    if x.is_cuda and id(model) not in _warmed_up:  # first step on the GPU: one warm-up forward so cuDNN picks its kernels
+        with torch.no_grad():
+            model(x)
+        _warmed_up.add(id(model))
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]
