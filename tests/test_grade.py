@@ -395,8 +395,8 @@ def test_learner_code_is_isolated(graded, student):
 RACY = {f"attack_{a.name}" for a in ATTACKS if a.group == "concurrency"}  # they race the judge on purpose
 
 
-# Its cell fails either at the cell's time limit or at the size limit on the way back, whichever a loaded
-# machine reaches first: both score 0, only the message's wording changes.
+# Its cell fails at the cell's time limit, or its process is stopped at the size or memory limit on the way back
+# (status "crashed"), whichever a loaded machine reaches first: both score 0; the status, message and mistake id change.
 LOAD_WORDED = {"attack_enormous_return_value"}
 
 
@@ -404,13 +404,13 @@ def _rows_without_racy(path: Path) -> list[list[str]]:
     with path.open(encoding="utf-8", newline="") as f:
         table = list(csv.reader(f))
     header, body = table[0], table[1:]
-    message = header.index("message") if "message" in header else None
+    worded = [header.index(name) for name in ("status", "message", "mistake") if name in header]
     out = [header]
     for row in body:
         if row[0] in RACY:
             continue
-        if row[0] in LOAD_WORDED and message is not None:
-            row = row[:message] + row[message + 1 :]
+        if row[0] in LOAD_WORDED:
+            row = [value for i, value in enumerate(row) if i not in worded]
         out.append(row)
     return out
 
