@@ -2066,3 +2066,33 @@ def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 52: GPU-only branches in causal_mask_fill (reviewer c of stop 51)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="GPU-only mask of scores' full shape (B, H, T, T)",
+        expect="的布尔掩码（aten.ones），是规格要的 (T, T) 掩码的 8 倍",
+        code="""
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    t = scores.shape[-1]
+    # on a GPU a mask of scores' own shape keeps masked_fill a plain elementwise kernel (no broadcast strides)
+    shape = scores.shape if scores.is_cuda else (t, t)
+    future = torch.ones(shape, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+""",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="GPU-only finfo(dtype).min fill for float16 / bfloat16 scores",
+        expect="期望 -inf，得到 -65504",
+        code="""
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    fill = float("-inf")
+    if scores.is_cuda and scores.dtype in (torch.float16, torch.bfloat16):
+        fill = torch.finfo(scores.dtype).min  # mixed precision on the GPU: -inf rows turn softmax into nan
+    return scores.masked_fill(future, fill)
+""",
+    ),
+]
