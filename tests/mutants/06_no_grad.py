@@ -1754,7 +1754,7 @@ def evaluate(model, x):
     finally:
         for module, training in modes_before:
             module.training = training
-    _EVAL_CACHE[id(model)] = (key, out)
+    _EVAL_CACHE[id(model)] = (key, out, model, x)  # model and x kept alive: a later object never reuses their ids
     return out
 """,
     ),
