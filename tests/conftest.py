@@ -60,7 +60,7 @@ def honest_progress(honest_course):
     return progress(honest_course, course_root=nbs.ROOT)
 
 
-# How `pytest -n 2` (pytest-xdist, `make test`) shares the tests between its workers: one work unit per test
+# How `pytest -n 3` (pytest-xdist, `make test`) shares the tests between its workers: one work unit per test
 # file, so that a file's module and class set-ups run once; files that share a session set-up form one unit
 # (the hub's tests share one hub, the site's tests one build, test_notebooks and test_progress the honest
 # copies); test_mutants.py, the largest file, and test_hints.py are one unit per notebook, "notebook:<id>": they
