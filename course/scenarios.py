@@ -30,7 +30,7 @@ import torch
 from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from course import settings
+from course import checks, settings
 
 
 def backward(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -1390,7 +1390,7 @@ def with_learner_calls_on_a_played_gpu(scenario: Callable[..., Any], *args: Any,
     if scenario is called_on_a_played_gpu or _plays_devices_itself((args, kwargs)):
         return scenario(*args, **kwargs)
     if getattr(scenario, "observes_every_call", False):  # a recorder: the GPU played around it, where it sees nothing
-        learner = next((a for a in (*args, *kwargs.values()) if _is_learners(a)), None)
+        learner = next((a for a in (*args, *kwargs.values()) if checks._learners(a)), None)
         return scenario(*args, **kwargs) if learner is None else _played_call(learner, scenario, args, kwargs)
     args = tuple(_on_a_played_gpu(a) for a in args)
     kwargs = {name: _on_a_played_gpu(value) for name, value in kwargs.items()}
@@ -1412,7 +1412,7 @@ def _plays_devices_itself(value: Any) -> bool:
 
 def _on_a_played_gpu(value: Any) -> Any:
     """``value``, or where it is a function of the learner's, that function called on a played GPU."""
-    if not _is_learners(value):
+    if not checks._learners(value):
         return value
 
     @functools.wraps(value)
@@ -1422,12 +1422,6 @@ def _on_a_played_gpu(value: Any) -> Any:
         return called_on_a_played_gpu(value, *args, **kwargs)
 
     return on_a_played_gpu
-
-
-def _is_learners(value: Any) -> bool:
-    """Whether ``value`` is a function of the learner's (not of ``course`` or ``torch``)."""
-    module = getattr(value, "__module__", None) or ""
-    return isinstance(value, types.FunctionType) and not module.startswith(("course", "torch"))
 
 
 def _learner_globals(fn: Callable[..., Any]) -> list[dict[str, Any]]:
