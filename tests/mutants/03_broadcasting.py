@@ -597,7 +597,7 @@ MUTANTS = [
     dict(
         grade_id="test_batch_outer_sum",
         name="fills empty (B, M, N) buffers with out[:] = a[:, :, None] before adding",
-        expect="copy_ 把一个",
+        expect="你调用的 Tensor.__setitem__（其中的 copy_）把一个",
         code="def batch_outer_sum(a, b):\n    (n, m), k = a.shape, b.shape[1]\n"
         "    ta = torch.empty(n, m, k, dtype=a.dtype)\n    ta[:] = a[:, :, None]\n"
         "    tb = torch.empty(n, m, k, dtype=b.dtype)\n    tb[:] = b[:, None, :]\n    return ta + tb\n",
@@ -621,7 +621,7 @@ MUTANTS = [
     dict(
         grade_id="test_pairwise_sq_dist",
         name="expand(...).double() materialises the broadcast in another dtype",
-        expect="_to_copy 把一个",
+        expect="你调用的 Tensor.double（其中的 _to_copy）把一个",
         code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
         "    xs = x.unsqueeze(1).expand(n, m, d).double()\n    ys = y.unsqueeze(0).expand(n, m, d).double()\n"
         "    return ((xs - ys) ** 2).sum(-1).to(x.dtype)\n",
@@ -2311,6 +2311,26 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     with torch.set_grad_enabled(torch.is_grad_enabled() and not x.is_cuda):
         diff = x.unsqueeze(1) - y.unsqueeze(0)
         return (diff ** 2).sum(dim=-1)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 53: a tiling inside a library call is told which call of the learner's made it
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="law of cosines in float64: the banned expansion through F.cosine_similarity of broadcast views (d cand47; the message names the learner's call, not only the norm inside it)",
+        expect="你调用的 torch.cosine_similarity",
+        code="""
+import torch.nn.functional as F
+
+
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    # law of cosines: |x - y|^2 = |x|^2 + |y|^2 - 2 |x| |y| cos(x, y), in float64
+    xd, yd = x.double(), y.double()
+    nx = xd.norm(dim=1, keepdim=True)          # (N, 1)
+    ny = yd.norm(dim=1)                        # (M,)
+    cos = F.cosine_similarity(xd.unsqueeze(1), yd.unsqueeze(0), dim=-1, eps=1e-300)  # (N, M)
+    return (nx ** 2 + ny ** 2 - 2 * nx * ny * cos).to(x.dtype)
 """,
     ),
 ]
