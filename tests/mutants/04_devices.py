@@ -598,10 +598,13 @@ MUTANTS += [  # issue-17 third pass (rvk): a new leaf that requires grad read th
     ),
 ]
 
-CORRECT += [  # issue-17 third pass (rvk): a copy on the same device stays in the graph
+MUTANTS += [  # issue-17 third pass (rvk) ruled this right, for the graph check (a copy on the same device stays
+    # in the graph: that check must not fail it, and does not). Stop 53 rules it wrong: the spec's table returns
+    # batch.to(device), which hands back a tensor already in place itself; a copy costs a second tensor's memory
     dict(
         grade_id="test_move_to",
         name="always copies: batch.to(device, copy=True)",
+        expect="返回的却是一份拷贝",
         code="def move_to(batch, device):\n"
         "    if isinstance(batch, torch.Tensor):\n        return batch.to(device, copy=True)\n" + _MOVE_REST,
     ),
