@@ -19,6 +19,7 @@ import io
 import logging
 import os
 import sys
+import sysconfig
 import threading
 import types
 import weakref
@@ -228,6 +229,7 @@ class SyncCounter(TorchFunctionMode):
     ) -> None:
         super().__init__()
         self.calls: list[str] = []
+        self.callers: list[str] = []  # per entry of ``calls``: the learner's function that made it (``"evaluate"``)
         self.uploads: list[str] = []  # the entries of ``calls`` that are blocking copies to the device
         self.async_copies: list[str] = []  # the entries of ``calls`` that are non_blocking=True copies to the host
         self.loss_nodes = set(loss_nodes)
@@ -340,6 +342,7 @@ class SyncCounter(TorchFunctionMode):
     def report(self) -> dict[str, Any]:
         return {
             "calls": list(self.calls),
+            "callers": list(self.callers),
             "uploads": list(self.uploads),
             "async_copies": list(self.async_copies),
             "on_accumulated_graph": self.on_accumulated_graph,
@@ -769,13 +772,14 @@ class SyncCounter(TorchFunctionMode):
         is that sync: the copies and the wait count once together."""
         if t is None and self._pending_async:
             for i in reversed(self._pending_async):
-                del self.calls[i], self.sync_losses[i]
+                del self.calls[i], self.sync_losses[i], self.callers[i]
         if self._copying:
             self._pending_async.append(len(self.calls))
         else:
             self._in_flight.clear()  # a blocking sync: every copy queued before it has arrived
             self._pending_async = []
         self.calls.extend([label] * times)
+        self.callers.extend([_learner_function()] * times)
         self.sync_losses.extend([self.losses_made] * times)
         if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
             self.on_accumulated_graph += 1
@@ -1129,6 +1133,22 @@ def _called_by_torch(skip: tuple[str, ...] = ()) -> bool:
     while frame is not None and frame.f_code.co_filename in (__file__, torch.overrides.__file__, *skip):
         frame = frame.f_back
     return frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR)
+
+
+_COURSE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_SYSTEM_DIRS = tuple(
+    {_TORCH_DIR, _COURSE_DIR}
+    | {sysconfig.get_paths()[k] + os.sep for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
+
+
+def _learner_function() -> str:
+    """The name of the innermost function on the call stack that is not torch's, the standard library's, an
+    installed package's or the course's: the learner's function that made the torch call being handled."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_SYSTEM_DIRS):
+        frame = frame.f_back
+    return frame.f_code.co_name if frame is not None else ""
 
 
 def _called_from(files: tuple[str, ...]) -> bool:

@@ -3848,3 +3848,93 @@ def restore_checkpoint(checkpoint, model, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: restoring a CPU checkpoint leaves the model where the caller put it
+    dict(
+        grade_id="test_checkpoint",
+        name="restore_checkpoint moves the caller's model to the checkpoint's device first (b cand20)",
+        expect="恢复把调用者的模型搬走了",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    # the model goes where the saved weights are (the checkpoint was loaded with map_location=...)
+    model.to(next(iter(checkpoint["model"].values())).device)
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+]
+
+MUTANTS += [  # stop 53: fit's sync budget says which of the learner's functions made the syncs
+    dict(
+        grade_id="test_fit",
+        name="fit right, its evaluate (exercise 5) reads every batch's count with .item(): told the syncs are evaluate's (b cand17)",
+        expect="问题在你的 evaluate（练习 5）",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = 0
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum().item()
+        return correct / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+]
+
+MUTANTS += [  # stop 53: a dtype round trip keeps the model on its played GPU, and the epoch is told its precision
+    dict(
+        grade_id="test_train_one_epoch",
+        name="trains the epoch in float64 (model.double(), float64 batches, model.float() in finally): told the forward ran in float64, not that the model moved (b cand13)",
+        expect="前向没有按 float32 运行（float64）",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    model.double()  # train in float64 for exact gradients; the caller gets its float32 model back
+    losses = []
+    try:
+        for xb, yb in loader:
+            xb, yb = xb.to(device, torch.float64, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            losses.append(loss.detach().float())
+    finally:
+        model.float()
+    return torch.stack(losses)
+""",
+    ),
+]
