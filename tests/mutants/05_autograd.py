@@ -2448,3 +2448,30 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: micro-batches are observed on a model without BatchNorm too
+    dict(
+        grade_id="test_accumulate_grads",
+        name="one full-batch forward and backward whenever the model has no training-mode BatchNorm (s53 b cand28)",
+        expect="模型的前向只运行了 1 次，3 块应各一次",
+        code="""
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    batch_dependent = any(isinstance(m, nn.modules.batchnorm._BatchNorm) and m.training for m in model.modules())
+    if not batch_dependent:
+        # no batch-dependent layer: the accumulated gradient equals the full-batch one, so take it in one pass
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        return loss.item()
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total += loss.item()
+    return total
+""",
+    ),
+]
