@@ -2334,3 +2334,33 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: in-place and batched-sum forms of the matrix product
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term from in-place out.addmm_ (s53 d cand05)",
+        expect="aten.addmm",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # ||x||^2 + ||y||^2 - 2 x.y, in float64 so the cancellation stays far below the tolerance
+    xd, yd = x.double(), y.double()
+    out = (xd * xd).sum(dim=1, keepdim=True) + (yd * yd).sum(dim=1)  # (N, 1) + (M,) -> (N, M)
+    out.addmm_(xd, yd.t(), alpha=-2.0)                                # in place: - 2 x @ y.T
+    return out.clamp_min_(0.0).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term from torch.addbmm (s53 d cand06)",
+        expect="aten.addbmm",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    xd, yd = x.double(), y.double()
+    sq = (xd * xd).sum(dim=1, keepdim=True) + (yd * yd).sum(dim=1)      # (N, M)
+    out = torch.addbmm(sq, xd.unsqueeze(0), yd.t().unsqueeze(0), alpha=-2.0)  # sq - 2 x @ y.T
+    return out.clamp_min(0.0).to(x.dtype)
+''',
+    ),
+]
