@@ -3034,3 +3034,33 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: the same gradient tensors with new values
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="memo of the global norm keyed on the gradient tensors themselves: stale once they change in place (s53 a cand13)",
+        expect="第二次返回的总范数和第一次完全一样",
+        code="""
+_TOTALS = []  # (这批梯度张量, 它们的全局范数)
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    # 同一批梯度张量的全局范数只算一次（训练循环里每步先记录范数、再裁剪，两次都要它）
+    for gs, cached in _TOTALS:
+        if len(gs) == len(grads) and all(a is b for a, b in zip(gs, grads)):
+            total = cached
+            break
+    else:
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+        _TOTALS.append((grads, total))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+]
