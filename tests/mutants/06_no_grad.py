@@ -2079,3 +2079,23 @@ def evaluate(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: a loss below a tolerance from the start still takes every step
+    dict(
+        grade_id="test_refine",
+        name="early stop on the device: the update is masked once the loss is at or below 1e-4 (s53 b cand36)",
+        expect="h 离目标很近",
+        code="""
+def refine(h, loss_fn, steps, lr, tol=1e-4):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss = loss_fn(z)
+        loss.backward(inputs=[z])
+        with torch.no_grad():
+            # early stop without a host read: once the loss is below tol the update is masked out on the device
+            z -= lr * z.grad * (loss.detach() <= tol).logical_not()
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]
