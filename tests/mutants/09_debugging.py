@@ -1171,9 +1171,15 @@ CORRECT += [  # fix37
         return {"loss": loss.item(), "grad_norm": None, "skipped": True}"""
         ),
     ),
-    dict(  # zero_grad(set_to_none=False) on a fresh model leaves None as it is
+]
+
+MUTANTS += [  # fix37 ruled zero_grad(set_to_none=False) right (a fresh model's None grads stay None). Stop 53 rules it
+    # wrong (s53 b cand26): parameters frozen after training keep zeroed, not None, grads, and the optimizer's momentum
+    # from before the freeze moves them at every step; the frozen case now has that momentum
+    dict(
         grade_id="test_train_step",
         name="zero_grad(set_to_none=False)",
+        expect="是全 0 的张量，不是 None",
         code=_train_step(zero_grad="optimizer.zero_grad(set_to_none=False)"),
     ),
 ]
