@@ -2125,3 +2125,47 @@ def linear_init(in_features: int, out_features: int, generator: torch.Generator)
 """,
     ),
 ]
+
+CORRECT += [  # stop 53 (d ok04): thorough input checks take a fixed 48 steps at any size, which is no loop
+    dict(
+        grade_id="test_masked_row_mean",
+        name="thorough input validation and asserts: 48 steps at every size",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"x must be a tensor, got {type(x).__name__}")
+    if x.dim() != 2:
+        raise ValueError(f"x must be 2-D (N, D), got shape {tuple(x.shape)}")
+    if not x.is_floating_point():
+        raise TypeError(f"x must be a floating point tensor, got {x.dtype}")
+    if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
+        raise TypeError(f"low and high must be Python numbers, got {type(low).__name__} and {type(high).__name__}")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(f"low and high must be finite, got {low} and {high}")
+    if not low < high:
+        raise ValueError(f"low must be below high, got [{low}, {high})")
+    n, d = x.shape
+    if n == 0:
+        return x.new_empty(0)                           # no rows
+    if d == 0:
+        return x.new_full((n,), float("nan"))           # no readings: the mean of nothing
+    xd = x.double()                                     # compare in float64
+    at_least_low = xd >= low
+    below_high = xd < high
+    mask = at_least_low & below_high                    # nan, ±inf: False
+    assert mask.shape == (n, d), (mask.shape, n, d)
+    wide = torch.promote_types(x.dtype, torch.float32)  # float16 -> float32
+    kept = torch.where(mask, x, torch.zeros_like(x))    # not x * mask: inf * 0 = nan
+    total = kept.sum(dim=1, dtype=wide)
+    count = mask.sum(dim=1)
+    count = count.to(wide)                              # divide in the wide dtype
+    mean = total / count                                # 0 / 0 = nan
+    out = mean.to(x.dtype)
+    assert out.shape == (n,), (out.shape, n)
+    assert out.dtype == x.dtype, (out.dtype, x.dtype)
+    assert out.device == x.device, (out.device, x.device)
+    return out
+''',
+    ),
+]
