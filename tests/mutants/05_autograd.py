@@ -282,7 +282,7 @@ MUTANTS = [
     dict(
         grade_id="test_accumulate_grads",
         name="one full-batch forward and backward",
-        expect="一次就把整批送进了模型",
+        expect="模型的前向只运行了 1 次，3 块应各一次",
         code=(
             _ACC_HEAD
             + "    model.zero_grad()\n    loss = loss_fn(model(x), y)\n    loss.backward()\n    return loss.item()\n"
@@ -302,7 +302,7 @@ MUTANTS = [
     dict(
         grade_id="test_accumulate_grads",
         name="one backward on the summed micro-batch losses",
-        expect="全部 2 次前向，之后才反向",
+        expect="反向传播却只到达模型 1 次",
         code=(
             _ACC_HEAD + "    model.zero_grad()\n    total = 0\n"
             "    for s in range(0, len(x), micro_batch_size):\n"
