@@ -2099,3 +2099,25 @@ def refine(h, loss_fn, steps, lr, tol=1e-4):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: freeze runs again on a played GPU
+    dict(
+        grade_id="test_freeze",
+        name="GPU-only model.zero_grad(set_to_none=True): clears the caller's other gradients on a GPU (s53 b cand05)",
+        expect="输入都在 GPU 上时",
+        code="""
+def freeze(model, names):
+    frozen = {}
+    for name in names:
+        module = model.get_submodule(name)
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+            frozen[id(parameter)] = parameter.numel()
+        module.eval()
+    if any(p.is_cuda for p in model.parameters()):
+        # on the GPU: release the gradient memory now (the optimizer is rebuilt after freezing anyway)
+        model.zero_grad(set_to_none=True)
+    return sum(frozen.values())
+""",
+    ),
+]

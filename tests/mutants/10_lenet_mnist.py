@@ -3938,3 +3938,43 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: the checkpoint checks run again on a played GPU
+    dict(
+        grade_id="test_checkpoint",
+        name="GPU-only make_checkpoint returns the live state_dicts, no copy (s53 a cand05)",
+        expect="输入都在 GPU 上时",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    if next(model.parameters()).is_cuda:
+        # GPU 上显存紧：deepcopy 会再占一份模型和优化器状态的显存；检查点马上就 torch.save 到文件，直接存 state_dict()
+        return {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="GPU-only restore_checkpoint hands the checkpoint's optimizer state to load_state_dict without a deepcopy (s53 a cand06)",
+        expect="输入都在 GPU 上时",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    if next(model.parameters()).is_cuda:
+        # GPU 上 optimizer.load_state_dict 会把状态 .to(参数的设备)，本来就是一份拷贝，不用再 deepcopy 一次
+        optimizer.load_state_dict(checkpoint["optimizer"])
+    else:
+        optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+]
