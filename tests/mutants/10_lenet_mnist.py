@@ -3978,3 +3978,31 @@ def restore_checkpoint(checkpoint, model, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: an epoch draws from the global generator and leaves it moved on
+    dict(
+        grade_id="test_train_one_epoch",
+        name="each epoch inside torch.random.fork_rng(devices=[]) reseeded with 0: the same shuffle and Dropout masks every epoch (s53 a cand02)",
+        expect="全局随机数生成器的状态",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    # 可复现：每个 epoch 用同一个种子，放在 fork_rng 里，不改调用者的全局随机数
+    with torch.random.fork_rng(devices=[]):
+        torch.default_generator.manual_seed(0)  # 只重设 CPU 的生成器，出块时 fork_rng 放回
+        for xb, yb in loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
