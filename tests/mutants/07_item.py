@@ -2896,3 +2896,93 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: train_epoch's checks run a third time, on a played GPU
+    dict(
+        grade_id="test_train_epoch",
+        name="GPU-only nan_to_num: diverged batches logged as 0 on a GPU (s53 a cand07)",
+        expect="输入都在 GPU 上时",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+        batch_size = x.shape[0]
+        value = loss.detach()
+        if value.is_cuda:
+            # GPU 上不能用 if 跳过发散的 batch（每步一次同步）：在设备上把 nan / inf 记成 0，日志曲线不被一个坏 batch 毁掉
+            value = torch.nan_to_num(value, nan=0.0, posinf=0.0, neginf=0.0)
+        batch_sum = value * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="GPU-only: an overflowed step's loss replaced by 0 before backward (s53 a cand11)",
+        expect="输入都在 GPU 上时",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        if loss.is_cuda:
+            # GPU 上不能用 if 跳过溢出的 batch（同步）：在设备上把不是有限值的 loss 换成 0 再 backward，这一步就不更新
+            loss = torch.where(torch.isfinite(loss), loss, torch.zeros_like(loss))
+        loss.backward()
+        optimizer.step()
+
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="GPU-only torch.set_grad_enabled(True) inside the caller's no_grad (s53 a cand15)",
+        expect="输入都在 GPU 上时",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    if batches and batches[0][0].is_cuda:
+        # 调用者可能还在 no_grad 里（例如刚评估完）：GPU 上白跑前向再在 backward 报错太浪费，先把梯度打开
+        torch.set_grad_enabled(True)
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

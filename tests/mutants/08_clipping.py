@@ -3064,3 +3064,27 @@ def clip_by_global_norm_(parameters, max_norm):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: train_step's checks run a third time, on a played GPU
+    dict(
+        grade_id="test_train_step",
+        name="GPU-only torch.set_grad_enabled(True) inside the caller's no_grad (s53 a cand08)",
+        expect="输入都在 GPU 上时",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    if x.is_cuda:
+        # 调用者可能还在 no_grad 里（例如刚评估完）：GPU 上白跑一遍前向再在 backward 报错太浪费，先把梯度打开
+        torch.set_grad_enabled(True)
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
