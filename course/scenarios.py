@@ -1409,6 +1409,8 @@ def with_learner_calls_on_a_played_gpu(scenario: Callable[..., Any], *args: Any,
     :func:`course.fixtures.again_on_a_played_gpu`."""
     if scenario is called_on_a_played_gpu or _plays_devices_itself((args, kwargs)):
         return scenario(*args, **kwargs)
+    if checks._learners(scenario):  # remote.run(the learner's function, ...): a call of it like any other
+        return _played_call(scenario, scenario, args, kwargs)
     if getattr(scenario, "observes_every_call", False):  # a recorder: the GPU played around it, where it sees nothing
         learner = next((a for a in (*args, *kwargs.values()) if checks._learners(a)), None)
         return scenario(*args, **kwargs) if learner is None else _played_call(learner, scenario, args, kwargs)

@@ -379,6 +379,12 @@ def test_a_learner_function_handed_to_a_scenario_runs_on_a_played_gpu():
     assert _hand_on(fn, x).item() == 0.0  # without the wrapper: the CPU, as it is
 
 
+def test_a_learner_function_run_as_the_scenario_itself_runs_on_a_played_gpu():
+    fn, x = _learner_function(), torch.ones(2)
+    assert scenarios.with_learner_calls_on_a_played_gpu(fn, x).item() == 1.0  # remote.run(train_one_epoch, ...)
+    assert fn(x).item() == 0.0
+
+
 def test_a_recorder_is_played_around_and_a_check_that_plays_devices_itself_is_left_alone():
     from course.fixtures.tensors import record_calls
 

@@ -4006,3 +4006,58 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53: train_one_epoch's hidden checks run again on a played GPU
+    dict(
+        grade_id="test_train_one_epoch",
+        name="GPU-only nan_to_num of every batch's loss (s53 a cand04)",
+        expect="输入都在 GPU 上时",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        if loss.is_cuda:
+            # GPU 上不能用 if 检查 nan（每步一次同步）：在设备上把发散的 loss 记成 0，fit 的平均不被一个坏 batch 毁掉
+            losses.append(torch.nan_to_num(loss.detach(), nan=0.0, posinf=0.0, neginf=0.0))
+        else:
+            losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="GPU-only model.train() only when the top module is not training (s53 a cand16)",
+        expect="输入都在 GPU 上时",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    if device.type == "cuda":
+        if not model.training:  # GPU 上每个 epoch 都递归切一遍模式没必要：只在模型不在训练模式时切换
+            model.train()
+    else:
+        model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
