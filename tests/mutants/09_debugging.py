@@ -1975,14 +1975,14 @@ MUTANTS += [  # stop 51 (reviewers c, d): code that only a GPU runs; every hidde
         name="GPU-only: an extra warm-up forward and backward (BatchNorm stats updated twice)",
         expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
         code="""
-_warmed_up = set()
+_warmed_up = []  # the models themselves (kept alive): an id() of a dead model may come back for a new one
 
 
 def train_step(model: Net, x: torch.Tensor, y: torch.Tensor, optimizer) -> float:
     model.train()
-    if x.is_cuda and id(model) not in _warmed_up:  # first step on the GPU: one warm-up pass so cuDNN picks its kernels
+    if x.is_cuda and not any(m is model for m in _warmed_up):  # first step on the GPU: one warm-up pass
         F.cross_entropy(model(x), y).backward()
-        _warmed_up.add(id(model))
+        _warmed_up.append(model)
     optimizer.zero_grad()
     logits = model(x)
     loss = F.cross_entropy(logits, y)
@@ -1999,14 +1999,14 @@ MUTANTS += [  # stop 52: GPU-only branches in checks that hand the learner's fun
         name="GPU-only warm-up forward before the step's forward",
         expect="model(x) 被调用了 2 次",
         code="""
-_warmed_up = set()
+_warmed_up = []  # the models themselves (kept alive): an id() of a dead model may come back for a new one
 
 
 def regression_step(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer) -> dict:
-    if x.is_cuda and id(model) not in _warmed_up:  # first step on the GPU: one warm-up forward so cuDNN picks its kernels
+    if x.is_cuda and not any(m is model for m in _warmed_up):  # first step on the GPU: one warm-up forward
         with torch.no_grad():
             model(x)
-        _warmed_up.add(id(model))
+        _warmed_up.append(model)
     optimizer.zero_grad()
     pred = model(x).squeeze(1)
     loss = F.mse_loss(pred, y)
