@@ -48,7 +48,8 @@ hub: $(STAMP) $(PROXY)
 ## Lint, format check and the whole test suite (with the hub tests' proxy where npm is there to install it), in
 ## TEST_WORKERS pytest-xdist workers: tests that share a set-up stay in one worker (tests/conftest.py, work_unit).
 ## Three on two cores: the hub, grader and browser tests spend much of their time waiting, and a third worker
-## uses it (stop 52: a full run took 25-26 min with three; stop 51's took 32 min with two).
+## uses it (stop 52: a full run took 25-26 min with three; stop 51's took 32 min with two). Each test process runs
+## torch on one thread (tests/conftest.py): stop 53's full run took 24.7 min, with a third less CPU than stop 52's.
 TEST_WORKERS ?= 3
 test: $(STAMP) $(if $(shell command -v npm),$(PROXY))
 	$(BIN)/python -m ruff check .
