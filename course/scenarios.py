@@ -1135,18 +1135,24 @@ def _called_by_torch(skip: tuple[str, ...] = ()) -> bool:
     return frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR)
 
 
-_COURSE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-_SYSTEM_DIRS = tuple(
-    {_TORCH_DIR, _COURSE_DIR}
-    | {sysconfig.get_paths()[k] + os.sep for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+# where code that is not the learner's lives: torch, NumPy, course/ itself, the standard library, site-packages
+LIBRARY_PATHS = tuple(
+    {os.path.dirname(os.path.abspath(m.__file__)) + os.sep for m in (torch, np)}
+    | {os.path.dirname(os.path.abspath(__file__)) + os.sep}  # course/
+    | {os.path.abspath(sysconfig.get_paths()[k]) + os.sep for k in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
 
 
+def is_library(filename: str) -> bool:
+    """Whether code from ``filename`` is torch's, NumPy's, the course's or the standard library's, not the learner's."""
+    return filename.startswith(LIBRARY_PATHS) or filename.startswith("<frozen")
+
+
 def _learner_function() -> str:
-    """The name of the innermost function on the call stack that is not torch's, the standard library's, an
-    installed package's or the course's: the learner's function that made the torch call being handled."""
+    """The name of the innermost function on the call stack that is not a library's (:func:`is_library`): the
+    learner's function that made the torch call being handled."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_SYSTEM_DIRS):
+    while frame is not None and is_library(frame.f_code.co_filename):
         frame = frame.f_back
     return frame.f_code.co_name if frame is not None else ""
 
