@@ -996,6 +996,24 @@ _PLAYED = [
 _PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__file__)
 
 
+@contextlib.contextmanager
+def a_gpu_machine(device_count: int = 1) -> Iterator[None]:
+    """Inside the block ``torch.cuda`` answers as on a machine with ``device_count`` GPUs (:data:`_PLAYED`) to any
+    caller but torch's own code, and its waits (``torch.cuda.synchronize()``, ``empty_cache()``) return at once:
+    for a check that plays the devices of tensors itself (:class:`course.fixtures.PlayedDevices`) and counts
+    nothing."""
+    answers = [(o, n, device_count if n == "device_count" else v) for o, n, v in _PLAYED]
+    answers += [(owner, name, None) for owner, name, _ in _WAITS]
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
+    try:
+        for (owner, name, real), (_, _, value) in zip(saved, answers):
+            setattr(owner, name, _playing(real, value))
+        yield
+    finally:
+        for owner, name, real in reversed(saved):
+            setattr(owner, name, real)
+
+
 _LEGACY_TYPES = {
     "FloatTensor": torch.float32,
     "DoubleTensor": torch.float64,

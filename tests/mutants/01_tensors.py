@@ -2169,3 +2169,50 @@ def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 53 reviewers (c F8/F9, b 5/6): a GPU machine with CPU inputs, and inputs on cuda:1 (course/fixtures/placement.py)
+    dict(
+        grade_id="test_masked_row_mean",
+        name="x moved to the GPU when one is there and x is on the CPU (cuda() before the mean)",
+        expect="返回的张量在 cuda:0 上",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    if torch.cuda.is_available() and not x.is_cuda:
+        x = x.cuda()  # there is a GPU: do the work there
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="labels moved with .cuda() when a GPU is there and raw is on the CPU",
+        expect="返回的张量在 cuda:0 上",
+        code='''
+def make_labels(raw: torch.Tensor) -> torch.Tensor:
+    """(N,) float 标签 1..C -> (N,) long 标签 0..C-1。"""
+    labels = raw.long() - 1
+    if not labels.is_cuda and torch.cuda.is_available():
+        labels = labels.cuda()  # CrossEntropyLoss runs on the GPU when there is one
+    return labels
+''',
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="the zeros for torch.where made with device=x.device.type (the GPU index dropped)",
+        expect="不带编号的 GPU",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    zeros = torch.zeros(x.shape, dtype=x.dtype, device=x.device.type)  # "cuda" or "cpu": the kind of device x is on
+    total = torch.where(mask, x, zeros).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+]

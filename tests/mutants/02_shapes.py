@@ -1655,3 +1655,62 @@ CORRECT += [  # stop 52: reviewer c's cand06 of stop 51 is a right answer (no_gr
         "        return model(sample.unsqueeze(0)).squeeze(0)\n",
     ),
 ]
+
+MUTANTS += [  # stop 53 reviewers (c F8/F9, b 5/6): a GPU machine with CPU inputs, and inputs on cuda:1 (course/fixtures/placement.py)
+    dict(
+        grade_id="test_to_nchw",
+        name="x moved to the GPU when one is there and x is on the CPU (a copy, not a view of x)",
+        expect="返回的张量在 cuda:0 上",
+        code='''
+def to_nchw(x: torch.Tensor) -> torch.Tensor:
+    """(H, W, C) 或 (N, H, W, C) -> (N, C, H, W)，返回共享存储的视图。"""
+    if not x.is_cuda and torch.cuda.is_available():
+        x = x.cuda()  # images go to the GPU when there is one (the conv runs there)
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    return x.permute(0, 3, 1, 2)
+''',
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="the zeros output made with device=x.device.type (the GPU index dropped)",
+        expect="不带编号的 GPU",
+        code='''
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
+    n, c, h, w = x.shape
+    out = torch.zeros(n, h // p, w // p, c, p, p, dtype=x.dtype, device=x.device.type)  # "cuda" / "cpu", like x
+    out[:] = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return out.reshape(n, -1, c * p * p)
+''',
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="model.cuda() and sample.cuda() when a GPU is there and the sample is on the CPU",
+        expect="有张量到了 cuda:0 上",
+        code='''
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    """sample：一个样本（没有 batch 维）-> model 对它的输出（没有 batch 维）。"""
+    if not sample.is_cuda and torch.cuda.is_available():
+        model.cuda()            # there is a GPU: run the model there
+        sample = sample.cuda()
+    return model(sample.unsqueeze(0)).squeeze(0)
+''',
+    ),
+]
+
+MUTANTS += [  # stop 53 reviewer c F10: the dropped GPU index was told it took another path on the GPU; the played cuda:1 now names it, before the played-GPU comparison
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="the output made with device=x.device.type (the GPU index dropped), filled through a view",
+        expect="不带编号的 GPU",
+        code='''
+def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    """(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。"""
+    n, h, w, c = x.shape
+    out = torch.empty(n, c * h * w, dtype=x.dtype, device=x.device.type)  # on the same kind of device as x
+    out.view(n, c, h, w).copy_(x.permute(0, 3, 1, 2))
+    return out
+''',
+    ),
+]

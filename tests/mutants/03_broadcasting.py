@@ -911,13 +911,6 @@ CORRECT += [  # issue-17 fresh pass (rwb): shape asserts make a dozen or two ste
         "    assert bias.device == x.device\n    b = bias.view(1, c, 1, 1)\n    x += b\n"
         "    assert x.shape == (n, c, h, w)\n    return x\n",
     ),
-    dict(
-        grade_id="test_pairwise_sq_dist",
-        name="x and y accumulated into a zeros (N, M, D) difference in place",
-        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
-        "    diff = torch.zeros(n, m, d, dtype=x.dtype)\n    diff += x[:, None]\n    diff -= y[None]\n"
-        "    return (diff * diff).sum(-1)\n",
-    ),
 ]
 
 MUTANTS += [  # issue-17 review of rwb's fixes (rxb): threading.setprofile reaches only threads started during the call
@@ -2362,5 +2355,17 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     out = torch.addbmm(sq, xd.unsqueeze(0), yd.t().unsqueeze(0), alpha=-2.0)  # sq - 2 x @ y.T
     return out.clamp_min(0.0).to(x.dtype)
 ''',
+    ),
+]
+
+MUTANTS += [  # stop 54: a GPU machine with CPU inputs, and inputs on cuda:1 (course/fixtures/placement.py)
+    dict(  # listed CORRECT until now (reviewer d, stop 53, find 7): the zeros made without device= stay on the
+        # CPU, and diff += x[:, None] raises on a GPU; the played cuda:1 shows it
+        grade_id="test_pairwise_sq_dist",
+        name="x and y accumulated into a zeros (N, M, D) difference made without device=",
+        expect="有张量到了 cpu 上",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    diff = torch.zeros(n, m, d, dtype=x.dtype)\n    diff += x[:, None]\n    diff -= y[None]\n"
+        "    return (diff * diff).sum(-1)\n",
     ),
 ]

@@ -508,6 +508,7 @@ CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine withou
         grade_id="test_to_device_async",
         name="allocates on the device with empty_like, then copy_ (non_blocking from pinned memory)",
         code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        pinned = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        out[k] = torch.empty_like(t, device=device).copy_(t, non_blocking=pinned)\n    return out\n",
     ),
@@ -522,6 +523,7 @@ CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine withou
         grade_id="test_to_device_async",
         name="allocates under `with device:` and copies with copy_",
         code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        with device:\n            buf = torch.empty(t.shape, dtype=t.dtype)\n"
         "        out[k] = buf.copy_(t, non_blocking=t.is_pinned() and device.type == 'cuda')\n    return out\n",
     ),
@@ -688,6 +690,7 @@ CORRECT += [  # issue-17 fresh pass (rwb)
         grade_id="test_to_device_async",
         name="torch.ops.aten._to_copy with non_blocking only from pinned memory",
         code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        out[k] = torch.ops.aten._to_copy(t, device=device, non_blocking=nb)\n    return out\n",
     ),
@@ -737,6 +740,7 @@ CORRECT += [  # issue-17 review of rwb's fixes (rxb): the functional aten copy i
         grade_id="test_to_device_async",
         name="torch.ops.aten.copy.default(empty_like on the device, t, non_blocking only from pinned memory)",
         code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        out[k] = torch.ops.aten.copy.default(torch.empty_like(t, device=device), t, nb)\n    return out\n",
     ),
@@ -2097,5 +2101,95 @@ def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
         fill = torch.finfo(scores.dtype).min  # mixed precision on the GPU: -inf rows turn softmax into nan
     return scores.masked_fill(future, fill)
 """,
+    ),
+]
+
+MUTANTS += [  # stop 53 reviewers (c F8/F9, b 5/6): a GPU machine with CPU inputs, and inputs on cuda:1 (course/fixtures/placement.py)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="scores moved to the GPU when one is there and scores is on the CPU",
+        expect="返回的张量在 cuda:0 上",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    if torch.cuda.is_available() and scores.device.type == "cpu":
+        scores = scores.cuda()  # attention belongs on the GPU when there is one
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+''',
+    ),
+]
+
+MUTANTS += [  # stop 54 reviewer c: copies of tensors already in place (a transposed one too), and the sync of a CPU target told the wrong cause
+    dict(
+        grade_id="test_move_to",
+        name="batch.to(device).contiguous(): a non-contiguous tensor already on the device comes back as a copy",
+        expect="返回的却是一份拷贝",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device).contiguous()  # GPU kernels like contiguous memory
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="batch.contiguous().to(device): a non-contiguous tensor already on the device comes back as a copy",
+        expect="返回的却是一份拷贝",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        return batch.contiguous().to(device)  # one contiguous block copies faster
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="t.to(device, non_blocking=..., copy=True): tensors already on the target device are copied",
+        expect="返回的却是一份拷贝",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps, copy=True)  # a fresh tensor: the caller's batch stays untouched
+    return moved
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copies non_blocking with one torch.cuda.synchronize() before returning (the spec asks for the blocking copy there)",
+        expect="目标是 CPU，函数里同步了",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    to_host = device.type == "cpu"
+    moved = {}
+    for key, t in batch.items():
+        # pinned -> GPU overlaps; GPU -> CPU copies are queued together and synchronized once below (section 6)
+        non_blocking = (device.type == "cuda" and t.device.type == "cpu" and t.is_pinned()) or (to_host and t.is_cuda)
+        moved[key] = t.to(device, non_blocking=non_blocking)
+    if to_host and torch.cuda.is_available():
+        torch.cuda.synchronize()  # a synchronization point before the caller reads the host copies
+    return moved
+''',
     ),
 ]

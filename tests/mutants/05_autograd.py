@@ -2475,3 +2475,58 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53 reviewers (c F8/F9, b 5/6): a GPU machine with CPU inputs, and inputs on cuda:1 (course/fixtures/placement.py)
+    dict(
+        grade_id="test_value_and_grad",
+        name="a CPU x moved to the GPU when one is there (value and grad come back on cuda:0)",
+        expect="返回的张量在 cuda:0 上",
+        code="""
+def value_and_grad(f, x):
+    leaf = x.detach()
+    if torch.cuda.is_available() and leaf.device.type == "cpu":
+        leaf = leaf.to("cuda")  # a CPU x on a GPU machine: do the work on the GPU
+    leaf = leaf.requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="the one-hot v made with device=y.device.type (the GPU index dropped)",
+        expect="不带编号的 GPU",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device.type)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="the accumulator made with device=loss.device.type (the GPU index dropped)",
+        expect="不带编号的 GPU",
+        code="""
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = None
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        if total is None:
+            total = torch.zeros((), dtype=loss.dtype, device=loss.device.type)
+        total += loss.detach()
+    return total.item()
+""",
+    ),
+]
