@@ -1415,12 +1415,28 @@ def _played_call(learner: Callable[..., Any], fn: Callable[..., Any], args: Any,
     counter.tracks_losses = False  # the checks see graphs freed as on the CPU: nothing here holds a loss's graph
     counter.learner_globals = _learner_globals(learner)
     counter.numpy_raises = False  # a NumPy read is named by the checks, as on the CPU, not raised
+    for step in _host_steps((args, kwargs)):
+        counter._place(step, on_device=False)
     ACTIVE_COUNTERS.append(counter)
     try:
         with counter:
             return fn(*args, **kwargs)
     finally:
         ACTIVE_COUNTERS.remove(counter)
+
+
+def _host_steps(value: Any) -> list[torch.Tensor]:
+    """The ``step`` counters of the optimizers among ``value``: Adam, AdamW and the others keep them on the host even
+    when the parameters are on a GPU (unless ``capturable`` or ``fused``), so ``step.cpu()`` is the live tensor."""
+    optimizers = [v for v in torch.utils._pytree.tree_leaves(value) if isinstance(v, torch.optim.Optimizer)]
+    steps = []
+    for optimizer in optimizers:
+        on_device = any(g.get("capturable") or g.get("fused") for g in optimizer.param_groups)
+        for state in optimizer.state.values():
+            step = state.get("step") if isinstance(state, dict) else None
+            if isinstance(step, torch.Tensor) and not on_device:
+                steps.append(step)
+    return steps
 
 
 def with_learner_calls_on_a_played_gpu(scenario: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -410,7 +410,17 @@ def test_a_banned_function_aliased_after_the_walk_over_torch_modules_or_named_by
         eye = torch.eye(y.numel()).reshape(y.numel(), *y.shape)
         return torch.stack([torch.autograd.grad(y, leaf, v, retain_graph=True)[0] for v in eye])
 
-    assert counting_vjps(rows, sum_and_sum_of_squares, torch.ones(3))[1:] == (2, 1, 2, False, 1, False, False, False)
+    assert counting_vjps(rows, sum_and_sum_of_squares, torch.ones(3))[1:] == (
+        2,
+        1,
+        2,
+        False,
+        1,
+        False,
+        False,
+        False,
+        False,
+    )
     torch.autograd.hb_alias = torch.autograd.functional.jacobian
     helper = functools.partial(torch.autograd.functional.jacobian, vectorize=False)
     try:

@@ -54,7 +54,9 @@ def test_a_function_that_follows_its_inputs_passes_on_every_place(fn):
 
 
 def test_an_in_place_function_that_follows_its_inputs_passes():
-    placement.check_on_every_device(_add_, checks.Case((torch.ones(2, 3), torch.arange(3.0))), fn_name="f", in_place=True)
+    placement.check_on_every_device(
+        _add_, checks.Case((torch.ones(2, 3), torch.arange(3.0))), fn_name="f", in_place=True
+    )
 
 
 @pytest.mark.parametrize(

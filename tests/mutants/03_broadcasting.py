@@ -2369,3 +2369,84 @@ MUTANTS += [  # stop 54: a GPU machine with CPU inputs, and inputs on cuda:1 (co
         "    return (diff * diff).sum(-1)\n",
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer d: cross terms through _trilinear, conv_tbc, lerp and halves of D; loops inside one _foreach call
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term from F.bilinear (aten._trilinear)",
+        expect="aten._trilinear",
+        code='''
+import torch.nn.functional as F
+
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # ||x||^2 + ||y||^2 - 2 x·y，交叉项用 F.bilinear，在 float64 里算避免抵消
+    xd, yd = x.double(), y.double()
+    cross = F.bilinear(xd, xd.new_ones(xd.shape[0], 1), yd.unsqueeze(-1))  # (N, M)
+    out = (xd ** 2).sum(-1, keepdim=True) + (yd ** 2).sum(-1) - 2 * cross
+    return out.to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term from torch.conv_tbc",
+        expect="aten.conv_tbc",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # ||x||^2 + ||y||^2 - 2 x·y：交叉项写成一个 1x1 的时间卷积 (conv_tbc)，float64 里算
+    xd, yd = x.double(), y.double()
+    cross = torch.conv_tbc(xd.unsqueeze(0), yd.t().unsqueeze(0), yd.new_zeros(yd.shape[0]))[0]  # (N, M)
+    return ((xd ** 2).sum(-1, keepdim=True) + (yd ** 2).sum(-1) - 2 * cross).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term as a broadcast multiply in two halves of D",
+        expect="按元素相乘的交叉项",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    xd, yd = x.double(), y.double()
+    h = (xd.shape[1] + 1) // 2  # 特征分成两半，交叉项各自按元素乘再求和
+    cross = (xd[:, None, :h] * yd[None, :, :h]).sum(-1) + (xd[:, None, h:] * yd[None, :, h:]).sum(-1)
+    return ((xd ** 2).sum(-1, keepdim=True) + (yd ** 2).sum(-1) - 2 * cross).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term from torch.lerp(0, x, y)",
+        expect="aten.lerp",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    xd, yd = x.double(), y.double()
+    cross = torch.lerp(xd.new_zeros(()), xd[:, None, :], yd[None, :, :]).sum(-1)  # 0 + y * (x - 0) = x * y
+    return ((xd * xd).sum(1, keepdim=True) + (yd * yd).sum(1) - 2 * cross).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a loop over the points inside one torch._foreach_sub call",
+        expect="步数随 x 的点数 N 增长",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    diffs = torch._foreach_sub([y] * x.shape[0], list(x))  # 第 i 个：y - x[i]，(M, D)
+    return torch.stack(torch._foreach_pow(diffs, 2)).sum(dim=-1)  # (N, M)
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a loop over the samples inside one torch._foreach_add call",
+        expect="步数随 batch 大小 B 增长",
+        code='''
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    if a.shape[0] == 0:  # 空 batch
+        return a.new_empty(0, a.shape[1], b.shape[1])
+    outs = torch._foreach_add(list(a.unsqueeze(-1)), list(b.unsqueeze(-2)))  # 每个样本：(M, 1) + (1, N)
+    return torch.stack(outs)
+''',
+    ),
+]

@@ -955,7 +955,7 @@ MUTANTS += [  # s35 review (h2): the first five passed every test, the last thre
     dict(
         grade_id="test_value_and_grad",
         name="differentiates a parameter in place and sets its .grad to None before and after",
-        expect="调用前 x.grad 里有梯度，调用之后它成了 None",
+        expect="不是新的叶子",
         code=(
             "def value_and_grad(f, x):\n"
             "    leaf = x if (x.is_leaf and x.requires_grad) else x.detach().requires_grad_(True)\n"
@@ -970,7 +970,7 @@ MUTANTS += [  # s35 review (h2): the first five passed every test, the last thre
     dict(
         grade_id="test_jacobian",
         name="differentiates a parameter in place, clearing its .grad for every row and at the end",
-        expect="调用前 x.grad 里有梯度，调用之后它成了 None",
+        expect="不是新的叶子",
         code=(
             "def jacobian(f, x):\n"
             "    leaf = x if (x.is_leaf and x.requires_grad) else x.detach().requires_grad_(True)\n"
@@ -2527,6 +2527,103 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
             total = torch.zeros((), dtype=loss.dtype, device=loss.device.type)
         total += loss.detach()
     return total.item()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 54 reviewer b (and two older mutants that differentiate the parameter x itself now get the new-leaf message, which names what they do): the caller's x differentiated itself, a module f switched to eval, and chunk counts told they sent the whole batch
+    dict(
+        grade_id="test_jacobian",
+        name="switches the caller's x to requires_grad for the call and back (differentiates x itself)",
+        expect="临时切换了 requires_grad",
+        code="""
+def jacobian(f, x):
+    # differentiate with respect to x itself; switch requires_grad on only for the call when x has none
+    switched = not x.requires_grad
+    if switched:
+        x.requires_grad_(True)
+    try:
+        y = f(x)
+        rows = []
+        for i in range(y.numel()):
+            v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+            v[i] = 1.0
+            (row,) = torch.autograd.grad(y, x, grad_outputs=v.reshape(y.shape), retain_graph=True)
+            rows.append(row)
+        return torch.stack(rows).reshape(y.shape + x.shape).detach()
+    finally:
+        if switched:
+            x.requires_grad_(False)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="x that already requires grad differentiated as it is (no new leaf)",
+        expect="不是新的叶子",
+        code="""
+def value_and_grad(f, x):
+    # x that already requires grad (a parameter, or a result in the caller's graph) is differentiated as it is:
+    # torch.autograd.grad returns the gradient and writes no .grad anywhere
+    leaf = x if x.requires_grad else x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="x that already requires grad differentiated as it is (no new leaf)",
+        expect="不是新的叶子",
+        code="""
+def jacobian(f, x):
+    # x that already requires grad is differentiated as it is (autograd.grad writes no .grad anywhere)
+    leaf = x if x.requires_grad else x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a module f put in eval mode for the call and put back",
+        expect="函数把 f 切到了评估模式",
+        code="""
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    # a module f (Dropout, BatchNorm) in eval mode for the call: value and grad from one deterministic forward
+    module = f if isinstance(f, nn.Module) else None
+    modes = [(m, m.training) for m in module.modules()] if module is not None else []
+    if module is not None:
+        module.eval()
+    try:
+        value = f(leaf)
+        (grad,) = torch.autograd.grad(value, leaf)
+    finally:
+        for m, training in modes:
+            m.training = training
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="torch.chunk(x, micro_batch_size): a count of chunks, not their size",
+        expect="当成了块数",
+        code="""
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    with torch.enable_grad():
+        for xb, yb in zip(torch.chunk(x, micro_batch_size), torch.chunk(y, micro_batch_size)):
+            loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+            loss.backward()
+            total += loss.item()
+    return total
 """,
     ),
 ]

@@ -2121,3 +2121,79 @@ def freeze(model, names):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer b: early stops below the low-loss case, an update in inference_mode, an optimizer memo per model
+    dict(
+        grade_id="test_refine",
+        name="the update masked on the device once loss <= 1e-6 (early stopping below the old case's loss)",
+        expect="不按 loss 或梯度的大小提前停",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss = loss_fn(z)
+        loss.backward(inputs=[z])
+        with torch.no_grad():
+            # converged (loss <= tol): stop moving z, decided on the device (no .item(), no if)
+            converged = loss <= 1e-6
+            z -= torch.where(converged, torch.zeros_like(z.grad), lr * z.grad)
+        z.grad = None
+    return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="the update masked on the device once the gradient norm is <= 1e-4 (a stationary-point stop)",
+        expect="不按 loss 或梯度的大小提前停",
+        code="""
+def refine(h, loss_fn, steps, lr, tol=1e-4):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            # stationary point reached (gradient norm <= tol): stop moving, decided on the device
+            z -= lr * z.grad * ~(z.grad.norm() <= tol)
+        z.grad = None
+    return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="z updated inside torch.inference_mode() instead of no_grad()",
+        expect="torch.inference_mode() 里被原地更新",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.inference_mode():  # stricter and faster than no_grad()
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="one optimizer per model kept in a WeakKeyDictionary (asked again after a freeze, the old groups)",
+        expect="第二次返回的优化器里还有冻结了的",
+        code="""
+import weakref
+
+_OPTIMIZERS = weakref.WeakKeyDictionary()  # one optimizer per model: asking again keeps AdamW's state (exp_avg, ...)
+
+
+def make_optimizer(model, lr, weight_decay):
+    cached = _OPTIMIZERS.get(model)
+    if cached is not None and cached[0] == (lr, weight_decay):
+        return cached[1]
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (decay if parameter.dim() >= 2 else no_decay).append(parameter)
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    optimizer = torch.optim.AdamW(groups, lr=lr)
+    _OPTIMIZERS[model] = ((lr, weight_decay), optimizer)
+    return optimizer
+""",
+    ),
+]

@@ -3088,3 +3088,31 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer a: a GPU-only memo past the clip-twice check (now also played on a GPU)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a GPU-only memo of the total for the same gradient tensors",
+        expect="第二次返回的总范数和第一次完全一样",
+        code="""
+_LAST = []  # GPU 上：上一次的那批梯度张量和它们的总范数；同一批张量就不再重算（省几个 kernel）
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if grads[0].is_cuda and _LAST and len(_LAST[0]) == len(grads) and all(a is b for a, b in zip(_LAST[0], grads)):
+        total = _LAST[1]
+    else:
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+        if grads[0].is_cuda:
+            _LAST[:] = [grads, total]
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+]

@@ -4061,3 +4061,50 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer a: an epoch reseeded with the same seed, and a GPU-only .cpu() snapshot that aliases AdamW's host step
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the global generator reseeded with torch.initial_seed() at the start of every epoch (same masks, same order)",
+        expect="没有往前走",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    torch.default_generator.manual_seed(torch.initial_seed())  # 每个 epoch 从同一个种子出发：可复现（只动 CPU 生成器）
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="a GPU-only snapshot with .cpu() over the state dicts (AdamW's host step is aliased)",
+        expect="exp_avg / step 跟着变了",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
+    if next(model.parameters()).is_cuda:
+        # 模型在 GPU 上：快照直接拷到 CPU（.cpu() 从 GPU 拷贝出来就是一份副本），不多占显存
+        snap = torch.utils._pytree.tree_map(lambda v: v.cpu() if isinstance(v, torch.Tensor) else v, state)
+    else:
+        snap = copy.deepcopy(state)  # 在 CPU 上 .cpu() 什么也不复制，要 deepcopy
+    return {"model": snap["model"], "optimizer": snap["optimizer"], "epoch": epoch}
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+]
