@@ -1926,7 +1926,7 @@ def linear_init(in_features, out_features, generator):
     dict(
         grade_id="test_make_inputs",
         name="torch.from_numpy (shares the caller's array) for float32 arrays of 2**20 elements or more",
-        expect="按数组的大小走了另一条路",
+        expect="按输入的大小走了另一条路",
         code="""
 def make_inputs(values):
     if isinstance(values, np.ndarray) and values.dtype == np.float32 and values.size >= 2**20:
@@ -2213,6 +2213,23 @@ def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
     zeros = torch.zeros(x.shape, dtype=x.dtype, device=x.device.type)  # "cuda" or "cpu": the kind of device x is on
     total = torch.where(mask, x, zeros).sum(dim=1, dtype=wide)
     return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+]
+
+MUTANTS += [  # stop 53 reviewer c F11: the big-input check had only a NumPy array; a float32 tensor of that size now too
+    dict(
+        grade_id="test_make_inputs",
+        name="big float32 tensors (>= 2**20 elements) returned without a copy",
+        expect="按输入的大小走了另一条路",
+        code='''
+def make_inputs(values) -> torch.Tensor:
+    """Python 数字 / 嵌套列表、NumPy 数组或张量 -> 同形状的新 float32 张量（不共享内存，没有警告）。"""
+    if isinstance(values, torch.Tensor):
+        if values.dtype == torch.float32 and values.numel() >= 2**20:
+            return values  # already a float32 tensor, and copying a million-element batch is not free
+        return values.to(torch.float32, copy=True)
+    return torch.from_numpy(np.array(values, dtype=np.float32))
 ''',
     ),
 ]

@@ -1714,3 +1714,47 @@ def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 53 reviewer c F3: flatten_nhwc and patchify were played on a GPU on one float32 case only; their hidden checks now run again on a played GPU
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="on a GPU the pixels moved as float32 and back to x's dtype (int64 above 2**24 loses its low bits)",
+        expect="的数值与原来的元素不完全相同",
+        code='''
+def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    """(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。"""
+    # on the GPU move the pixels as float32 (the permute-copy kernel is tuned for it), then back to x's dtype
+    work = torch.float32 if x.is_cuda else x.dtype
+    return x.to(work).permute(0, 3, 1, 2).flatten(start_dim=1).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="on a GPU the blocks moved as float32 and back to x's dtype",
+        expect="的数值与原来的元素不完全相同",
+        code='''
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
+    n, c, h, w = x.shape
+    work = torch.float32 if x.is_cuda else x.dtype  # GPU copy kernels: move the pixels as float32, cast back at the end
+    blocks = x.to(work).reshape(n, c, h // p, p, w // p, p)
+    blocks = blocks.permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="F.unfold when p >= 8 and x is on a GPU",
+        expect="torch.nn.functional.unfold",
+        code='''
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
+    n, c, h, w = x.shape
+    if p >= 8 and x.is_cuda:  # ViT-sized patches (16 x 16) on the GPU: the fused im2col kernel
+        return torch.nn.functional.unfold(x, kernel_size=p, stride=p).transpose(1, 2)
+    blocks = x.reshape(n, c, h // p, p, w // p, p)
+    blocks = blocks.permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+''',
+    ),
+]

@@ -2450,3 +2450,58 @@ def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer d: a sparse cross term, a cross term in a zeros buffer filled in place, and a tiling inside nn.Upsample named as a library's call
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term from torch.sparse.mm(x.to_sparse(), y.T) (was told the grader's own recorder raised)",
+        expect="aten._sparse_addmm",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    xd, yd = x.double(), y.double()
+    cross = torch.sparse.mm(xd.to_sparse(), yd.t())  # (N, M)
+    return ((xd ** 2).sum(-1, keepdim=True) + (yd ** 2).sum(-1) - 2 * cross).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion with the cross term built in place: zeros (N, M, D) += x[:, None], then *= y[None]",
+        expect="按元素相乘的交叉项",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # ||x||^2 + ||y||^2 - 2 x·y，交叉项在一个 (N, M, D) 缓冲里原地算（像 out += a; out += b 那样），float64
+    xd, yd = x.double(), y.double()
+    buf = xd.new_zeros(xd.shape[0], yd.shape[0], xd.shape[1])
+    buf += xd[:, None, :]
+    buf *= yd[None, :, :]
+    cross = buf.sum(dim=-1)
+    return ((xd * xd).sum(1, keepdim=True) + (yd * yd).sum(1) - 2 * cross).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x tiled with nn.Upsample (was told the learner called F.interpolate)",
+        expect="经由 torch.nn.functional.interpolate",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    n, m = x.shape[0], y.shape[0]
+    up = torch.nn.Upsample(scale_factor=m, mode="nearest")
+    xt = up(x.t()[None])[0].t().reshape(n, m, -1)  # 每个点重复 m 次
+    return ((xt - y[None]) ** 2).sum(-1)
+''',
+    ),
+]
+
+CORRECT += [  # stop 54: the difference accumulated in place in a zeros buffer made on x's device (the buffer of the
+    # cross-term mutant above is a spread of x until y is subtracted: diff * diff is then no cross term)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x and y accumulated into a zeros (N, M, D) difference made with device=x.device",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    diff = torch.zeros(n, m, d, dtype=x.dtype, device=x.device)\n    diff += x[:, None]\n    diff -= y[None]\n"
+        "    return (diff * diff).sum(-1)\n",
+    ),
+]
