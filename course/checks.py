@@ -687,10 +687,11 @@ def call_learner(
         warnings.simplefilter("always")
         before, hooks_before = settings.snapshot(), hooks.snapshot((args, kwargs))
         error: Exception | None = None
+        precision = ""  # the reduced precision a call on a played GPU ran under (again_on_a_played_gpu)
         try:
             with watch or nullcontext():
                 if PLAYED_GPU_CALLS and _learners(fn) and not _plays_a_device((args, kwargs)):
-                    result = remote.run(PLAYED_GPU_CALLS[-1], fn, *args, **kwargs)  # again_on_a_played_gpu
+                    result, precision = remote.run(PLAYED_GPU_CALLS[-1], fn, *args, **kwargs)  # again_on_a_played_gpu
                 else:
                     result = fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - judged below, after the settings are put back
@@ -707,6 +708,8 @@ def call_learner(
             fail(f"输入 {case.describe()} 时，{fn_name} 返回之后，{text}", mistake=mistake)
         if isinstance(error, CheckError):
             raise error
+        if type(error).__name__ == "PlayedLowerPrecision":  # a scenario's call on a played GPU (course.scenarios)
+            _fail_lower_precision(case, fn_name, str(error))
         if error is not None:  # the learner's code failed: say where and, if we can, why
             hint = _explain_exception(error)
             detail = str(error).strip()[:300].rstrip("。.")
@@ -715,6 +718,8 @@ def call_learner(
                 + (f": {detail}" if detail else "")
                 + (f"。{hint}" if hint else "")
             )
+    if precision:
+        _fail_lower_precision(case, fn_name, precision)
     if copy:
         change = _changed_argument(snapshot, (args, kwargs), given)
         if change:
@@ -746,6 +751,15 @@ def call_learner(
     if caught:
         case.warnings = [str(w.message) for w in caught]  # type: ignore[attr-defined]
     return result
+
+
+def _fail_lower_precision(case: Case, fn_name: str, precision: str) -> NoReturn:
+    __tracebackhide__ = True
+    fail(
+        f"输入 {case.describe()} 时，{fn_name} 在 GPU 上（测试扮演 GPU）用了更低的精度：{precision}，同样的输入在 CPU 上没有。"
+        "在 GPU 上 float16 / bfloat16 的 autocast、TF32 的矩阵乘法都只保留约 10 位有效数字，算出的值和梯度就不是输入自己精度的了。"
+        "函数按输入的 dtype 计算；要不要用低精度由调用者决定，不要只在 GPU 上替它打开。"
+    )
 
 
 def _compare(actual: Any, expected: Any, *, name: str, **options: Any) -> None:

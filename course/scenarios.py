@@ -1409,8 +1409,26 @@ def called_on_a_played_gpu(fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
     return _played_call(fn, fn, args, kwargs)
 
 
-def _played_call(learner: Callable[..., Any], fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)`` with a GPU played for the learner's function ``learner`` (its globals name the device)."""
+class PlayedLowerPrecision(RuntimeError):
+    """Raised where a learner's function, called by a scenario on a played GPU, ran under a reduced precision that
+    the same call on the CPU did not (its message: the precision, as :func:`called_on_a_played_gpu_reporting` says)."""
+
+
+def called_on_a_played_gpu_reporting(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, str]:
+    """Scenario: :func:`called_on_a_played_gpu`, and the reduced precision the call ran its torch calls under
+    (a CUDA autocast: ``"torch.autocast（float16）"``, a lower float32 matmul precision: ``"TF32（high）"``), or "": what
+    only a GPU would compute in another precision (a learner-side fact). Started by
+    :func:`course.fixtures.again_on_a_played_gpu` for each call :func:`course.checks.call_learner` makes."""
+    report: dict[str, str] = {}
+    result = _played_call(fn, fn, args, kwargs, report)
+    return result, report.get("precision", "")
+
+
+def _played_call(
+    learner: Callable[..., Any], fn: Callable[..., Any], args: Any, kwargs: Any, report: dict[str, str] | None = None
+) -> Any:
+    """``fn(*args, **kwargs)`` with a GPU played for the learner's function ``learner`` (its globals name the device);
+    ``report`` gets ``"precision"``: what :func:`called_on_a_played_gpu_reporting` returns."""
     counter = SyncCounter(factories_on_device=False, devices=_named_devices(learner), plays_cuda=True)
     counter.tracks_losses = False  # the checks see graphs freed as on the CPU: nothing here holds a loss's graph
     counter.learner_globals = _learner_globals(learner)
@@ -1423,6 +1441,10 @@ def _played_call(learner: Callable[..., Any], fn: Callable[..., Any], args: Any,
             return fn(*args, **kwargs)
     finally:
         ACTIVE_COUNTERS.remove(counter)
+        if report is not None:
+            precision = [f"torch.autocast（{counter.autocast}）" if counter.autocast else ""]
+            precision += [f"TF32（{counter.tf32}）" if counter.tf32 else ""]
+            report["precision"] = "、".join(p for p in precision if p)
 
 
 def _host_steps(value: Any) -> list[torch.Tensor]:
@@ -1447,7 +1469,7 @@ def with_learner_calls_on_a_played_gpu(scenario: Callable[..., Any], *args: Any,
     Not where the call is already counted (:func:`count_syncs` plays the GPU itself) nor where a tensor among the
     arguments is on meta (a check that plays a device itself). Started around every scenario by
     :func:`course.fixtures.again_on_a_played_gpu`."""
-    if scenario is called_on_a_played_gpu or _plays_devices_itself((args, kwargs)):
+    if scenario in (called_on_a_played_gpu, called_on_a_played_gpu_reporting) or _plays_devices_itself((args, kwargs)):
         return scenario(*args, **kwargs)
     if checks._learners(scenario):  # remote.run(the learner's function, ...): a call of it like any other
         return _played_call(scenario, scenario, args, kwargs)
@@ -1481,7 +1503,10 @@ def _on_a_played_gpu(value: Any) -> Any:
     def on_a_played_gpu(*args: Any, **kwargs: Any) -> Any:
         if _plays_devices_itself((args, kwargs)):
             return value(*args, **kwargs)
-        return called_on_a_played_gpu(value, *args, **kwargs)
+        result, precision = called_on_a_played_gpu_reporting(value, *args, **kwargs)
+        if precision:  # the scenario cannot see it: stop it here, named (course.checks.call_learner words it)
+            raise PlayedLowerPrecision(precision)
+        return result
 
     return on_a_played_gpu
 

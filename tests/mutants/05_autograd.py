@@ -2627,3 +2627,49 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53 reviewer b 2-4: GPU-only autocast / TF32; each call on a played GPU now reports the precision it ran under
+    dict(
+        grade_id="test_value_and_grad",
+        name="a GPU-only torch.autocast(float16) around f(leaf)",
+        expect="用了更低的精度",
+        code="""
+import contextlib
+
+
+def value_and_grad(f, x):
+    # on the GPU run f under float16 autocast (tensor cores)
+    amp = torch.autocast("cuda", dtype=torch.float16) if x.is_cuda else contextlib.nullcontext()
+    leaf = x.detach().requires_grad_(True)
+    with amp:
+        value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="GPU-only TF32 (set_float32_matmul_precision('high'), put back in finally)",
+        expect="用了更低的精度",
+        code="""
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    fast = x.is_cuda  # on the GPU let the matmuls use TF32 tensor cores for the accumulation
+    before = torch.get_float32_matmul_precision()
+    if fast:
+        torch.set_float32_matmul_precision("high")
+    try:
+        for start in range(0, n, micro_batch_size):
+            xb = x[start:start + micro_batch_size]
+            yb = y[start:start + micro_batch_size]
+            loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+            loss.backward()
+            total = total + loss.detach()
+    finally:
+        torch.set_float32_matmul_precision(before)
+    return float(total)
+""",
+    ),
+]

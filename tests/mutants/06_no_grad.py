@@ -2197,3 +2197,66 @@ def make_optimizer(model, lr, weight_decay):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53 reviewer b 2-4: GPU-only autocast; each call on a played GPU now reports the precision it ran under
+    dict(
+        grade_id="test_td_loss",
+        name="a GPU-only float16 autocast around the whole TD loss",
+        expect="用了更低的精度",
+        code="""
+import contextlib
+
+
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    # mixed precision on the GPU (as in most DQN training loops)
+    amp = torch.autocast("cuda", dtype=torch.float16) if x.is_cuda else contextlib.nullcontext()
+    with amp:
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+        prediction = value_net(x)
+        return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="a GPU-only autocast in evaluate (float16 logits on a GPU)",
+        expect="用了更低的精度",
+        code="""
+import contextlib
+
+
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    # on the GPU run the evaluation in float16 autocast (faster, and it is only inference)
+    amp = torch.autocast("cuda", dtype=torch.float16) if x.is_cuda else contextlib.nullcontext()
+    try:
+        with torch.inference_mode(), amp:
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="a GPU-only autocast around loss_fn(z)",
+        expect="用了更低的精度",
+        code="""
+import contextlib
+
+
+def refine(h, loss_fn, steps, lr):
+    amp = torch.autocast("cuda", dtype=torch.float16) if h.is_cuda else contextlib.nullcontext()
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        with amp:
+            loss = loss_fn(z)
+        loss.backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]
