@@ -293,6 +293,9 @@ class SyncCounter(TorchFunctionMode):
         super().__enter__()
         self._dispatch.__enter__()
         answers = _PLAYED if GPU_PLAYED else []  # without a GPU played, torch.cuda answers as this machine does
+        self._switches = contextlib.ExitStack()
+        if GPU_PLAYED:
+            self._switches.enter_context(device_switches_played())
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
         for (owner, name, real), (_, _, value) in zip(self._played, answers):
             setattr(owner, name, _playing(real, value))
@@ -317,6 +320,7 @@ class SyncCounter(TorchFunctionMode):
             setattr(f, attr, values)
         for owner, name, real in self._played:
             setattr(owner, name, real)
+        self._switches.close()
         threading.Thread.start = self._thread_start
         for owner, name, wait, _ in reversed(self._waits):
             if isinstance(owner, dict):
@@ -590,6 +594,11 @@ class SyncCounter(TorchFunctionMode):
             if not self.on_device(args[0]) and self.on_device(args[1]):
                 self._blocking_upload("cpu_tensor.type_as(t)", args[0])
             return self.on_device(args[1])
+        if name in ("masked_fill", "masked_fill_") and len(args) > 2 and isinstance(args[2], torch.Tensor):
+            # t.masked_fill(mask, value) with a 0-d value on the device: CUDA reads it with .item() first (a sync)
+            if self.on_device(args[0]) and self.on_device(args[2]) and args[2].dim() == 0:
+                self._record("masked_fill(mask, 0 维的 GPU 张量)（CUDA 先用 .item() 读出填充值）", args[2])
+            return None
         if name in ("fill_", "fill") and len(args) > 1 and isinstance(args[1], torch.Tensor):
             # cpu_tensor.fill_(t): a value on another device is read with .item() (a sync), not refused
             if not self.on_device(args[0]) and self.on_device(args[1]):
@@ -1008,10 +1017,26 @@ def a_gpu_machine(device_count: int = 1) -> Iterator[None]:
     try:
         for (owner, name, real), (_, _, value) in zip(saved, answers):
             setattr(owner, name, _playing(real, value))
-        yield
+        with device_switches_played():
+            yield
     finally:
         for owner, name, real in reversed(saved):
             setattr(owner, name, real)
+
+
+@contextlib.contextmanager
+def device_switches_played() -> Iterator[None]:
+    """Inside the block ``with torch.cuda.device(i):`` / ``torch.cuda.device_of(t)`` switch nothing (the played current
+    device stays ``cuda:0``) instead of reaching the driver this machine lacks: they switch through these two, called
+    by torch's own code."""
+    switches = [(name, getattr(torch.cuda, name)) for name in ("_exchange_device", "_maybe_exchange_device")]
+    try:
+        for name, _ in switches:
+            setattr(torch.cuda, name, lambda device: 0)
+        yield
+    finally:
+        for name, real in switches:
+            setattr(torch.cuda, name, real)
 
 
 _LEGACY_TYPES = {

@@ -2233,3 +2233,38 @@ def make_inputs(values) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer g: round trips through a GPU, a 0-d device fill value, and copies of tensors already on a GPU target
+    dict(
+        grade_id="test_masked_row_mean",
+        name="on a GPU machine with CPU x: computed on the GPU, the result moved back",
+        expect="调用期间有张量到了 cuda:0 上",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    home = x.device
+    if torch.cuda.is_available() and x.device.type == "cpu":
+        x = x.to("cuda")  # 有 GPU 就在 GPU 上算
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype).to(home)  # 结果还给调用者的设备
+''',
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="x.masked_fill(~mask, x.new_zeros(())): a 0-d device fill value CUDA reads with .item()",
+        expect="masked_fill(mask, 0 维的 GPU 张量)",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    zero = x.new_zeros(())                                   # 0 也建在 x 的设备上
+    total = x.masked_fill(~mask, zero).sum(dim=1, dtype=wide)  # 区间外（含 inf、nan）换成 0
+    return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+]

@@ -1758,3 +1758,21 @@ def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer g: round trips through a GPU, a 0-d device fill value, and copies of tensors already on a GPU target
+    dict(
+        grade_id="test_to_nchw",
+        name="on a GPU machine with CPU x: moved to the GPU, permuted, moved back (a copy, not a view)",
+        expect="调用期间有张量到了 cuda:0 上",
+        code='''
+def to_nchw(x: torch.Tensor) -> torch.Tensor:
+    """(H, W, C) 或 (N, H, W, C) -> (N, C, H, W)，返回共享存储的视图。"""
+    home = x.device
+    if torch.cuda.is_available() and x.device.type == "cpu":
+        x = x.to("cuda")  # 有 GPU 就在 GPU 上算
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    return x.permute(0, 3, 1, 2).to(home)  # 结果还给调用者的设备
+''',
+    ),
+]

@@ -2193,3 +2193,118 @@ def to_device_async(batch: dict, device) -> dict:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer g: round trips through a GPU, a 0-d device fill value, and copies of tensors already on a GPU target
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="on a GPU machine with CPU scores: moved to the GPU, filled there, moved back",
+        expect="调用期间有张量到了 cuda:0 上",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    home = scores.device
+    if torch.cuda.is_available() and scores.device.type == "cpu":
+        scores = scores.cuda()  # attention belongs on the GPU when there is one
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf")).to(home)  # ...and the caller gets it back where it was
+''',
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the mask made with device=scores.device.type, then .to(scores.device): built on cuda:0 for scores on cuda:1",
+        expect="调用期间有张量到了 cuda:0 上",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device.type).triu(diagonal=1)
+    return scores.masked_fill(future.to(scores.device), float("-inf"))
+''',
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the fill value made on the device (torch.full((), -inf, device=...)): CUDA reads it with .item()",
+        expect="masked_fill(mask, 0 维的 GPU 张量)",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    neg_inf = torch.full((), float("-inf"), dtype=scores.dtype, device=scores.device)  # 填充值也建在设备上
+    return scores.masked_fill(future, neg_inf)
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="empty_like on the device, then copy_, for every GPU target (a tensor already there is copied)",
+        expect="已经在 cuda:1 上，返回的却是一份拷贝",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if device.type == "cuda":
+            overlaps = t.device.type == "cpu" and t.is_pinned()
+            buf = torch.empty_like(t, device=device)   # 先在 GPU 上分配，再把数据异步拷进去
+            buf.copy_(t, non_blocking=overlaps)
+            moved[key] = buf
+        else:
+            moved[key] = t.to(device)                  # 回主机：阻塞拷贝
+    return moved
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name=".contiguous() on GPU targets only (a transposed tensor already there is copied)",
+        expect="已经在 cuda:1 上，返回的却是一份拷贝",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if device.type == "cuda":
+            overlaps = t.device.type == "cpu" and t.is_pinned()
+            # 拷到 GPU 的张量要是连续的一整块：DMA 按整块内存拷，GPU 上的 kernel 也更快
+            moved[key] = t.to(device, non_blocking=overlaps).contiguous()
+        else:
+            moved[key] = t.to(device)
+    return moved
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name=".contiguous() for CUDA targets only (a transposed tensor already there is copied)",
+        expect="已经在 cuda:1 上，返回的却是一份拷贝",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        if torch.device(device).type == "cuda":
+            return batch.to(device, non_blocking=batch.is_pinned()).contiguous()  # GPU 上的 kernel 要连续的内存
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="a GPU-only .contiguous() (a non-contiguous x already on ref's GPU is copied)",
+        expect="返回的却不是 x 本身",
+        code='''
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    """x: (*) 任意 dtype；ref: 张量或 nn.Module -> (*) 与 x 同 dtype，位于 ref（的参数）所在的设备上。"""
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if device.type == "cuda":
+        return x.to(device).contiguous()  # GPU 上的 kernel 要连续的内存
+    return x.to(device)
+''',
+    ),
+]
