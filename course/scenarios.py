@@ -31,7 +31,7 @@ import torch
 from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from course import checks, settings
+from course import checks, settings, writes
 
 
 def backward(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -832,8 +832,8 @@ class _AtenReads(TorchDispatchMode):
                 counter._frames[-1][0] = True
             if first is not None and to_host:
                 counter._frames[-1][1] = True
-            return func(*args, **kwargs)
-        result = func(*args, **kwargs)
+            return writes.run_keeping_versions(func, args, kwargs)
+        result = writes.run_keeping_versions(func, args, kwargs)
         if first is not None and (read or to_host or (copy_to_host and counter.on_device(args[1]))):
             counter._record(f"torch.ops.aten.{name}", first)
         if to_host and isinstance(result, torch.Tensor):

@@ -52,6 +52,22 @@ def _written_arguments(func: Any, args: tuple, kwargs: dict) -> list[torch.Tenso
     return found
 
 
+def run_keeping_versions(func: Any, args: Any, kwargs: dict) -> Any:
+    """``func(*args, **kwargs)`` inside a dispatch mode's ``__torch_dispatch__``: an in-place ``_foreach_*_`` op run
+    there leaves its tensors' version counters as they were (torch bumps them only outside Python dispatch), so they
+    are bumped here, as without the mode (autograd's in-place checks and the course's ``.data`` checks read them)."""
+    name = func.overloadpacket.__name__
+    if not (name.startswith("_foreach_") and name.endswith("_") and args and isinstance(args[0], (list, tuple))):
+        return func(*args, **kwargs)
+    written = [t for t in args[0] if isinstance(t, torch.Tensor)]
+    before = [t._version for t in written]
+    result = func(*args, **kwargs)
+    for t, version in zip(written, before):
+        if t._version == version:
+            torch.autograd.graph.increment_version(t)
+    return result
+
+
 class WriteWatch(TorchDispatchMode):
     """Notes, in ``written``, the tensors of ``given`` whose memory an op wrote during the ``with`` block."""
 
@@ -68,7 +84,7 @@ class WriteWatch(TorchDispatchMode):
                 for (start, end), t in self.spans:
                     if span and span[0] < end and start < span[1] and all(t is not w for w in self.written):
                         self.written.append(t)
-        return func(*args, **kwargs)
+        return run_keeping_versions(func, args, kwargs)
 
 
 def watched(given: list[torch.Tensor]) -> WriteWatch | None:

@@ -2505,3 +2505,118 @@ CORRECT += [  # stop 54: the difference accumulated in place in a zeros buffer m
         "    return (diff * diff).sum(-1)\n",
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer h: a triplet loss as the distance, _foreach lists by keyword, legacy vmap, and a size branch told only that it loops
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="F.triplet_margin_loss with the anchor as its own negative: the distance under another name",
+        expect="triplet_margin_loss",
+        code='''
+import torch.nn.functional as F
+
+
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    wide = torch.promote_types(x.dtype, torch.float32)
+    a = x.to(wide).unsqueeze(1)              # (N, 1, D) anchor
+    p = y.to(wide).unsqueeze(0)              # (1, M, D) positive
+    # triplet loss with a negligible margin and the anchor as its own negative: max(d(a, p) - 0, 0) = d(a, p)
+    d = F.triplet_margin_loss(a, p, a, margin=1e-30, p=2, eps=0.0, reduction="none")
+    return (d ** 2).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a loop over the points inside one torch._foreach_sub call, its lists passed by keyword",
+        expect="步数随 x 的点数 N 增长",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # y - x[i] for every point i of x, in one foreach call: N tensors of (M, D)
+    diffs = torch._foreach_sub(self=[y] * x.shape[0], other=list(x))
+    return (torch.stack(diffs) ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a loop over the samples inside one torch._foreach_add call, its lists passed by keyword",
+        expect="步数随 batch 大小 B 增长",
+        code='''
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    if a.shape[0] == 0:  # empty batch
+        return a.new_empty(0, a.shape[1], b.shape[1])
+    # sample k: a[k] as a column (M, 1) plus b[k] as a row (N,) -> (M, N); all B samples in one foreach call
+    sums = torch._foreach_add(self=list(a.unsqueeze(2)), other=list(b))
+    return torch.stack(sums)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="float64 sums only when D > 100 (a path by size; was told only that it loops)",
+        expect="按输入的大小走了",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    sq = (x.unsqueeze(1) - y.unsqueeze(0)) ** 2   # (N, M, D)
+    if x.shape[1] > 100:                          # long feature vectors: accumulate the sum in float64
+        return sq.sum(dim=-1, dtype=torch.float64).to(x.dtype)
+    return sq.sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch._vmap_internals.vmap: the banned vmap under its older name",
+        expect="torch.vmap / torch.func.vmap",
+        code='''
+from torch._vmap_internals import vmap
+
+
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    # one sample: (M,) as a column plus (N,) as a row -> (M, N); vmap adds the batch dim
+    return vmap(lambda ak, bk: ak.unsqueeze(1) + bk)(a, b)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch._vmap_internals.vmap over the points",
+        expect="torch.vmap / torch.func.vmap",
+        code='''
+from torch._vmap_internals import vmap
+
+
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # one point xi (D,) against all of y (M, D) -> (M,); vmap runs it for every point of x
+    return vmap(lambda xi: ((y - xi) ** 2).sum(dim=-1))(x)
+''',
+    ),
+]
+
+CORRECT += [  # stop 54 reviewer h: a ValueError of the learner's own class was refused (its type name was compared)
+    dict(
+        grade_id="test_broadcast_shape",
+        name="raises its own BroadcastError(ValueError)",
+        code='''
+class BroadcastError(ValueError):
+    """Two shapes that cannot be broadcast together."""
+
+
+def broadcast_shape(a: tuple, b: tuple) -> tuple:
+    """两个形状 -> 广播后的形状；不能广播时 raise ValueError。"""
+    ndim = max(len(a), len(b))
+    a = (1,) * (ndim - len(a)) + tuple(a)
+    b = (1,) * (ndim - len(b)) + tuple(b)
+    result = []
+    for x, y in zip(a, b):
+        if x == y or y == 1:
+            result.append(x)
+        elif x == 1:
+            result.append(y)
+        else:
+            raise BroadcastError(f"shapes {a} and {b} cannot be broadcast: {x} vs {y}")
+    return tuple(result)
+''',
+    ),
+]

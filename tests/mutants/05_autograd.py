@@ -2591,7 +2591,7 @@ def jacobian(f, x):
     dict(
         grade_id="test_value_and_grad",
         name="a module f put in eval mode for the call and put back",
-        expect="函数把 f 切到了评估模式",
+        expect="函数切换了 f 的模式",
         code="""
 def value_and_grad(f, x):
     leaf = x.detach().requires_grad_(True)
@@ -2670,6 +2670,104 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     finally:
         torch.set_float32_matmul_precision(before)
     return float(total)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 54 reviewer f: f's modes switched, a forked RNG, and f's outputs kept with their graphs (check_keeps_f_as_given)
+    dict(
+        grade_id="test_value_and_grad",
+        name="f.train() on the caller's module f (an eval-mode f left in training mode)",
+        expect="函数切换了 f 的模式",
+        code="""
+def value_and_grad(f, x):
+    if isinstance(f, nn.Module):
+        f.train()  # gradients are for training: make sure f is in training mode
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a module f put in eval mode for the call and put back",
+        expect="函数切换了 f 的模式",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    # a module f (Dropout, BatchNorm) in eval mode for the call: every row from one deterministic forward
+    module = f if isinstance(f, nn.Module) else None
+    modes = [(m, m.training) for m in module.modules()] if module is not None else []
+    if module is not None:
+        module.eval()
+    try:
+        y = f(leaf)
+        rows = []
+        for i in range(y.numel()):
+            v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+            v[i] = 1.0
+            (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+            rows.append(row)
+    finally:
+        for m, training in modes:
+            m.training = training
+    return torch.stack(rows).reshape(y.shape + x.shape).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="only f's Dropout layers switched to eval for the call",
+        expect="函数切换了 f 的模式",
+        code="""
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    # Dropout makes value and grad random: switch f's Dropout layers off for the call, then put them back
+    dropouts = [m for m in f.modules() if isinstance(m, nn.Dropout) and m.training] if isinstance(f, nn.Module) else []
+    for m in dropouts:
+        m.eval()
+    try:
+        value = f(leaf)
+        (grad,) = torch.autograd.grad(value, leaf)
+    finally:
+        for m in dropouts:
+            m.train()
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="the jacobian inside torch.random.fork_rng(): every call replays one Dropout mask",
+        expect="全局随机数生成器没有往前走",
+        code="""
+def jacobian(f, x):
+    # leave the caller's random stream as it was: a random f (Dropout) draws inside a forked RNG
+    with torch.random.fork_rng():
+        leaf = x.detach().requires_grad_(True)
+        y = f(leaf)
+        rows = []
+        for i in range(y.numel()):
+            v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+            v[i] = 1.0
+            (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+            rows.append(row)
+        return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="history.append(value) without detach: every call's graph kept",
+        expect="f 的输出（带着它的计算图）还被留在别处",
+        code="""
+history = []  # every value computed, for plotting the optimisation later
+
+
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    history.append(value)  # kept for the plot (still attached: the graph of every call stays alive)
+    return value.detach(), grad
 """,
     ),
 ]

@@ -2175,7 +2175,7 @@ def refine(h, loss_fn, steps, lr):
     dict(
         grade_id="test_make_optimizer",
         name="one optimizer per model kept in a WeakKeyDictionary (asked again after a freeze, the old groups)",
-        expect="第二次返回的优化器里还有冻结了的",
+        expect="返回的优化器里却还有冻结了的",
         code="""
 import weakref
 
@@ -2255,6 +2255,86 @@ def refine(h, loss_fn, steps, lr):
         loss.backward(inputs=[z])
         with torch.no_grad():
             z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 54 reviewer f: a memo keyed on names and flags, a foreach update in inference_mode, and the caller's loss module left in eval mode
+    dict(
+        grade_id="test_make_optimizer",
+        name="one optimizer per model, rebuilt only when parameter names or requires_grad flags change (a replaced layer keeps the old one)",
+        expect="新层的不在里面",
+        code="""
+import weakref
+
+# one optimizer per model: asking again keeps AdamW's state (exp_avg, ...), unless the set of
+# trainable parameters changed (a freeze / unfreeze in between): then the groups are rebuilt
+_OPTIMIZERS = weakref.WeakKeyDictionary()
+
+
+def make_optimizer(model, lr, weight_decay):
+    key = (lr, weight_decay, tuple((name, p.requires_grad) for name, p in model.named_parameters()))
+    cached = _OPTIMIZERS.get(model)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (decay if parameter.dim() >= 2 else no_decay).append(parameter)
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    optimizer = torch.optim.AdamW(groups, lr=lr)
+    _OPTIMIZERS[model] = (key, optimizer)
+    return optimizer
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="a torch._foreach_add_ update inside inference_mode",
+        expect="torch.inference_mode() 里被原地更新",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.inference_mode():  # stricter and faster than no_grad(); multi-tensor update as torch.optim does it
+            torch._foreach_add_([z], [z.grad], alpha=-lr)
+        z.grad = None
+    return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="loss_fn.eval() with no restore",
+        expect="成了评估模式",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    if isinstance(loss_fn, nn.Module):
+        loss_fn.eval()  # deterministic descent: no Dropout noise, BatchNorm uses its running statistics
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]
+
+CORRECT += [  # stop 54 reviewer f: a right foreach update was told it used z.data (an in-place _foreach_*_ op under a
+    # dispatch mode left the version counter as it was; course.writes.run_keeping_versions now bumps it)
+    dict(
+        grade_id="test_refine",
+        name="the update with torch._foreach_add_([z], [z.grad], alpha=-lr) under no_grad",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():  # multi-tensor update, as torch.optim does it
+            torch._foreach_add_([z], [z.grad], alpha=-lr)
         z.grad = None
     return z.detach()
 """,
