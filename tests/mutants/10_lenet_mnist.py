@@ -4108,3 +4108,38 @@ def restore_checkpoint(checkpoint, model, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer e: the played-GPU forward of LeNet is now checked for its values and its graph too
+    dict(
+        grade_id="test_lenet",
+        name="forward under torch.no_grad() only on a GPU in eval mode (no layer gets a gradient there)",
+        expect="输入在 GPU 上（测试扮演 GPU）、评估模式",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels=1, num_classes=10, image_size=28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def _logits(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+
+    def forward(self, x):
+        if x.is_cuda and not self.training:  # GPU 上评估时不建计算图：省显存
+            with torch.no_grad():
+                return self._logits(x)
+        return self._logits(x)
+""",
+    ),
+]
