@@ -2019,3 +2019,46 @@ def regression_step(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimize
 """,
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer f: 09's steps are now checked for graphs kept after they return, as 08's are (fixtures.check_graph_not_kept)
+    dict(
+        grade_id="test_train_step",
+        name="loss_history.append(loss): every step's graph kept in a module-level list",
+        expect="这一步的 loss 还连着计算图被留着",
+        code="""
+loss_history = []  # every step's loss, for the loss curve
+
+
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    loss_history.append(loss)  # the tensor, not loss.item(): it keeps this step's graph alive
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="loss_history.append(loss) before the finiteness check: graphs kept, skipped steps' whole forward too",
+        expect="这一步的 loss 还连着计算图被留着",
+        code="""
+loss_history = []  # every step's loss, for the loss curve
+
+
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    loss_history.append(loss)  # the tensor, not loss.item(): it keeps this step's graph alive
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]
