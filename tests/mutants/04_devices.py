@@ -2236,45 +2236,6 @@ def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
 ''',
     ),
     dict(
-        grade_id="test_to_device_async",
-        name="empty_like on the device, then copy_, for every GPU target (a tensor already there is copied)",
-        expect="已经在 cuda:1 上，返回的却是一份拷贝",
-        code='''
-def to_device_async(batch: dict, device) -> dict:
-    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
-    device = torch.device(device)
-    moved = {}
-    for key, t in batch.items():
-        if device.type == "cuda":
-            overlaps = t.device.type == "cpu" and t.is_pinned()
-            buf = torch.empty_like(t, device=device)   # 先在 GPU 上分配，再把数据异步拷进去
-            buf.copy_(t, non_blocking=overlaps)
-            moved[key] = buf
-        else:
-            moved[key] = t.to(device)                  # 回主机：阻塞拷贝
-    return moved
-''',
-    ),
-    dict(
-        grade_id="test_to_device_async",
-        name=".contiguous() on GPU targets only (a transposed tensor already there is copied)",
-        expect="已经在 cuda:1 上，返回的却是一份拷贝",
-        code='''
-def to_device_async(batch: dict, device) -> dict:
-    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
-    device = torch.device(device)
-    moved = {}
-    for key, t in batch.items():
-        if device.type == "cuda":
-            overlaps = t.device.type == "cpu" and t.is_pinned()
-            # 拷到 GPU 的张量要是连续的一整块：DMA 按整块内存拷，GPU 上的 kernel 也更快
-            moved[key] = t.to(device, non_blocking=overlaps).contiguous()
-        else:
-            moved[key] = t.to(device)
-    return moved
-''',
-    ),
-    dict(
         grade_id="test_move_to",
         name=".contiguous() for CUDA targets only (a transposed tensor already there is copied)",
         expect="已经在 cuda:1 上，返回的却是一份拷贝",
