@@ -2269,3 +2269,19 @@ def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
 ''',
     ),
 ]
+
+CORRECT += [  # stop 54 reviewer g: a right answer inside torch.cuda.device_of(scores) got zero (the played cuda:1 reached
+    # the driver; the played GPU counted its x.get_device() read as another path): both are played now
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the solution inside with torch.cuda.device_of(scores)",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    with torch.cuda.device_of(scores):  # 在 scores 所在的 GPU 上建掩码（CPU 张量时什么也不做）
+        future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+        return scores.masked_fill(future, float("-inf"))
+''',
+    ),
+]
