@@ -4143,3 +4143,34 @@ class LeNet(nn.Module):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 54 reviewer a F2: two loaders built from one generator must give two orders
+    dict(
+        grade_id="test_make_loader",
+        name="shuffles with a private copy of the caller's generator (loaders rebuilt from it replay one order)",
+        expect="两个 loader 的顺序完全一样",
+        code="""
+class TensorBatches(Dataset):
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def __len__(self):
+        return self.x.shape[0]
+
+    def __getitem__(self, indices):
+        return self.x[indices], self.y[indices]
+
+
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    dataset = TensorBatches(x, y)
+    if shuffle and generator is not None:
+        # 不改调用者的 generator：复制它的状态，用副本打乱
+        own = torch.Generator()
+        own.set_state(generator.get_state())
+        generator = own
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    sampler = BatchSampler(order, batch_size, drop_last=False)
+    return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory)
+""",
+    ),
+]
