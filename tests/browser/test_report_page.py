@@ -82,10 +82,10 @@ def mutant_groups(assignment: str) -> tuple[list[Group], list[Group]]:
 def class_plan() -> dict[str, Holding]:
     """student -> what each of their submissions holds; an assignment left out was not handed in."""
     (singles, pairs), (singles2, pairs2) = (mutant_groups(a) for a in ASSIGNMENTS)
-    # the first notebook's pairs last, the second's near its start: both fall among students who hold the other
-    # notebook's single mutants too (three misconceptions each)
-    first, second = singles + pairs, singles2[:PAIRS] + pairs2 + singles2[PAIRS:]
-    start = max(0, len(first) - OVERLAP)  # where the second notebook's groups start: the last OVERLAP hold both
+    start = max(0, len(singles) + len(pairs) - OVERLAP)  # where the second notebook's groups start: the last
+    # OVERLAP of the first notebook's hold both; the first notebook's pairs right there, the second's just after
+    # them: both fall among students who hold the other notebook's single mutants too (three misconceptions each)
+    first, second = singles[:start] + pairs + singles[start:], singles2[:PAIRS] + pairs2 + singles2[PAIRS:]
     total = start + len(second) + HONEST
     plan: dict[str, Holding] = {}
     for i in range(total):
