@@ -664,15 +664,7 @@ MUTANTS = [
 ]
 
 # Right answers written another way: each must pass its test cell (tests/test_mutants.py).
-CORRECT = [
-    dict(  # fix42: the zeros output made on the inputs' device (without device= it was a CORRECT entry till fix42)
-        grade_id="test_batch_outer_sum",
-        name="adds a and b into a zeros (B, M, N) output made on a's device, in place",
-        code="def batch_outer_sum(a, b):\n"
-        "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
-        "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
-    ),
-]
+CORRECT: list[dict] = []
 
 MUTANTS += [  # rv5: constant operands made by the *_like / new_* factories (found by a read-only reviewer)
     dict(
@@ -1625,11 +1617,11 @@ MUTANTS += [  # fix40 (a10 family): a memo keyed on the input's values hands eve
 MUTANTS += [  # fix42 (e1 cand07): no batch_outer_sum case was on another device; this was CORRECT[0] until fix42
     dict(
         grade_id="test_batch_outer_sum",
-        name="adds a and b into a zeros (B, M, N) output made without device= (always on the CPU)",
-        expect="返回的张量在 cpu 上",
+        name="adds a and b with out= an empty (B, M, N) output made without device= (always on the CPU)",
+        expect="cross-device copies are not allowed",
         code="def batch_outer_sum(a, b):\n"
-        "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
-        "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
+        "    out = torch.empty(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype)\n"
+        "    torch.add(a[:, :, None], b[:, None, :], out=out)\n    return out\n",
     ),
 ]
 
@@ -2362,11 +2354,10 @@ MUTANTS += [  # stop 54: a GPU machine with CPU inputs, and inputs on cuda:1 (co
     dict(  # listed CORRECT until now (reviewer d, stop 53, find 7): the zeros made without device= stay on the
         # CPU, and diff += x[:, None] raises on a GPU; the played cuda:1 shows it
         grade_id="test_pairwise_sq_dist",
-        name="x and y accumulated into a zeros (N, M, D) difference made without device=",
+        name="the squared distances added into a zeros (N, M) result made without device=",
         expect="有张量到了 cpu 上",
-        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
-        "    diff = torch.zeros(n, m, d, dtype=x.dtype)\n    diff += x[:, None]\n    diff -= y[None]\n"
-        "    return (diff * diff).sum(-1)\n",
+        code="def pairwise_sq_dist(x, y):\n    out = torch.zeros(x.shape[0], y.shape[0], dtype=x.dtype)\n"
+        "    out += ((x[:, None] - y[None]) ** 2).sum(-1)\n    return out\n",
     ),
 ]
 
@@ -2467,7 +2458,7 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_pairwise_sq_dist",
         name="the banned expansion with the cross term built in place: zeros (N, M, D) += x[:, None], then *= y[None]",
-        expect="按元素相乘的交叉项",
+        expect="第一步就是把它铺开复制一遍",  # stop 55: the spread into zeros is named first
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
@@ -2495,16 +2486,6 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     ),
 ]
 
-CORRECT += [  # stop 54: the difference accumulated in place in a zeros buffer made on x's device (the buffer of the
-    # cross-term mutant above is a spread of x until y is subtracted: diff * diff is then no cross term)
-    dict(
-        grade_id="test_pairwise_sq_dist",
-        name="x and y accumulated into a zeros (N, M, D) difference made with device=x.device",
-        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
-        "    diff = torch.zeros(n, m, d, dtype=x.dtype, device=x.device)\n    diff += x[:, None]\n    diff -= y[None]\n"
-        "    return (diff * diff).sum(-1)\n",
-    ),
-]
 
 MUTANTS += [  # stop 54 reviewer h: a triplet loss as the distance, _foreach lists by keyword, legacy vmap, and a size branch told only that it loops
     dict(
@@ -2617,6 +2598,62 @@ def broadcast_shape(a: tuple, b: tuple) -> tuple:
         else:
             raise BroadcastError(f"shapes {a} and {b} cannot be broadcast: {x} vs {y}")
     return tuple(result)
+''',
+    ),
+]
+
+MUTANTS += [  # stop 55 (stop 54 reviewer d cand10/11): a ruling. The prose bans spreading one input into the
+    # full-size buffer first ("out[:] = a[:, :, None]", "copy_ 进一个大张量"), and adding it into a zero buffer is the
+    # same spread; both were CORRECT entries (stop 42, stop 54), while out[:] = ... failed: now all of them fail
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="adds a and b into a zeros (B, M, N) output made on a's device, in place (a spread into zeros first)",
+        expect="第一步就是把它铺开复制一遍",
+        code="def batch_outer_sum(a, b):\n"
+        "    out = torch.zeros(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
+        "    out += a[:, :, None]\n    out += b[:, None, :]\n    return out\n",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="spreads a into an empty output with torch.add(expand, 0, out=), then adds b in place",
+        expect="第一步就是把它铺开复制一遍",
+        code="def batch_outer_sum(a, b):\n"
+        "    out = torch.empty(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
+        "    torch.add(a[:, :, None].expand_as(out), 0, out=out)\n    out += b[:, None, :]\n    return out\n",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="x and y accumulated into a zeros (N, M, D) difference made with device=x.device (x spread first)",
+        expect="第一步就是把它铺开复制一遍",
+        code="def pairwise_sq_dist(x, y):\n    (n, d), m = x.shape, y.shape[0]\n"
+        "    diff = torch.zeros(n, m, d, dtype=x.dtype, device=x.device)\n    diff += x[:, None]\n    diff -= y[None]\n"
+        "    return (diff * diff).sum(-1)\n",
+    ),
+]
+
+CORRECT += [  # stop 55: the broadcast written straight into a preallocated output (two sources in one call)
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.add of the two broadcast views with out= an empty (B, M, N) tensor on a's device",
+        code="def batch_outer_sum(a, b):\n"
+        "    out = torch.empty(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
+        "    torch.add(a[:, :, None], b[:, None, :], out=out)\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # stop 55 (stop 54 reviewer h cand02): an expansion with no product of x and y; points 1e8 from the origin in float64 fail every expansion by its values
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion by the parallelogram law in float64: 2||x||^2 + 2||y||^2 - ||x + y||^2 (no product of x and y)",
+        expect="在 float64 里也抵消掉有效数字",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    # ||x - y||^2 = 2||x||^2 + 2||y||^2 - ||x + y||^2 (parallelogram law), in float64
+    xd, yd = x.double(), y.double()
+    s = ((xd.unsqueeze(1) + yd.unsqueeze(0)) ** 2).sum(dim=-1)        # (N, M)
+    d = 2 * (xd ** 2).sum(-1).unsqueeze(1) + 2 * (yd ** 2).sum(-1).unsqueeze(0) - s
+    return d.to(x.dtype)
 ''',
     ),
 ]
