@@ -2340,3 +2340,81 @@ def refine(h, loss_fn, steps, lr):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 (stop 54 reviewer f cand08/09/21): td_loss and refine met no random net; now a Dropout in training mode, called twice
+    dict(
+        grade_id="test_td_loss",
+        name="the TD loss inside torch.random.fork_rng() (the caller's RNG put back: one Dropout mask every call)",
+        expect="Dropout 丢弃了完全相同的元素",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    # leave the caller's random stream as it was: the nets' Dropout draws inside a forked RNG
+    with torch.random.fork_rng():
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+        prediction = value_net(x)
+        return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="the nets' Dropout layers switched to eval for the call and put back (a TD error without its noise)",
+        expect="前向时 Dropout 处在评估模式",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    # a TD error without Dropout noise: the nets' Dropout layers are off for the call, then put back
+    dropouts = [m for net in {id(value_net): value_net, id(target_net): target_net}.values()
+                for m in net.modules() if isinstance(m, nn.Dropout) and m.training]
+    for m in dropouts:
+        m.eval()
+    try:
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+        prediction = value_net(x)
+        return ((prediction - target) ** 2).mean()
+    finally:
+        for m in dropouts:
+            m.train()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="refine inside torch.random.fork_rng() (a random loss_fn replays one mask on every call)",
+        expect="Dropout 丢弃了完全相同的元素",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    # leave the caller's random stream as it was: a random loss_fn (Dropout) draws inside a forked RNG
+    with torch.random.fork_rng():
+        z = h.detach().clone().requires_grad_(True)
+        for _ in range(steps):
+            loss_fn(z).backward(inputs=[z])
+            with torch.no_grad():
+                z -= lr * z.grad
+            z.grad = None
+        return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="a module loss_fn run in eval mode while z moves, its modes put back after",
+        expect="前向时 Dropout 处在评估模式",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    # the model behind loss_fn is fixed while z moves: run it in eval mode, then give it back its mode
+    was = [(m, m.training) for m in loss_fn.modules()] if isinstance(loss_fn, nn.Module) else []
+    for m, _ in was:
+        m.eval()
+    try:
+        z = h.detach().clone().requires_grad_(True)
+        for _ in range(steps):
+            loss_fn(z).backward(inputs=[z])
+            with torch.no_grad():
+                z -= lr * z.grad
+            z.grad = None
+        return z.detach()
+    finally:
+        for m, mode in was:
+            m.train(mode)
+""",
+    ),
+]
