@@ -2631,15 +2631,6 @@ MUTANTS += [  # stop 55 (stop 54 reviewer d cand10/11): a ruling. The prose bans
     ),
 ]
 
-CORRECT += [  # stop 55: the broadcast written straight into a preallocated output (two sources in one call)
-    dict(
-        grade_id="test_batch_outer_sum",
-        name="torch.add of the two broadcast views with out= an empty (B, M, N) tensor on a's device",
-        code="def batch_outer_sum(a, b):\n"
-        "    out = torch.empty(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
-        "    torch.add(a[:, :, None], b[:, None, :], out=out)\n    return out\n",
-    ),
-]
 
 MUTANTS += [  # stop 55 (stop 54 reviewer h cand02): an expansion with no product of x and y; points 1e8 from the origin in float64 fail every expansion by its values
     dict(
@@ -2654,6 +2645,130 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     s = ((xd.unsqueeze(1) + yd.unsqueeze(0)) ** 2).sum(dim=-1)        # (N, M)
     d = 2 * (xd ** 2).sum(-1).unsqueeze(1) + 2 * (yd ** 2).sum(-1).unsqueeze(0) - s
     return d.to(x.dtype)
+''',
+    ),
+]
+
+MUTANTS += [  # stop 55: batch_outer_sum's inputs may require grad now (the spec says so); out= does not differentiate
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="torch.add of the two broadcast views with out= an empty (B, M, N) tensor on a's device (no autograd)",
+        expect="functions with out=... arguments don't support automatic differentiation",
+        code="def batch_outer_sum(a, b):\n"
+        "    out = torch.empty(a.shape[0], a.shape[1], b.shape[1], dtype=a.dtype, device=a.device)\n"
+        "    torch.add(a[:, :, None], b[:, None, :], out=out)\n    return out\n",
+    ),
+]
+
+MUTANTS += [  # stop 55 (stop 53 reviewer d 14-24): branches on requires_grad or grad mode, which no count ever met; course/fixtures/grad_paths.py compares the calls with grad inputs and inside no_grad
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion ||x||^2 + ||y||^2 - 2 x @ y.T only when an input requires grad",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if torch.is_grad_enabled() and (x.requires_grad or y.requires_grad):
+        # training (contrastive loss): autograd would keep the whole (N, M, D) difference for backward;
+        # ||x||^2 + ||y||^2 - 2 x.y keeps only (N, D) and (M, D)
+        sq = (x * x).sum(dim=1, keepdim=True) + (y * y).sum(dim=1)
+        return (sq - 2 * x @ y.t()).clamp_min(0)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias) (a temporary as large as x) only when x or bias requires grad",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    b = bias.view(-1, 1, 1)  # (C, 1, 1): right-aligned onto (C, H, W)
+    if x.requires_grad or bias.requires_grad:
+        # autograd: compute out of place, then write the values back into x (copy_ is recorded too)
+        x.copy_(x + b)
+    else:
+        x += b
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no widening of float16 when pred requires grad",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if pred.requires_grad:
+        # training: stay in pred's own dtype so the loss stays in the graph
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist(x, y) ** 2 when grad mode is off (k-NN at inference)",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if not torch.is_grad_enabled():
+        # k-NN at inference (under torch.no_grad()): no graph needed, use the fast library kernel
+        return torch.cdist(x, y) ** 2
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a Python loop over the points of x only when an input requires grad",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.requires_grad or y.requires_grad:
+        # training: one row at a time, so backward never holds the whole (N, M, D) difference
+        return torch.stack([((y - xi) ** 2).sum(dim=1) for xi in x])
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a Python loop over the channels only when x or bias requires grad",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    if x.requires_grad or bias.requires_grad:
+        # autograd: one channel at a time, each slice of x in place
+        for c in range(x.shape[1]):
+            x[:, c] += bias[c]
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the samples only when a or b requires grad",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    if a.requires_grad or b.requires_grad:
+        # in a model being trained: one sample at a time
+        return torch.stack([ak.unsqueeze(1) + bk.unsqueeze(0) for ak, bk in zip(a, b)])
+    return a.unsqueeze(2) + b.unsqueeze(1)
 ''',
     ),
 ]

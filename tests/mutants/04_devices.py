@@ -2285,3 +2285,22 @@ def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 (stop 53 reviewer d 23): a loop only when scores require grad; course/fixtures/grad_paths.py
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="a row-by-row masked_fill loop only when scores require grad (attention training)",
+        expect="和不需要梯度时走的不是同一条路",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    if scores.requires_grad:
+        # in the graph: fill row by row (row i keeps columns 0..i), then stack the rows back
+        rows = [scores[..., i, :].masked_fill(torch.arange(t, device=scores.device) > i, float("-inf")) for i in range(t)]
+        return torch.stack(rows, dim=-2)
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+''',
+    ),
+]

@@ -1,0 +1,90 @@
+"""course.fixtures.grad_paths: the same calls, steps and values with inputs that require grad and inside no_grad."""
+
+import pytest
+import torch
+
+from course import checks
+from course.fixtures import grad_paths
+
+
+def _outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return a[:, :, None] + b[:, None, :]
+
+
+def _loops_when_training(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.requires_grad:
+        return torch.stack([ai[:, None] + bi[None, :] for ai, bi in zip(a, b)])
+    return _outer_sum(a, b)
+
+
+def _library_at_inference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if not torch.is_grad_enabled():
+        return torch.add(a.unsqueeze(2), b.unsqueeze(1))
+    return _outer_sum(a, b)
+
+
+def _detached_when_training(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    out = _outer_sum(a, b)
+    return out.detach() if out.requires_grad else out
+
+
+def _add_(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    x += b[:, None, None]
+    return x
+
+
+def _copies_when_training_(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if x.requires_grad:
+        return x.copy_(x + b[:, None, None])
+    return _add_(x, b)
+
+
+CASE = checks.Case((torch.randn(8, 3, generator=torch.Generator().manual_seed(1)), torch.randn(8, 4)))
+
+
+def test_a_function_with_one_path_passes_in_every_grad_mode():
+    grad_paths.check_same_in_every_grad_mode(_outer_sum, CASE, fn_name="f")
+
+
+def test_an_in_place_function_passes_and_integer_inputs_are_left_as_they_are():
+    x = torch.randn(2, 3, 4, 4)
+    grad_paths.check_same_in_every_grad_mode(_add_, checks.Case((x, torch.randn(3))), fn_name="f", in_place=True)
+    grad_paths.check_same_in_every_grad_mode(
+        _outer_sum, checks.Case((torch.ones(2, 3, dtype=torch.int64),) * 2), fn_name="f"
+    )
+
+
+@pytest.mark.parametrize(
+    ("fn", "said"),
+    [
+        (_loops_when_training, "输入需要梯度时"),
+        (_library_at_inference, "with torch.no_grad(): 里调用时"),
+        (_detached_when_training, "输入需要梯度时"),
+    ],
+)
+def test_a_branch_on_requires_grad_or_grad_mode_fails_naming_the_mode(fn, said):
+    with pytest.raises(AssertionError, match="和不需要梯度时走的不是同一条路") as info:
+        grad_paths.check_same_in_every_grad_mode(fn, CASE, fn_name="f")
+    assert said in str(info.value)
+
+
+def test_an_in_place_function_that_copies_only_when_training_fails():
+    with pytest.raises(AssertionError, match="Tensor.copy_"):
+        grad_paths.check_same_in_every_grad_mode(
+            _copies_when_training_, checks.Case((torch.randn(2, 3, 4, 4), torch.randn(3))), fn_name="f", in_place=True
+        )
+
+
+def test_the_scenario_hands_the_function_non_leaf_inputs_that_require_grad_and_returns_detached_results():
+    seen = []
+
+    def probe(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        seen.append((a.requires_grad, a.is_leaf, b.dtype, torch.is_grad_enabled()))
+        return a * 2
+
+    out, names, steps = grad_paths.work_in_grad_mode(
+        probe, grad_paths.GRAD_INPUTS, torch.ones(2), torch.ones(2, dtype=torch.int64)
+    )
+    assert seen[-1] == (True, False, torch.int64, True) and not out.requires_grad and steps >= 1 and names
+    grad_paths.work_in_grad_mode(probe, grad_paths.NO_GRAD, torch.ones(2), torch.ones(2))
+    assert seen[-1][0] is False and seen[-1][3] is False
