@@ -2772,3 +2772,37 @@ def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer d: expansions whose cross term no product check names; the float64 far points fail them by their values
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion in float64, its cross term from one torch._foreach_mul of broadcast views",
+        expect="在 float64 里也抵消掉有效数字",
+        code='''
+def pairwise_sq_dist(x, y):
+    """||x||^2 + ||y||^2 - 2 x.y in float64; the cross term from one torch._foreach_mul of the broadcast views."""
+    x64, y64 = x.double(), y.double()
+    (prod,) = torch._foreach_mul([x64.unsqueeze(1)], [y64.unsqueeze(0)])  # (N, M, D)
+    xy = prod.sum(-1)
+    xx = (x64 ** 2).sum(-1)
+    yy = (y64 ** 2).sum(-1)
+    return (xx[:, None] + yy[None, :] - 2 * xy).clamp_min(0).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion in float64, its cross term x @ y.T spelled with F.embedding_bag(per_sample_weights=x)",
+        expect="在 float64 里也抵消掉有效数字",
+        code='''
+def pairwise_sq_dist(x, y):
+    """||x||^2 + ||y||^2 - 2 x.y in float64; x.y as a weighted embedding_bag over the features."""
+    x64, y64 = x.double(), y.double()
+    n, d = x64.shape
+    idx = torch.arange(d, device=x.device).repeat(n, 1)  # (N, D): bag i takes every feature
+    xy = torch.nn.functional.embedding_bag(idx, y64.t().contiguous(), per_sample_weights=x64, mode="sum")  # (N, M)
+    xx = (x64 ** 2).sum(-1)
+    yy = (y64 ** 2).sum(-1)
+    return (xx[:, None] + yy[None, :] - 2 * xy).clamp_min(0).to(x.dtype)
+''',
+    ),
+]
