@@ -23,6 +23,12 @@ def _library_at_inference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return _outer_sum(a, b)
 
 
+def _loops_for_float64(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.dtype == torch.float64:
+        return torch.stack([ai[:, None] + bi[None, :] for ai, bi in zip(a, b)])
+    return _outer_sum(a, b)
+
+
 def _detached_when_training(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     out = _outer_sum(a, b)
     return out.detach() if out.requires_grad else out
@@ -42,8 +48,8 @@ def _copies_when_training_(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 CASE = checks.Case((torch.randn(8, 3, generator=torch.Generator().manual_seed(1)), torch.randn(8, 4)))
 
 
-def test_a_function_with_one_path_passes_in_every_grad_mode():
-    grad_paths.check_same_in_every_grad_mode(_outer_sum, CASE, fn_name="f")
+def test_a_function_with_one_path_passes_in_every_grad_mode_and_dtype():
+    grad_paths.check_same_in_every_grad_mode(_outer_sum, CASE, fn_name="f", dtypes=("float64", "int32", "bfloat16"))
 
 
 def test_an_in_place_function_passes_and_integer_inputs_are_left_as_they_are():
@@ -59,12 +65,13 @@ def test_an_in_place_function_passes_and_integer_inputs_are_left_as_they_are():
     [
         (_loops_when_training, "输入需要梯度时"),
         (_library_at_inference, "with torch.no_grad(): 里调用时"),
+        (_loops_for_float64, "输入是 torch.float64 时"),
         (_detached_when_training, "输入需要梯度时"),
     ],
 )
 def test_a_branch_on_requires_grad_or_grad_mode_fails_naming_the_mode(fn, said):
-    with pytest.raises(AssertionError, match="和不需要梯度时走的不是同一条路") as info:
-        grad_paths.check_same_in_every_grad_mode(fn, CASE, fn_name="f")
+    with pytest.raises(AssertionError, match="走的不是同一条路") as info:
+        grad_paths.check_same_in_every_grad_mode(fn, CASE, fn_name="f", dtypes=("float64",))
     assert said in str(info.value)
 
 

@@ -83,3 +83,18 @@ def test_the_played_machine_is_put_back_after_the_check():
         placement.check_on_every_device(_uploads, CASE, fn_name="f")
     assert torch.cuda.is_available() is False
     assert torch.cuda.device_count() == 0
+
+
+def _view(x: torch.Tensor) -> torch.Tensor:
+    return x.t()
+
+
+def _copies_on_a_gpu_machine(x: torch.Tensor) -> torch.Tensor:
+    out = x.t()
+    return out.contiguous() if torch.cuda.is_available() else out
+
+
+def test_a_view_stays_a_view_on_every_place_and_a_copy_made_only_with_a_gpu_fails():
+    placement.check_on_every_device(_view, CASE, fn_name="f")
+    with pytest.raises(AssertionError, match="返回的张量是一份拷贝，没有 GPU 时它是输入的视图"):
+        placement.check_on_every_device(_copies_on_a_gpu_machine, CASE, fn_name="f")

@@ -2268,3 +2268,37 @@ def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewers c, d: a dtype branch; the mirrored map (a ruling: the prose fixes the direction)
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a Python loop over the rows for float64 inputs",
+        expect="输入是 torch.float64 时",
+        code="""
+def masked_row_mean(x, low, high):
+    wide = torch.promote_types(x.dtype, torch.float32)
+    if x.dtype == torch.float64:  # float64 readings: row by row, each row's mean exactly as defined
+        means = []
+        for row in x:
+            keep = (row >= low) & (row < high)
+            means.append(torch.where(keep, row, torch.zeros_like(row)).sum() / keep.sum())
+        return torch.stack(means) if means else x.new_empty(0)
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="the decreasing map b * (1 - 2 * r) of the right draw (the prose now says r = 0 is -b)",
+        expect="变换的方向反了",
+        code='''
+def linear_init(in_features: int, out_features: int, generator: torch.Generator) -> torch.Tensor:
+    """-> (out_features, in_features) float32，[-b, b] 上均匀分布，b = 1/sqrt(in_features)，用 generator 取样。"""
+    bound = 1 / math.sqrt(in_features)
+    draw = torch.rand((out_features, in_features), dtype=torch.float32, generator=generator)
+    return bound * (1 - 2 * draw)   # r = 0 -> b，r -> 1 -> -b：线性变换把 [0, 1) 映到 (-b, b]
+''',
+    ),
+]

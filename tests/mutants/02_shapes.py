@@ -1776,3 +1776,53 @@ def to_nchw(x: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewers c, d: a loop over the channels (C was 2 or 3 in every step count); a copy made only on a GPU machine with CPU inputs (placement compares views now)
+    dict(
+        grade_id="test_patchify",
+        name="a Python loop over the channels, each cut with reshape/permute and the pieces joined with torch.cat",
+        expect="步数却随通道的个数增长",
+        code="""
+def patchify(x, p):
+    n, c, h, w = x.shape
+    per_channel = []
+    for ch in range(c):  # one channel at a time: its (p, p) patches, then side by side in (C, p, p) order
+        blocks = x[:, ch].reshape(n, h // p, p, w // p, p).permute(0, 1, 3, 2, 4)
+        per_channel.append(blocks.reshape(n, (h // p) * (w // p), p * p))
+    return torch.cat(per_channel, dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a contiguous copy, not a view, on a GPU machine when the image is on the CPU (x.device.type == 'cpu' and cuda available)",
+        expect="返回的张量是一份拷贝，没有 GPU 时它是输入的视图",
+        code='''
+def to_nchw(x: torch.Tensor) -> torch.Tensor:
+    """(H, W, C) 或 (N, H, W, C) -> (N, C, H, W)，返回共享存储的视图。"""
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    if x.device.type == "cpu" and torch.cuda.is_available():
+        # 有 GPU、数据却还在 CPU 上：它马上要被上传，先整理成连续内存，上传时一次拷一整块
+        out = out.contiguous()
+    return out
+''',
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer d: a dtype branch (grad_paths with dtypes)
+    dict(
+        grade_id="test_patchify",
+        name="integer images cut patch by patch in a Python loop",
+        expect="输入是 torch.int64 时",
+        code="""
+def patchify(x, p):
+    n, c, h, w = x.shape
+    if not x.is_floating_point():  # integer images: copy patch by patch, values untouched
+        rows = [x[:, :, i:i + p, j:j + p].reshape(n, c * p * p) for i in range(0, h, p) for j in range(0, w, p)]
+        return torch.stack(rows, dim=1)
+    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+]

@@ -2664,7 +2664,7 @@ MUTANTS += [  # stop 55 (stop 53 reviewer d 14-24): branches on requires_grad or
     dict(
         grade_id="test_pairwise_sq_dist",
         name="the banned expansion ||x||^2 + ||y||^2 - 2 x @ y.T only when an input requires grad",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="和不需要梯度的同样输入走的不是同一条路",
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
@@ -2680,7 +2680,7 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_add_channel_bias_",
         name="x.copy_(x + bias) (a temporary as large as x) only when x or bias requires grad",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="和不需要梯度的同样输入走的不是同一条路",
         code='''
 def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
@@ -2696,7 +2696,7 @@ def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_mse_loss",
         name="no widening of float16 when pred requires grad",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="和不需要梯度的同样输入走的不是同一条路",
         code='''
 def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
@@ -2717,7 +2717,7 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_pairwise_sq_dist",
         name="torch.cdist(x, y) ** 2 when grad mode is off (k-NN at inference)",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
@@ -2731,7 +2731,7 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_pairwise_sq_dist",
         name="a Python loop over the points of x only when an input requires grad",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="和不需要梯度的同样输入走的不是同一条路",
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
@@ -2745,7 +2745,7 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_add_channel_bias_",
         name="a Python loop over the channels only when x or bias requires grad",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="和不需要梯度的同样输入走的不是同一条路",
         code='''
 def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
@@ -2761,7 +2761,7 @@ def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_batch_outer_sum",
         name="a Python loop over the samples only when a or b requires grad",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="和不需要梯度的同样输入走的不是同一条路",
         code='''
 def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
@@ -2804,5 +2804,94 @@ def pairwise_sq_dist(x, y):
     yy = (y64 ** 2).sum(-1)
     return (xx[:, None] + yy[None, :] - 2 * xy).clamp_min(0).to(x.dtype)
 ''',
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer d: no case overflowed int32 (the spec says narrow ints wrap like a + b)
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="every dtype but int64 added in float64 and cast back: an int32 sum past 2**31 - 1 does not wrap as a + b does",
+        expect="和超出了 torch.int32 的范围",
+        code="""
+def batch_outer_sum(a, b):
+    if a.dtype == torch.int64:  # int64 above 2**53: only integer math is exact
+        return a.unsqueeze(2) + b.unsqueeze(1)
+    # every other dtype: add in float64 (exact for int32 / uint8 / float16 sums) and convert back
+    return (a.double().unsqueeze(2) + b.double().unsqueeze(1)).to(a.dtype)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer d: branches on inference mode and on the dtype, which no count met (grad_paths plays both now)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist behind torch.is_inference_mode_enabled()",
+        expect="在调用方的 with torch.inference_mode(): 里调用时",
+        code="""
+def pairwise_sq_dist(x, y):
+    if torch.is_inference_mode_enabled():  # serving: no graph to keep, take the fast library kernel
+        return torch.cdist(x, y) ** 2
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the samples inside the caller's inference_mode",
+        expect="在调用方的 with torch.inference_mode(): 里调用时",
+        code="""
+def batch_outer_sum(a, b):
+    if torch.is_inference_mode_enabled():  # no graph at inference: one sample at a time keeps the peak memory small
+        return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])
+    return a.unsqueeze(2) + b.unsqueeze(1)  # (B, M, 1) + (B, 1, N) -> (B, M, N)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias) (a temporary as large as x) inside the caller's inference_mode",
+        expect="在调用方的 with torch.inference_mode(): 里调用时",
+        code="""
+def add_channel_bias_(x, bias):
+    if torch.is_inference_mode_enabled():  # serving: no autograd bookkeeping, one fused out-of-place add
+        x.copy_(x + bias.view(-1, 1, 1))
+        return x
+    x += bias.view(-1, 1, 1)  # (C, 1, 1) right-aligned to (C, H, W)
+    return x
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a Python loop over the points for float64 inputs",
+        expect="输入是 torch.float64 时",
+        code="""
+def pairwise_sq_dist(x, y):
+    if x.dtype == torch.float64:  # precise inputs: one point at a time, no (N, M, D) float64 buffer
+        return torch.stack([((y - xi) ** 2).sum(dim=1) for xi in x])
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist behind a bfloat16 branch",
+        expect="输入是 torch.bfloat16 时",
+        code="""
+def pairwise_sq_dist(x, y):
+    if x.dtype == torch.bfloat16:  # bfloat16 has too few bits: let the float32 library kernel do it
+        return (torch.cdist(x.float(), y.float()) ** 2).to(x.dtype)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the samples for integer inputs",
+        expect="输入是 torch.int32 时",
+        code="""
+def batch_outer_sum(a, b):
+    if not a.is_floating_point():  # integer sums must be exact: sample by sample, no float round trip anywhere
+        return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])
+    return a.unsqueeze(2) + b.unsqueeze(1)  # (B, M, 1) + (B, 1, N) -> (B, M, N)
+""",
     ),
 ]

@@ -2258,7 +2258,7 @@ def move_to(batch, device):
     dict(
         grade_id="test_to_device_like",
         name="a GPU-only .contiguous() (a non-contiguous x already on ref's GPU is copied)",
-        expect="返回的却不是 x 本身",
+        expect="返回的张量是一份拷贝，没有 GPU 时它是输入的视图",  # stop 55: placement's non-contiguous x sees it first
         code='''
 def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
     """x: (*) 任意 dtype；ref: 张量或 nn.Module -> (*) 与 x 同 dtype，位于 ref（的参数）所在的设备上。"""
@@ -2290,7 +2290,7 @@ MUTANTS += [  # stop 55 (stop 53 reviewer d 23): a loop only when scores require
     dict(
         grade_id="test_causal_mask_fill",
         name="a row-by-row masked_fill loop only when scores require grad (attention training)",
-        expect="和不需要梯度时走的不是同一条路",
+        expect="和不需要梯度的同样输入走的不是同一条路",
         code='''
 def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
     """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
@@ -2301,6 +2301,111 @@ def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
         return torch.stack(rows, dim=-2)
     future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
     return scores.masked_fill(future, float("-inf"))
+''',
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer c: an index-less 'cuda' target with tensors on cuda:0 was never tried
+    dict(
+        grade_id="test_move_to",
+        name="skips the copy only when batch.device == torch.device(device): a 'cuda' target never equals cuda:0, so tensors already there are copied",
+        expect="不带编号的 'cuda' 就是当前的 GPU cuda:0",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        if batch.device == torch.device(device):
+            return batch                                   # 已经在 device 上：不复制
+        out = torch.empty_like(batch, device=device)       # 在目标设备上分配，再拷过去（copy_ 可微）
+        out.copy_(batch)
+        return out
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewers c, d: a dtype branch, a GPU-machine-only copy, a mask cache (a ruling)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="-inf filled row by row in a Python loop for float64 scores",
+        expect="输入是 torch.float64 时",
+        code="""
+def causal_mask_fill(scores):
+    t = scores.shape[-1]
+    if scores.dtype == torch.float64:  # float64 scores: fill the future row by row
+        out = scores.clone()
+        for i in range(t - 1):
+            out[..., i, i + 1:] = float("-inf")
+        return out
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x.contiguous() on a GPU machine when x is on the CPU: a non-contiguous x comes back as a copy",
+        expect="返回的张量是一份拷贝，没有 GPU 时它是输入的视图",
+        code='''
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    """x: (*) 任意 dtype；ref: 张量或 nn.Module -> (*) 与 x 同 dtype，位于 ref（的参数）所在的设备上。"""
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device.type == "cpu" and torch.cuda.is_available():
+        x = x.contiguous()   # 有 GPU 的机器上，主机上的数据多半要上传：先整理成连续内存，一次拷一整块
+    return x.to(device)
+''',
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="a module-level mask cache keyed on (T, scores.device) (the prose now says a new mask every call)",
+        expect="规格要求每次调用按 scores.device 新建掩码",
+        code='''
+_MASKS = {}
+
+
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    key = (t, scores.device)
+    if key not in _MASKS:   # 同一个 T、同一个设备的掩码只建一次（它只看位置，不看数值）
+        _MASKS[key] = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(_MASKS[key], float("-inf"))
+''',
+    ),
+]
+
+CORRECT += [  # stop 55 reviewer c cand07: a torch.device built from the index was counted as GPU-only work
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the mask on torch.device('cuda', scores.get_device()) when scores.is_cuda (its own device, index and all)",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    # GPU 上带上编号：scores 在第几块卡上，掩码就建在第几块卡上
+    dev = torch.device("cuda", scores.get_device()) if scores.is_cuda else scores.device
+    future = torch.ones(t, t, dtype=torch.bool, device=dev).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+''',
+    ),
+]
+
+CORRECT += [  # stop 55 reviewer c cand05: the played machines pinned through the real driver
+    dict(
+        grade_id="test_to_device_like",
+        name="x.pin_memory().to(device, non_blocking=True) for a host-to-GPU move",
+        code='''
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    """x: (*) 任意 dtype；ref: 张量或 nn.Module -> (*) 与 x 同 dtype，位于 ref（的参数）所在的设备上。"""
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if device.type == "cuda" and x.device.type == "cpu":
+        return x.pin_memory().to(device, non_blocking=True)   # 主机 -> GPU：pinned + non_blocking
+    return x.to(device)
 ''',
     ),
 ]

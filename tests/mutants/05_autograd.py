@@ -2771,3 +2771,55 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer b: f's running statistics put back
+    dict(
+        grade_id="test_value_and_grad",
+        name="a module f's buffers copied back after the call (a training-mode BatchNorm's statistics undone)",
+        expect="函数把 f 的 buffer 改回去了",
+        code="""
+import torch
+from torch import nn
+
+
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # 不改动调用者的任何东西：f 是模块时，它的 buffer（BatchNorm 的 running_mean 等）也原样恢复
+    saved = [(b, b.detach().clone()) for b in f.buffers()] if isinstance(f, nn.Module) else []
+    leaf = x.detach().requires_grad_(True)
+    with torch.enable_grad():
+        value = f(leaf)
+        (grad,) = torch.autograd.grad(value, leaf)
+    with torch.no_grad():
+        for b, v in saved:
+            b.copy_(v)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a module f's buffers copied back after the call (a training-mode BatchNorm's statistics undone)",
+        expect="函数把 f 的 buffer 改回去了",
+        code="""
+import torch
+from torch import nn
+
+
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    # 不改动调用者的任何东西：f 是模块时，它的 buffer（BatchNorm 的 running_mean 等）也原样恢复
+    saved = [(b, b.detach().clone()) for b in f.buffers()] if isinstance(f, nn.Module) else []
+    leaf = x.detach().requires_grad_(True)
+    with torch.enable_grad():
+        y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    with torch.no_grad():
+        for b, val in saved:
+            b.copy_(val)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

@@ -2418,3 +2418,78 @@ def refine(h, loss_fn, steps, lr):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer b: a memo asked again for an unchanged model (its gamma = 0 find keeps the s38 ruling: CORRECT)
+    dict(
+        grade_id="test_make_optimizer",
+        name="a memo keyed on the model, lr, weight_decay and the trainable parameters' ids hands back the first AdamW",
+        expect="第二次得到的是第一次的那个优化器本身",
+        code="""
+import torch
+from torch import nn
+
+_optimizers = {}
+
+
+def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    # 同一个模型、同样的参数和设置再要一次时，复用已经建好的优化器（它的 exp_avg 等状态也留着）
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    key = (id(model), lr, weight_decay, tuple(id(p) for p in trainable))
+    if key in _optimizers:
+        return _optimizers[key]
+    decay = [p for p in trainable if p.dim() >= 2]
+    no_decay = [p for p in trainable if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=lr)
+    _optimizers[key] = opt
+    return opt
+""",
+    ),
+]
+
+CORRECT += [  # stop 55 (reviewer b cand03): a ruling. An optimizer over the new leaf does the update the prose
+    # describes (in place, without grad, then z.grad cleared); the skill graded here is the new leaf itself
+    dict(
+        grade_id="test_refine",
+        name="torch.optim.SGD([z], lr=lr) over the new leaf: zero_grad, backward(inputs=[z]), step",
+        code="""
+import torch
+
+
+def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
+    z = h.detach().clone().requires_grad_(True)
+    opt = torch.optim.SGD([z], lr=lr)
+    for _ in range(steps):
+        opt.zero_grad(set_to_none=True)
+        loss_fn(z).backward(inputs=[z])
+        opt.step()
+    return z.detach()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer b cand18
+    dict(
+        grade_id="test_make_optimizer",
+        name="a memo keyed on the model and its parameter ids only (lr and weight_decay ignored)",
+        expect="第二次得到的是第一次的那个优化器本身",
+        code="""
+import torch
+from torch import nn
+
+_optimizers = {}
+
+
+def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    # 模型的可训练参数没变就复用同一个优化器
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    key = (id(model), tuple(id(p) for p in trainable))
+    if key not in _optimizers:
+        decay = [p for p in trainable if p.dim() >= 2]
+        no_decay = [p for p in trainable if p.dim() < 2]
+        _optimizers[key] = torch.optim.AdamW([{"params": decay, "weight_decay": weight_decay},
+                                              {"params": no_decay, "weight_decay": 0.0}], lr=lr)
+    return _optimizers[key]
+""",
+    ),
+]

@@ -2986,3 +2986,42 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer a cand16: no test model had a parameter without a gradient
+    dict(
+        grade_id="test_train_epoch",
+        name="optimizer.zero_grad(set_to_none=False): a parameter without a gradient is still moved",
+        expect="清梯度时留下了全零的 .grad",
+        code='''
+import torch
+from torch import nn
+
+def train_epoch(
+    model: nn.Module,
+    loss_fn,
+    optimizer: torch.optim.Optimizer,
+    batches: list[tuple[torch.Tensor, torch.Tensor]],
+    log_every: int,
+) -> tuple[list[float], float]:
+    """训练一轮；返回 (每 log_every 步的窗口平均 loss, epoch 平均 loss)，都是 Python float，按样本加权。"""
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad(set_to_none=False)
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+''',
+    ),
+]

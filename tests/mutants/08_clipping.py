@@ -3116,3 +3116,113 @@ def clip_by_global_norm_(parameters, max_norm):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer a: results that alias a buffer the next call rewrites (course/fixtures/kept.py); zero_grad(set_to_none=False) with a parameter no step reaches (course/fixtures/spare.py)
+    dict(
+        grade_id="test_train_step",
+        name="(loss, grad_norm) returned as views of one module-level buffer rewritten every step",
+        expect="返回的张量和下一次调用写的是同一块内存",
+        code="""
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+_OUT = {}  # 每个设备一块 (2,) 的输出缓冲区，反复使用：每一步不再分配新的 0-d 张量
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if loss.device not in _OUT:
+        _OUT[loss.device] = torch.empty(2, device=loss.device)
+    out = _OUT[loss.device]
+    out[0] = loss.detach()
+    out[1] = grad_norm
+    return out[0], out[1]
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="the total norm returned through one reused module-level 0-d buffer (told it was a memo)",
+        expect="返回的张量和下一次调用写的是同一块内存",
+        code="""
+import torch
+
+_TOTAL = {}  # 每个 (设备, dtype) 一个 0-d 缓冲区：返回的总范数写进去，不每次分配
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    key = (total.device, total.dtype)
+    if key not in _TOTAL:
+        _TOTAL[key] = torch.empty((), device=total.device, dtype=total.dtype)
+    return _TOTAL[key].copy_(total)
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="layer norms and total written into one reused module-level buffer, returned as its views (told it was a memo)",
+        expect="返回的张量和下一次调用写的是同一块内存",
+        code="""
+import torch
+from torch import nn
+
+_BUF = {}  # 每个 (设备, dtype) 一块缓冲区，层范数和总范数写进去，不每次分配
+
+
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    g0 = next(iter(groups.values()))[0]
+    key = (g0.device, g0.dtype, len(groups))
+    if key not in _BUF:
+        _BUF[key] = torch.empty(len(groups) + 1, device=g0.device, dtype=g0.dtype)
+    buf = _BUF[key]
+    for i, grads in enumerate(groups.values()):
+        buf[i] = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+    buf[-1] = torch.linalg.vector_norm(buf[:-1], norm_type)
+    return {layer: buf[i] for i, layer in enumerate(groups)}, buf[-1]
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="optimizer.zero_grad(set_to_none=False): a parameter without a gradient is still moved by momentum and weight decay",
+        expect="清梯度时留下了全零的 .grad",
+        code="""
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad(set_to_none=False)  # 清零，保留梯度张量（不每步重新分配）
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

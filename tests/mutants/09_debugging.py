@@ -2062,3 +2062,39 @@ def regression_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer b: no fractional label sat between num_classes - 1 and num_classes
+    dict(
+        grade_id="test_diagnose",
+        name="the label upper bound written the integer way, labels.max() > num_classes - 1: a float 3.5 with 4 classes is flagged",
+        expect="误报 (false positive) 'label_range'",
+        code="""
+import torch
+
+
+def diagnose(logits: torch.Tensor, labels: torch.Tensor, num_classes: int) -> set:
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if (logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1
+            or labels.shape[0] != logits.shape[0]):
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if labels.is_floating_point() and bool(torch.isnan(labels).any()):
+            problems.add("label_range")
+        elif bool(labels.min() < 0) or bool(labels.max() > num_classes - 1):  # 合法标签是 0 .. num_classes-1
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            row_sums = logits.sum(dim=1)
+            if in_unit and bool(((row_sums - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+]

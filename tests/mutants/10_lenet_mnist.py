@@ -4174,3 +4174,162 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer a: results that alias a buffer the next call rewrites; a checkpoint with autograd history; a module that keeps the last batch's graph
+    dict(
+        grade_id="test_train_one_epoch",
+        name="one module-level loss buffer reused every epoch and returned",
+        expect="返回的张量和下一次调用写的是同一块内存",
+        code="""
+import torch
+from torch import nn
+
+_LOSS_BUFFERS = {}  # 每个 (batch 数, 设备) 一块缓冲区，反复使用：不用每个 epoch 重新分配、也不用 torch.stack
+
+
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    key = (len(loader), device)
+    if key not in _LOSS_BUFFERS:
+        _LOSS_BUFFERS[key] = torch.empty(len(loader), device=device)
+    losses = _LOSS_BUFFERS[key]
+    for i, (xb, yb) in enumerate(loader):
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses[i] = loss.detach()
+    return losses
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="one preallocated snapshot per model, copy_ into it at every make_checkpoint",
+        expect="返回的张量和下一次调用写的是同一块内存",
+        code="""
+import copy
+import weakref
+
+import torch
+from torch import nn
+
+_SNAPSHOTS = weakref.WeakKeyDictionary()  # 每个模型一份预先分配的快照缓冲区，每个 epoch 用 copy_ 覆盖，不重新分配
+
+
+def make_checkpoint(model, optimizer, epoch):
+    state = model.state_dict()
+    snap = _SNAPSHOTS.get(model)
+    if snap is None or snap.keys() != state.keys():
+        snap = _SNAPSHOTS[model] = {k: v.detach().clone() for k, v in state.items()}
+    else:
+        for k, v in state.items():
+            snap[k].copy_(v)
+    return {"model": snap, "optimizer": copy.deepcopy(optimizer.state_dict()), "epoch": epoch}
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="checkpoint['model'] holds p.clone() of the parameters (requires_grad=True, a grad_fn)",
+        expect="是 requires_grad=True 的张量",
+        code="""
+import copy
+
+import torch
+from torch import nn
+
+
+def make_checkpoint(model, optimizer, epoch):
+    weights = {name: p.clone() for name, p in model.named_parameters()}  # 复制一份，之后的训练改不到它
+    buffers = {name: b.clone() for name, b in model.named_buffers()}
+    return {"model": {**weights, **buffers}, "optimizer": copy.deepcopy(optimizer.state_dict()), "epoch": epoch}
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="TensorBatches writes every batch into one reused pair of buffers (index_select out=) (told it sampled with replacement)",
+        expect="写进了前面某个 batch 所在的同一块内存",
+        code='''
+import torch
+from torch.utils.data import BatchSampler, DataLoader, Dataset, RandomSampler, SequentialSampler
+
+
+class TensorBatches(Dataset):
+    """ds[indices] 一次返回一整个 batch；结果写进预先分配的缓冲区（每个 batch 不再分配新内存）。"""
+
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+        self._xbuf = torch.empty(0)
+        self._ybuf = torch.empty(0, dtype=y.dtype)
+
+    def __len__(self):
+        return self.x.shape[0]
+
+    def __getitem__(self, indices):
+        idx = torch.as_tensor(indices, dtype=torch.long)
+        n = idx.shape[0]
+        if self._xbuf.shape[0] < n:
+            self._xbuf = torch.empty((n, *self.x.shape[1:]), dtype=self.x.dtype)
+            self._ybuf = torch.empty((n, *self.y.shape[1:]), dtype=self.y.dtype)
+        xb, yb = self._xbuf[:n], self._ybuf[:n]
+        torch.index_select(self.x, 0, idx, out=xb)
+        torch.index_select(self.y, 0, idx, out=yb)
+        return xb, yb
+
+
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    dataset = TensorBatches(x, y)
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    return DataLoader(dataset, batch_size=None, sampler=BatchSampler(order, batch_size, drop_last=False), pin_memory=pin_memory)
+''',
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward keeps self.feature_maps = x (the last batch's graph) on the model",
+        expect="还留着一个带计算图 (grad_fn) 的张量",
+        code="""
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class LeNet(nn.Module):
+    def __init__(self, in_channels=1, num_classes=10, image_size=28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        self.feature_maps = None
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        self.feature_maps = x  # 留下最后一次前向的特征图，方便之后画出来看
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+]
