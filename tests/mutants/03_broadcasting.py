@@ -2895,3 +2895,52 @@ def batch_outer_sum(a, b):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 (stop 53 reviewer d 18-20): x is y, a guard on D, a float16 branch
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the Gram-matrix expansion when x is y (distances within one set)",
+        expect="同一个张量对象传两次",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x is y:
+        # distances within one set (clustering): the Gram matrix is symmetric, one product does it
+        sq = (x * x).sum(dim=1)
+        return (sq.unsqueeze(1) + sq.unsqueeze(0) - 2 * x @ x.t()).clamp_min(0)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion behind a size guard on the feature dim only (D >= 1024)",
+        expect="输入换成同样 dtype 的大输入",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.shape[1] >= 1024:
+        # high-dimensional embeddings: the (N, M, D) difference is D times the result; use one matrix product
+        sq = (x * x).sum(dim=1, keepdim=True) + (y * y).sum(dim=1)
+        return (sq - 2 * x @ y.t()).clamp_min(0)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x.float() + b.float()) for float16 / bfloat16 x (a temporary twice x's size)",
+        expect="输入是 torch.float16 时",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    b = bias.view(-1, 1, 1)  # (C, 1, 1): right-aligned onto (C, H, W)
+    if x.dtype in (torch.float16, torch.bfloat16):
+        # half precision: add in float32 (as in mse_loss), round once when writing back
+        x.copy_(x.float() + b.float())
+    else:
+        x += b
+    return x
+''',
+    ),
+]
