@@ -89,9 +89,41 @@ def test_the_scenario_hands_the_function_non_leaf_inputs_that_require_grad_and_r
         seen.append((a.requires_grad, a.is_leaf, b.dtype, torch.is_grad_enabled()))
         return a * 2
 
-    out, names, steps = grad_paths.work_in_grad_mode(
-        probe, grad_paths.GRAD_INPUTS, torch.ones(2), torch.ones(2, dtype=torch.int64)
+    out, names, steps, in_graph = grad_paths.work_in_grad_mode(
+        probe, grad_paths.GRAD_INPUTS, False, torch.ones(2), torch.ones(2, dtype=torch.int64)
     )
-    assert seen[-1] == (True, False, torch.int64, True) and not out.requires_grad and steps >= 1 and names
-    grad_paths.work_in_grad_mode(probe, grad_paths.NO_GRAD, torch.ones(2), torch.ones(2))
+    assert seen[-1] == (True, False, torch.int64, True) and not out.requires_grad and in_graph and steps >= 1 and names
+    grad_paths.work_in_grad_mode(probe, grad_paths.NO_GRAD, False, torch.ones(2), torch.ones(2))
     assert seen[-1][0] is False and seen[-1][3] is False
+
+
+def _loops_when_not_contiguous(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if not a.is_contiguous():
+        return torch.stack([ai[:, None] + bi[None, :] for ai, bi in zip(a, b)])
+    return _outer_sum(a, b)
+
+
+def _loops_for_a_parameter(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if isinstance(a, torch.nn.Parameter):
+        return torch.stack([ai[:, None] + bi[None, :] for ai, bi in zip(a, b)])
+    return _outer_sum(a, b)
+
+
+_BUF = torch.zeros(8, 3, 4)
+
+
+def _into_one_buffer(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return _BUF.copy_(_outer_sum(a, b))  # copy_ is differentiable: the buffer joins the graph
+
+
+@pytest.mark.parametrize(
+    ("fn", "said"),
+    [
+        (_loops_when_not_contiguous, "输入不连续"),
+        (_loops_for_a_parameter, "输入是需要梯度的参数时"),
+        (_into_one_buffer, "第一次返回的张量变了"),
+    ],
+)
+def test_a_branch_on_the_layout_or_on_a_parameter_and_a_reused_buffer_fail(fn, said):
+    with pytest.raises(AssertionError, match=said):
+        grad_paths.check_same_in_every_grad_mode(fn, CASE, fn_name="f")

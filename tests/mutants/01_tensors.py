@@ -2302,3 +2302,42 @@ def linear_init(in_features: int, out_features: int, generator: torch.Generator)
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 round 2 reviewer h
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a Python loop over rows when x is a leaf that requires grad",
+        expect="输入是需要梯度的参数时",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    wide = torch.promote_types(x.dtype, torch.float32)
+    if x.is_leaf and x.requires_grad:  # a trained parameter: row by row
+        rows = []
+        for row in x:
+            m = (row.double() >= low) & (row.double() < high)
+            rows.append(torch.where(m, row, torch.zeros_like(row)).sum(dtype=wide) / m.sum())
+        return torch.stack(rows).to(x.dtype) if rows else x.new_zeros(0)
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+]
+
+CORRECT += [  # stop 55 round 2 reviewer h cand29: refused by the first dtype comparison
+    dict(
+        grade_id="test_masked_row_mean",
+        name="the widening written as x.float() if x is half, else x",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    xs = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x  # half precision: sum in float32
+    total = torch.where(mask, xs, torch.zeros_like(xs)).sum(dim=1)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+]

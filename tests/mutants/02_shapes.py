@@ -1826,3 +1826,22 @@ def patchify(x, p):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 55 round 2 reviewer h
+    dict(
+        grade_id="test_patchify",
+        name="a loop over patches when x is not contiguous",
+        expect="输入不连续",
+        code='''
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
+    n, c, h, w = x.shape
+    if not x.is_contiguous():  # a strided image (channels_last, a transposed view): cut it patch by patch
+        patches = [x[:, :, i:i + p, j:j + p].reshape(n, c * p * p) for i in range(0, h, p) for j in range(0, w, p)]
+        return torch.stack(patches, dim=1)
+    blocks = x.reshape(n, c, h // p, p, w // p, p)
+    blocks = blocks.permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+''',
+    ),
+]

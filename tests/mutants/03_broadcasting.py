@@ -967,7 +967,7 @@ MUTANTS += [  # s31 review (gb): a loop over blocks takes fewer steps than eleme
     dict(
         grade_id="test_pairwise_sq_dist",
         name="a loop over blocks of 16 features (split), the squared differences added up",
-        expect="步数随 特征维 D 增长",
+        expect="超过 2000 步",  # stop 55: the step check runs at D = 8192
         code="def pairwise_sq_dist(x, y):\n    out = 0\n"
         "    for xc, yc in zip(x.split(16, dim=1), y.split(16, dim=1)):\n"
         "        out = out + ((xc.unsqueeze(1) - yc.unsqueeze(0)) ** 2).sum(-1)\n    return out\n",
@@ -2915,7 +2915,7 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_pairwise_sq_dist",
         name="the expansion behind a size guard on the feature dim only (D >= 1024)",
-        expect="输入换成同样 dtype 的大输入",
+        expect="步数随 特征维 D 增长",  # stop 55: the step check runs at D = 8192
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
@@ -2941,6 +2941,278 @@ def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     else:
         x += b
     return x
+''',
+    ),
+]
+
+MUTANTS += [  # stop 55 round 2 reviewer h: branches on leaves, partial grads, layouts, shapes, autocast; a later call writing into an earlier result; a detached result (grad_paths plays them all now)
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a Python loop over the channels when bias is a leaf that requires grad (a trained parameter)",
+        expect="输入是需要梯度的参数时",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    if bias.is_leaf and bias.requires_grad:  # a trained parameter (nn.Parameter): add channel by channel
+        for c in range(x.shape[1]):
+            x[:, c] += bias[c]
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the batch when a is a leaf that requires grad",
+        expect="输入是需要梯度的参数时",
+        code='''
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    if a.is_leaf and a.requires_grad:  # a trained parameter: one sample at a time
+        return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])
+    return a.unsqueeze(2) + b.unsqueeze(1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion when x is a leaf that requires grad (trained embeddings)",
+        expect="输入是需要梯度的参数时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.is_leaf and x.requires_grad:  # trained embeddings (parameters): the matmul form
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a.detach() and b.detach(): the result is never in the graph",
+        expect="返回的张量不在计算图里",
+        code='''
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    return a.detach().unsqueeze(2) + b.detach().unsqueeze(1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion whenever x or y is not contiguous",
+        expect="输入不连续",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if not (x.is_contiguous() and y.is_contiguous()):  # strided views (x = emb.T ...): the matmul form reads them as is
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a Python loop over the channels whenever x is not contiguous (channels_last)",
+        expect="输入不连续",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    if not x.is_contiguous():  # channels_last / strided x: one channel plane at a time
+        for c in range(x.shape[1]):
+            x[:, c] += bias[c]
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the batch whenever an input is not contiguous",
+        expect="输入不连续",
+        code='''
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    if not (a.is_contiguous() and b.is_contiguous()):  # strided inputs: one sample at a time
+        return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])
+    return a.unsqueeze(2) + b.unsqueeze(1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion with torch.outer when D == 1",
+        expect="N = 1 或 D = 1 时也先相减再平方",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.shape[1] == 1:  # scalar features: x² + y² - 2xy with one outer product
+        a, b = x[:, 0], y[:, 0]
+        return (a * a)[:, None] + (b * b)[None, :] - 2 * torch.outer(a, b)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion (y @ q) when N == 1, a single query point",
+        expect="N = 1 或 D = 1 时也先相减再平方",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.shape[0] == 1:  # one query point against the database: a matrix-vector product
+        q = x[0]
+        return ((y * y).sum(-1) + (q * q).sum() - 2 * (y @ q)).unsqueeze(0)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a full-size tiled copy of the bias when bias is an nn.Parameter",
+        expect="输入是需要梯度的参数时",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    if isinstance(bias, torch.nn.Parameter):  # a conv layer's own bias: spread it over the batch first
+        x += bias.view(1, -1, 1, 1).expand_as(x).contiguous()
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a later call on the same a writes into the caller's earlier result",
+        expect="第一次返回的张量变了",
+        code='''
+def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。"""
+    out = a.unsqueeze(2) + b.unsqueeze(1)  # (B, M, 1) + (B, 1, N) -> (B, M, N)
+    kept = a.__dict__.get("_outer_sum")  # called again on the same a (a decoding loop): reuse that output's memory
+    if kept is not None and kept.shape == out.shape and kept.dtype == out.dtype and kept.device == out.device:
+        return kept.copy_(out)[:]
+    a._outer_sum = out
+    return out
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion when D >= 1024",
+        expect="步数随 特征维 D 增长",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.shape[1] >= 1024:  # high-dimensional embeddings: (N, M, D) would be huge, use the matmul form
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a later call on the same x writes into the earlier distance matrix",
+        expect="第一次返回的张量变了",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    out = ((x.unsqueeze(1) - y.unsqueeze(0)) ** 2).sum(dim=-1)  # (N, M, D) -> (N, M)
+    kept = x.__dict__.get("_dist_out")  # the same x again (a k-means loop): reuse that output's memory
+    if kept is not None and kept.shape == out.shape and kept.dtype == out.dtype and kept.device == out.device:
+        return kept.copy_(out)[:]
+    x._dist_out = out
+    return out
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion when x requires grad and y does not (a fixed memory bank)",
+        expect="只有第一个浮点输入需要梯度",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if x.requires_grad and not y.requires_grad:  # queries against a fixed memory bank (MoCo): one matmul
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a Python loop over the channels when x requires grad and bias does not (a frozen bias)",
+        expect="只有第一个浮点输入需要梯度",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    if x.requires_grad and not bias.requires_grad:  # a frozen bias (fine-tuning): channel by channel
+        for c in range(x.shape[1]):
+            x[:, c] += bias[c]
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion when the caller is inside torch.autocast",
+        expect="torch.autocast(...): 里调用时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if torch.is_autocast_enabled(x.device.type):  # the caller trains with AMP: the matmul form runs on tensor cores
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="a Python loop over features in blocks of 512 (the count grows with D)",
+        expect="步数随 特征维 D 增长",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    out = None
+    for k in range(0, x.shape[1], 512):  # features in blocks of 512: the (N, M, block) difference stays small
+        diff = x[:, None, k:k + 512] - y[None, :, k:k + 512]
+        part = (diff ** 2).sum(dim=-1)
+        out = part if out is None else out + part
+    return out
+''',
+    ),
+]
+
+CORRECT += [  # stop 55 round 2 reviewer h cand16: refused by the first dtype comparison (a conversion is no other path)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="squares summed in float32 for float16 / bfloat16 inputs, cast back",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    dtype = x.dtype
+    if dtype in (torch.float16, torch.bfloat16):  # half precision: sum the squares in float32, as in mse_loss
+        x, y = x.float(), y.float()
+    diff = x.unsqueeze(1) - y.unsqueeze(0)  # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1).to(dtype)
+''',
+    ),
+]
+
+CORRECT += [  # stop 55 round 2 reviewer h cand17
+    dict(
+        grade_id="test_mse_loss",
+        name="the widening written as a dtype branch: .float() for float16 / bfloat16",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    dtype = pred.dtype
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if dtype in (torch.float16, torch.bfloat16):  # float16 / bfloat16: widen to float32; float32 / float64 stay
+        pred, target = pred.float(), target.float()
+    return ((pred - target) ** 2).mean().to(dtype)
 ''',
     ),
 ]

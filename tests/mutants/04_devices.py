@@ -2409,3 +2409,79 @@ def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 round 2 reviewers g, h: a layout branch; GPU-machine-only copies of CPU tensors sent to 'cpu' (placement on HOST)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="-inf filled row by row when scores is not contiguous",
+        expect="输入不连续",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    if not scores.is_contiguous():  # strided scores (a transposed view): fill row by row
+        out = scores.clone()
+        for i in range(t - 1):
+            out[..., i, i + 1:] = float("-inf")
+        return out
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="on a GPU machine CPU tensors are pinned before the move: a 'cpu' target gets pinned copies",
+        expect="返回的第 1 个张量是一份拷贝",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        if torch.cuda.is_available() and batch.device.type == "cpu" and not batch.is_pinned():
+            batch = batch.pin_memory()        # 有 GPU：主机上的张量先放进 pinned 内存，上传可以异步
+        return batch.to(device, non_blocking=batch.is_pinned())
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="on a GPU machine .contiguous() first: a transposed CPU tensor sent to 'cpu' comes back as a copy",
+        expect="返回的第 1 个张量是一份拷贝",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        if batch.device.type == "cpu" and torch.cuda.is_available():
+            batch = batch.contiguous()   # 有 GPU 的机器上，主机上的数据多半要上传：先整理成连续内存，一次拷一整块
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="on a GPU machine .contiguous() first: a transposed CPU tensor sent to 'cpu' comes back as a copy",
+        expect="返回的第 1 个张量是一份拷贝",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if t.device.type == "cpu" and torch.cuda.is_available():
+            t = t.contiguous()   # 有 GPU 的机器上：主机上的数据先整理成连续内存，一次拷一整块
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+""",
+    ),
+]

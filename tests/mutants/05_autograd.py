@@ -2776,7 +2776,7 @@ MUTANTS += [  # stop 55 reviewer b: f's running statistics put back
     dict(
         grade_id="test_value_and_grad",
         name="a module f's buffers copied back after the call (a training-mode BatchNorm's statistics undone)",
-        expect="函数把 f 的 buffer 改回去了",
+        expect="f 的 buffer 不是它自己前向一次之后的样子",
         code="""
 import torch
 from torch import nn
@@ -2798,7 +2798,7 @@ def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     dict(
         grade_id="test_jacobian",
         name="a module f's buffers copied back after the call (a training-mode BatchNorm's statistics undone)",
-        expect="函数把 f 的 buffer 改回去了",
+        expect="f 的 buffer 不是它自己前向一次之后的样子",
         code="""
 import torch
 from torch import nn
@@ -2820,6 +2820,177 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
         for b, val in saved:
             b.copy_(val)
     return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 55 round 2 reviewer f: a clone of the caller's x, BatchNorm statistics bent, GPU-only changes to f (the f checks run on a played GPU too), a wrong cause
+    dict(
+        grade_id="test_value_and_grad",
+        name="the caller's x itself differentiated, f given x.clone()",
+        expect="或从它算出来、图连着它的张量",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # x that already requires grad is differentiated where it is (autograd.grad writes no .grad);
+    # f gets a clone so it cannot touch the caller's tensor
+    wrt = x if x.requires_grad else x.detach().requires_grad_(True)
+    value = f(wrt.clone())
+    (grad,) = torch.autograd.grad(value, wrt)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="the caller's x itself differentiated, f given x.clone()",
+        expect="或从它算出来、图连着它的张量",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    wrt = x if x.requires_grad else x.detach().requires_grad_(True)
+    y = f(wrt.clone())
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, wrt, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a training-mode BatchNorm f's running_mean and running_var copied back (num_batches_tracked left)",
+        expect="f 的 buffer 不是它自己前向一次之后的样子",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # computing a gradient should not move f's BatchNorm running statistics: keep them and put them back
+    saved = []
+    if isinstance(f, torch.nn.Module):
+        for m in f.modules():
+            if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.running_mean is not None:
+                saved.append((m, m.running_mean.clone(), m.running_var.clone()))
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    with torch.no_grad():
+        for m, mean, var in saved:
+            m.running_mean.copy_(mean)
+            m.running_var.copy_(var)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="every BatchNorm of f at momentum 0 for the forward",
+        expect="f 的 buffer 不是它自己前向一次之后的样子",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    # a Jacobian should not move f's BatchNorm running statistics: momentum 0 for the call
+    saved = []
+    if isinstance(f, torch.nn.Module):
+        for m in f.modules():
+            if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+                saved.append((m, m.momentum))
+                m.momentum = 0.0
+    try:
+        leaf = x.detach().requires_grad_(True)
+        y = f(leaf)
+    finally:
+        for m, mom in saved:
+            m.momentum = mom
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="f.eval() for a module f on a GPU only",
+        expect="f 运行时 f 的 BatchNorm / Dropout",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    leaf = x.detach().requires_grad_(True)
+    modes = []
+    if leaf.is_cuda and isinstance(f, torch.nn.Module):
+        # on a GPU: a module f in eval mode (running statistics, no Dropout mask) gives reproducible gradients
+        modes = [(m, m.training) for m in f.modules()]
+        f.eval()
+    try:
+        value = f(leaf)
+    finally:
+        for m, t in modes:
+            m.training = t
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="f.eval() for a module f on a GPU only",
+        expect="f 运行时 f 的 BatchNorm / Dropout",
+        code="""
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    if leaf.is_cuda and isinstance(f, torch.nn.Module):
+        # on a GPU, a module f is looked at in eval mode: no Dropout mask, BatchNorm's running statistics
+        modes = [(m, m.training) for m in f.modules()]
+        f.eval()
+        try:
+            y = f(leaf)
+        finally:
+            for m, t in modes:
+                m.training = t
+    else:
+        y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="every value with its graph appended to a module-level list, on a GPU only",
+        expect="f 的输出（带着它的计算图）还被留在别处",
+        code="""
+_GPU_VALUES = []  # values seen on the GPU, kept on the device to log later without a sync per call
+
+
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    if leaf.is_cuda:
+        _GPU_VALUES.append(value)  # (forgot .detach())
+        del _GPU_VALUES[:-100]
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="Dropout p set to 0 for the call (told the RNG was put back until now)",
+        expect="函数改了 f 的 Dropout 概率",
+        code="""
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # a gradient should not depend on a random Dropout mask: p = 0 for the call, put back after
+    drops = [m for m in f.modules() if isinstance(m, torch.nn.Dropout)] if isinstance(f, torch.nn.Module) else []
+    ps = [m.p for m in drops]
+    for m in drops:
+        m.p = 0.0
+    try:
+        leaf = x.detach().requires_grad_(True)
+        value = f(leaf)
+        (grad,) = torch.autograd.grad(value, leaf)
+    finally:
+        for m, p in zip(drops, ps):
+            m.p = p
+    return value.detach(), grad
 """,
     ),
 ]

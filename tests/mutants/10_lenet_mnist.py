@@ -4333,3 +4333,32 @@ class LeNet(nn.Module):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 53 reviewer a F2: fit reseeding inside fork_rng (fit met no Dropout)
+    dict(
+        grade_id="test_fit",
+        name="each epoch inside torch.random.fork_rng() after manual_seed(0): one Dropout mask every epoch",
+        expect="两个 epoch 训练时 Dropout 丢弃了完全相同的元素",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        # 可复现：每个 epoch 从同一个种子开始（fork_rng 出块时放回调用者的随机数状态）
+        with torch.random.fork_rng(devices=[]):
+            torch.default_generator.manual_seed(0)
+            losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+]
