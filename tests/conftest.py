@@ -93,8 +93,8 @@ def work_unit(nodeid: str) -> str:
 # alone: xdist's own order (most tests first) started the report's class, the site and the cluster tests last.
 # A unit not listed counts 0.8 s per test.
 _UNIT_SECONDS = {
-    "tests/browser/test_report_page.py": 750,
-    "notebook:03_broadcasting": 520,
+    "tests/browser/test_report_page.py": 780,
+    "notebook:03_broadcasting": 670,
     "notebook:10_lenet_mnist": 400,
     "honest": 380,
     "hub": 300,
