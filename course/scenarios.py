@@ -230,6 +230,8 @@ class SyncCounter(TorchFunctionMode):
         super().__init__()
         self.calls: list[str] = []
         self.callers: list[str] = []  # per entry of ``calls``: the learner's function that made it (``"evaluate"``)
+        # per entry of ``calls``: the torch file the learner's code called into that made it ("optim/adamw.py"), or ""
+        self.entered: list[str] = []
         self.uploads: list[str] = []  # the entries of ``calls`` that are blocking copies to the device
         self.async_copies: list[str] = []  # the entries of ``calls`` that are non_blocking=True copies to the host
         self.loss_nodes = set(loss_nodes)
@@ -347,6 +349,7 @@ class SyncCounter(TorchFunctionMode):
         return {
             "calls": list(self.calls),
             "callers": list(self.callers),
+            "entered": list(self.entered),
             "uploads": list(self.uploads),
             "async_copies": list(self.async_copies),
             "on_accumulated_graph": self.on_accumulated_graph,
@@ -781,7 +784,7 @@ class SyncCounter(TorchFunctionMode):
         is that sync: the copies and the wait count once together."""
         if t is None and self._pending_async:
             for i in reversed(self._pending_async):
-                del self.calls[i], self.sync_losses[i], self.callers[i]
+                del self.calls[i], self.sync_losses[i], self.callers[i], self.entered[i]
         if self._copying:
             self._pending_async.append(len(self.calls))
         else:
@@ -789,6 +792,7 @@ class SyncCounter(TorchFunctionMode):
             self._pending_async = []
         self.calls.extend([label] * times)
         self.callers.extend([_learner_function()] * times)
+        self.entered.extend([_torch_file_entered()] * times)
         self.sync_losses.extend([self.losses_made] * times)
         if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
             self.on_accumulated_graph += 1
@@ -978,12 +982,21 @@ _PLAYED_PROPERTIES = types.SimpleNamespace(
     multi_processor_count=108,
     is_integrated=False,
 )
+_CURRENT = object()  # the answer of a played torch.cuda.current_device(): played_current_cuda()
+_CURRENT_CUDA = [0]  # the played current CUDA device (device_switches_played switches it)
+
+
+def played_current_cuda() -> int:
+    """The current CUDA device of a played machine: 0, or ``i`` inside a played ``with torch.cuda.device(i):``."""
+    return _CURRENT_CUDA[0]
+
+
 _PLAYED = [
     (torch.cuda, "is_available", True),
     (torch.cuda, "device_count", 1),
     (torch.cuda, "is_bf16_supported", True),
     (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
-    (torch.cuda, "current_device", 0),
+    (torch.cuda, "current_device", _CURRENT),
     # what a learner's device test might ask: the answers of a recent GPU holding the inputs
     (torch.cuda, "current_stream", _CountedStream()),
     (torch.cuda, "default_stream", _CountedStream()),
@@ -1026,15 +1039,24 @@ def a_gpu_machine(device_count: int = 1) -> Iterator[None]:
 
 @contextlib.contextmanager
 def device_switches_played() -> Iterator[None]:
-    """Inside the block ``with torch.cuda.device(i):`` / ``torch.cuda.device_of(t)`` switch nothing (the played current
-    device stays ``cuda:0``) instead of reaching the driver this machine lacks: they switch through these two, called
-    by torch's own code."""
+    """Inside the block ``with torch.cuda.device(i):`` / ``torch.cuda.device_of(t)`` switch the played current device
+    (:func:`played_current_cuda`, ``cuda:0`` outside them) instead of reaching the driver this machine lacks: they
+    switch through these two, called by torch's own code."""
+
+    def exchange(device: int) -> int:
+        before = _CURRENT_CUDA[0]
+        if device is not None and device >= 0:
+            _CURRENT_CUDA[0] = device
+        return before
+
     switches = [(name, getattr(torch.cuda, name)) for name in ("_exchange_device", "_maybe_exchange_device")]
+    outside = _CURRENT_CUDA[0]
     try:
         for name, _ in switches:
-            setattr(torch.cuda, name, lambda device: 0)
+            setattr(torch.cuda, name, exchange)
         yield
     finally:
+        _CURRENT_CUDA[0] = outside
         for name, real in switches:
             setattr(torch.cuda, name, real)
 
@@ -1087,7 +1109,7 @@ def _playing(real: Callable[..., Any], value: Any) -> Callable[..., Any]:
         caller = sys._getframe(1).f_code.co_filename
         if caller.startswith(_TORCH_DIR) and caller not in _PLAYED_FOR_TORCH:
             return real(*args, **kwargs)
-        return value
+        return _CURRENT_CUDA[0] if value is _CURRENT else value
 
     return played
 
@@ -1198,6 +1220,27 @@ def _learner_function() -> str:
     while frame is not None and is_library(frame.f_code.co_filename):
         frame = frame.f_back
     return frame.f_code.co_name if frame is not None else ""
+
+
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+
+
+_LOGGING_DIR = os.path.dirname(os.path.abspath(logging.__file__)) + os.sep
+
+
+def _torch_file_entered() -> str:
+    """The torch file (relative to torch's folder: ``"optim/adamw.py"``) whose code the learner's innermost frame
+    called into, on the way to the torch call being handled; ``"logging"`` for Python's logging (a ``logger.debug``
+    that formats a tensor); "" when the learner's code made that call itself."""
+    frame, entered = sys._getframe(1), ""
+    while frame is not None and is_library(frame.f_code.co_filename):
+        name = frame.f_code.co_filename
+        if name.startswith(_TORCH_DIR):
+            entered = name.removeprefix(_TORCH_DIR)
+        else:
+            entered = "logging" if name.startswith(_LOGGING_DIR) else ""
+        frame = frame.f_back
+    return entered
 
 
 def _called_from(files: tuple[str, ...]) -> bool:
@@ -1565,6 +1608,7 @@ def count_syncs(
     machine is a GPU machine: ``torch.cuda.is_available()`` is True and device tensors read as on ``cuda:0``
     (unless ``plays_cuda`` is False: then they read as on the CPU, and the syncs counted are those the same code
     would make on a GPU machine whose inputs were on the host path).
+    Python's logging is on at every level during the call (a ``logger.debug`` of a tensor formats it).
     ``report["graph_kept"]`` names the tensors with a graph the call made that are still held after it returned
     (see :func:`_graph_kept`).
     """
@@ -1574,9 +1618,11 @@ def count_syncs(
     counter = SyncCounter(nodes, factories_on_device=False, devices=devices, plays_cuda=plays_cuda)
     counter.learner_globals = _learner_globals(fn)
     counter.numpy_raises = not _HOST_BATCHES
+    for step in _host_steps((args, kwargs)):  # Adam's step counters live on the host of a GPU machine
+        counter._place(step, on_device=False)
     ACTIVE_COUNTERS.append(counter)
     try:
-        with counter:
+        with counter, _logging_on():  # a logger.debug(...) of a tensor formats it wherever logging is on
             result = fn(*args, **kwargs)
     except (RuntimeError, AssertionError) as exc:
         if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):
@@ -1595,15 +1641,21 @@ def count_syncs(
 
 
 def count_syncs_with_logging_on(fn: Callable[..., Any], *args: Any) -> tuple[Any, dict[str, Any]]:
-    """Scenario: :func:`count_syncs` of ``fn(*args)`` with Python's logging on at every level (into a
-    buffer): a ``logger.info("%.4f", loss)`` formats the tensor, as it does wherever the caller turns logging on."""
+    """Scenario: :func:`count_syncs` of ``fn(*args)`` (every count runs with logging on, :func:`_logging_on`)."""
+    return count_syncs(fn, *args)
+
+
+@contextlib.contextmanager
+def _logging_on() -> Iterator[None]:
+    """Python's logging on at every level (into a buffer) inside the block: a ``logger.debug("%.4f", loss)`` formats
+    the tensor (a host read on a GPU), as it does wherever the caller turns logging on."""
     root, buffer = logging.getLogger(), io.StringIO()
     handler, level, disabled = logging.StreamHandler(buffer), root.level, logging.root.manager.disable
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
     logging.disable(logging.NOTSET)
     try:
-        return count_syncs(fn, *args)
+        yield
     finally:
         root.removeHandler(handler)
         root.setLevel(level)

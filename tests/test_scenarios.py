@@ -395,3 +395,43 @@ def test_a_recorder_is_played_around_and_a_check_that_plays_devices_itself_is_le
     assert scenarios.with_learner_calls_on_a_played_gpu(_hand_on, lambda t: t.device, meta).type == "meta"
     with PlayedDevices({}, strict=False):
         assert scenarios.with_learner_calls_on_a_played_gpu(_hand_on, fn, torch.ones(2)).item() == 0.0
+
+
+def test_a_sync_made_inside_a_torch_call_names_the_torch_file_the_learner_called():
+    model = torch.nn.Linear(2, 1)
+    model(torch.ones(1, 2)).sum().backward()
+
+    def clips_strictly() -> None:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)
+
+    _, report = scenarios.count_syncs(clips_strictly)
+    assert report["calls"] and set(report["entered"]) == {"nn/utils/clip_grad.py"}
+
+
+def test_adam_step_counters_are_host_tensors_in_a_count_as_on_a_gpu_machine():
+    model = torch.nn.Linear(2, 1)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.1)
+    model(torch.ones(1, 2)).sum().backward()
+    optimizer.step()
+
+    def step(opt: torch.optim.Optimizer) -> None:
+        opt.step()
+
+    _, report = scenarios.count_syncs(step, optimizer)
+    assert report["calls"] == []
+
+    def moves_the_counters(opt: torch.optim.Optimizer) -> None:
+        for state in opt.state.values():
+            state["step"] = state["step"].to(opt.param_groups[0]["params"][0].device)  # the parameters' GPU
+        opt.step()
+
+    _, report = scenarios.count_syncs(moves_the_counters, optimizer)
+    assert any(e.startswith("optim/") for e in report["entered"])
+
+
+def test_a_played_torch_cuda_device_block_switches_the_played_current_device():
+    with scenarios.a_gpu_machine(device_count=2):
+        assert torch.cuda.current_device() == 0
+        with torch.cuda.device(1):
+            assert scenarios.played_current_cuda() == 1 and torch.cuda.current_device() == 1
+        assert scenarios.played_current_cuda() == 0

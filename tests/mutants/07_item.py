@@ -3025,3 +3025,106 @@ def train_epoch(
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer e cand02: the log points must sync on the spot (live progress)
+    dict(
+        grade_id="test_train_epoch",
+        name="every window kept on the device and read back in one stack at the end (no sync at the log points)",
+        expect="这个窗口的平均没有当场取回",
+        code='''
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    """训练一轮；返回 (每 log_every 步的窗口平均 loss, epoch 平均 loss)，都是 Python float，按样本加权。"""
+    model.train()
+    sums, sizes = [], []
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        sums.append(loss.detach() * x.shape[0])
+        sizes.append(x.shape[0])
+    # every number is only needed at the end: one stack, one sync for everything
+    n_logs = len(sums) // log_every
+    windows = [sum(sums[k * log_every:(k + 1) * log_every]) / sum(sizes[k * log_every:(k + 1) * log_every]) for k in range(n_logs)]
+    everything = torch.stack(windows + [sum(sums) / sum(sizes)]).tolist()
+    return everything[:-1], everything[-1]
+''',
+    ),
+]
+
+MUTANTS += [  # stop 56 reviewer i 1: the spare parameter on a played GPU too
+    dict(
+        grade_id="test_train_epoch",
+        name="GPU-only optimizer.zero_grad(set_to_none=not x.is_cuda): a spare parameter moved on a GPU",
+        expect="输入都在 GPU 上时",
+        code="""
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        # GPU 上保留梯度缓冲区，省掉每步重新分配显存；CPU 上按默认设成 None
+        optimizer.zero_grad(set_to_none=not x.is_cuda)
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]
+
+MUTANTS += [  # stop 56 reviewer i 9-10: every sync count with logging on
+    dict(
+        grade_id="test_log_running_loss",
+        name="a logger.debug of each window's device mean",
+        expect="同步 (sync) 次数太多",
+        code="""
+import logging
+
+logger = logging.getLogger("train.log")
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            logger.debug("window ending at step %d: %.4f", step, windows[-1])  # 打开 DEBUG 日志时看每个窗口
+            window_sum, window_n = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="a per-batch logger.debug of the device count and loss",
+        expect="同步 (sync) 了",
+        code="""
+import logging
+
+logger = logging.getLogger("train.epoch")
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for b, (loss, target) in enumerate(zip(losses, targets)):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+        logger.debug("batch %d: %d targets kept, loss %.4f", b, kept, loss.detach())
+    if not losses:
+        return float("nan")
+    return (total / count).item()
+""",
+    ),
+]

@@ -3961,7 +3961,7 @@ def restore_checkpoint(checkpoint, model, optimizer):
     dict(
         grade_id="test_checkpoint",
         name="GPU-only restore_checkpoint hands the checkpoint's optimizer state to load_state_dict without a deepcopy (s53 a cand06)",
-        expect="输入都在 GPU 上时",
+        expect="step 计数器和检查点里的是同一块内存",
         code="""
 def make_checkpoint(model, optimizer, epoch):
     return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
@@ -4359,6 +4359,386 @@ def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm,
         print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
     model.load_state_dict(best_state)
     return history
+""",
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer e: AdamW's step counters on the host, syncs named where torch made them
+    dict(
+        grade_id="test_train_one_epoch",
+        name="every optimizer state tensor moved to the model's device each epoch (AdamW's host step counters too)",
+        expect="发生在 optimizer.step() 里面",
+        code='''
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    """一个 epoch：loader 给出 (xb (B, ...), yb (B,) long) -> 每个 batch 的 loss，(num_batches,) float32，已 detach。"""
+    device = next(model.parameters()).device
+    # the optimizer may have been restored from a checkpoint saved on another device: keep its state next to the params
+    for state in optimizer.state.values():
+        for k, v in state.items():
+            if isinstance(v, torch.Tensor) and v.device != device:
+                state[k] = v.to(device, non_blocking=True)
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+''',
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clip_grad_norm_(..., error_if_nonfinite=True): a host check of the norm each step",
+        expect="error_if_nonfinite=True 要把总范数读回主机",
+        code='''
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    """一个 epoch：loader 给出 (xb (B, ...), yb (B,) long) -> 每个 batch 的 loss，(num_batches,) float32，已 detach。"""
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        # stop loudly instead of stepping with inf / nan gradients
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, error_if_nonfinite=True)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+''',
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restore moves every optimizer state tensor to the model's device (AdamW's step counters too)",
+        expect="step 计数器（optimizer.state[p]['step']）在 cuda:1 上",
+        code='''
+def make_checkpoint(model, optimizer, epoch):
+    """{"model": 模型 state_dict 的快照, "optimizer": 优化器 state_dict 的快照, "epoch": epoch}。"""
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    """把 checkpoint 原地恢复进 model 和 optimizer，返回保存时的 epoch；checkpoint 本身之后不受训练影响。"""
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    # the checkpoint may come from another device (map_location): move the optimizer state next to the parameters
+    device = next(model.parameters()).device
+    for state in optimizer.state.values():
+        for k, v in state.items():
+            if isinstance(v, torch.Tensor):
+                state[k] = v.to(device)
+    return checkpoint["epoch"]
+''',
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restore skips the deepcopy when the checkpoint is on another device (the step counters stay shared)",
+        expect="step 计数器和检查点里的是同一块内存",
+        code='''
+def make_checkpoint(model, optimizer, epoch):
+    """{"model": 模型 state_dict 的快照, "optimizer": 优化器 state_dict 的快照, "epoch": epoch}。"""
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    """把 checkpoint 原地恢复进 model 和 optimizer，返回保存时的 epoch；checkpoint 本身之后不受训练影响。"""
+    model.load_state_dict(checkpoint["model"])
+    device = next(model.parameters()).device
+    state = checkpoint["optimizer"]
+    saved = [v for s in state["state"].values() for v in s.values() if torch.is_tensor(v) and v.dim() > 0]
+    if saved and saved[0].device != device:
+        # a checkpoint from another device: load_state_dict moves every tensor onto the parameters' device,
+        # which is already a fresh copy, so no deepcopy is needed
+        optimizer.load_state_dict(state)
+    else:
+        optimizer.load_state_dict(copy.deepcopy(state))
+    return checkpoint["epoch"]
+''',
+    ),
+    dict(
+        grade_id="test_fit",
+        name="torch.cuda.synchronize() before reading the clock each epoch",
+        expect="计时用不着它",
+        code='''
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    """训练 epochs 个 epoch，每个 epoch 在 (x_val (M, ...), y_val (M,)) 上评估；返回 history，model 恢复成验证准确率最高时的权重。"""
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state, best_acc = None, -1.0
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        acc = evaluate(model, x_val, y_val, 1000)
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()  # CUDA is asynchronous: wait for the queue before reading the clock (07, section 5)
+        seconds = time.perf_counter() - start
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(seconds)
+        if acc > best_acc:
+            best_acc, best_state = acc, copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}  ({seconds:.2f} s)")
+    model.load_state_dict(best_state)
+    return history
+''',
+    ),
+]
+
+MUTANTS += [  # stop 56 reviewer i 2-3: two checkpoints kept on a played GPU too, and their optimizer state
+    dict(
+        grade_id="test_checkpoint",
+        name="GPU-only snapshot buffer per model in make_checkpoint (epoch 2 overwrites epoch 1)",
+        expect='第一个检查点的 checkpoint["model"] 变了',
+        code="""
+import copy
+import weakref
+
+import torch
+
+_SNAPSHOTS = weakref.WeakKeyDictionary()  # model -> 这个模型的快照缓冲区（GPU 上复用）
+
+
+def make_checkpoint(model, optimizer, epoch):
+    state = model.state_dict()
+    if any(t.is_cuda for t in state.values()):
+        # GPU 上每个 epoch 新分配一整份快照太费显存分配：每个模型留一份快照缓冲区，原地拷进去
+        buf = _SNAPSHOTS.get(model)
+        if buf is None or buf.keys() != state.keys():
+            buf = {k: v.detach().clone() for k, v in state.items()}
+            _SNAPSHOTS[model] = buf
+        else:
+            for k, v in state.items():
+                buf[k].copy_(v)
+        snap = dict(buf)
+    else:
+        snap = copy.deepcopy(state)
+    return {"model": snap, "optimizer": copy.deepcopy(optimizer.state_dict()), "epoch": epoch}
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="the optimizer state copied into one buffer per optimizer (a later checkpoint rewrites it)",
+        expect='checkpoint["optimizer"]（AdamW 的状态）变了',
+        code='''
+import copy
+import weakref
+
+import torch
+
+_OPT_SNAPSHOTS = weakref.WeakKeyDictionary()  # optimizer -> 它的状态快照（动量等和参数一样大：复用同一份缓冲区）
+
+
+def _copy_into(buf, value):
+    """把 value（嵌套的 dict / list / 张量）原地拷进结构相同的 buf；结构不同时返回 None。"""
+    if isinstance(value, torch.Tensor):
+        if isinstance(buf, torch.Tensor) and buf.shape == value.shape and buf.dtype == value.dtype:
+            buf.copy_(value)
+            return buf
+        return None
+    if isinstance(value, dict):
+        if not isinstance(buf, dict) or buf.keys() != value.keys():
+            return None
+        out = {}
+        for k in value:
+            got = _copy_into(buf[k], value[k])
+            if got is None and value[k] is not None and isinstance(value[k], (torch.Tensor, dict, list)):
+                return None
+            out[k] = got if isinstance(value[k], (torch.Tensor, dict, list)) else copy.deepcopy(value[k])
+        return out
+    if isinstance(value, list):
+        if not isinstance(buf, list) or len(buf) != len(value):
+            return None
+        out = []
+        for b, v in zip(buf, value):
+            got = _copy_into(b, v)
+            if got is None and isinstance(v, (torch.Tensor, dict, list)):
+                return None
+            out.append(got if isinstance(v, (torch.Tensor, dict, list)) else copy.deepcopy(v))
+        return out
+    return copy.deepcopy(value)
+
+
+def make_checkpoint(model, optimizer, epoch):
+    opt_state = optimizer.state_dict()
+    snap = None
+    if optimizer in _OPT_SNAPSHOTS:
+        snap = _copy_into(_OPT_SNAPSHOTS[optimizer], opt_state)
+    if snap is None:
+        snap = copy.deepcopy(opt_state)
+    _OPT_SNAPSHOTS[optimizer] = snap
+    return {"model": copy.deepcopy(model.state_dict()), "optimizer": snap, "epoch": epoch}
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+''',
+    ),
+]
+
+MUTANTS += [  # stop 56 reviewer i 4-8: every graph a module keeps (any attribute, any container); fit on a played GPU; every sync count with logging on
+    dict(
+        grade_id="test_lenet",
+        name="the last feature maps kept with their graph in self._feature_maps (an underscore name)",
+        expect="_feature_maps 还留着一个带计算图",
+        code='''
+class LeNet(nn.Module):
+    """LeNet-5（ReLU + max-pooling）：(N, in_channels, image_size, image_size) float32 -> (N, num_classes) logits。"""
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        self._feature_maps = None  # 最后一次前向的特征图，第 9 节画出来看卷积学到了什么
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        self._feature_maps = x
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+''',
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="the last 4 forwards' feature maps kept in a collections.deque attribute",
+        expect="recent_features 还留着一个带计算图",
+        code='''
+import collections
+
+
+class LeNet(nn.Module):
+    """LeNet-5（ReLU + max-pooling）：(N, in_channels, image_size, image_size) float32 -> (N, num_classes) logits。"""
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        self.recent_features = collections.deque(maxlen=4)  # 最近几次前向的特征图，第 9 节画出来看卷积学到了什么
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        self.recent_features.append(x)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+''',
+    ),
+    dict(
+        grade_id="test_fit",
+        name="GPU-only fork_rng(devices=[]) around each epoch",
+        expect="输入都在 GPU 上时",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    device = next(model.parameters()).device
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        if device.type == "cuda":
+            # GPU 上 Dropout 用的是 CUDA 的生成器，训练本来就不该动调用者 CPU 上的随机数：
+            # 把 CPU 的生成器 fork 掉（devices=[]：不碰 GPU 的），调用者之后的 torch.rand 不受这次训练影响
+            with torch.random.fork_rng(devices=[]):
+                losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        else:
+            losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a per-batch logger.debug of the device loss (a sync once logging is on)",
+        expect="这些同步都发生在 Python 的 logging 里",
+        code="""
+import logging
+
+logger = logging.getLogger("lenet.train")
+
+
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for step, (xb, yb) in enumerate(loader, start=1):
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+        logger.debug("batch %d: loss %.4f", step, losses[-1])  # 调试时打开 DEBUG 日志就能看到每个 batch
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="a per-batch logger.debug of the device count",
+        expect="发生在 Python 的 logging 里",
+        code="""
+import logging
+
+logger = logging.getLogger("lenet.eval")
+
+
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+                logger.debug("evaluated %d samples, %d correct so far", start + logits.shape[0], correct)
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
 """,
     ),
 ]
