@@ -507,7 +507,9 @@ CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine withou
     dict(
         grade_id="test_to_device_async",
         name="allocates on the device with empty_like, then copy_ (non_blocking from pinned memory)",
-        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        code=_ASYNC
+        + "    device = torch.device(device)\n    if device.type == 'cuda' and device.index is None:  # the current GPU\n"
+        "        device = torch.device('cuda', torch.cuda.current_device())\n    out = {}\n    for k, t in batch.items():\n"
         "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        pinned = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        out[k] = torch.empty_like(t, device=device).copy_(t, non_blocking=pinned)\n    return out\n",
@@ -522,7 +524,9 @@ CORRECT += [  # issue-17 fresh pass (rva5): each was refused on a machine withou
     dict(
         grade_id="test_to_device_async",
         name="allocates under `with device:` and copies with copy_",
-        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        code=_ASYNC
+        + "    device = torch.device(device)\n    if device.type == 'cuda' and device.index is None:  # the current GPU\n"
+        "        device = torch.device('cuda', torch.cuda.current_device())\n    out = {}\n    for k, t in batch.items():\n"
         "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        with device:\n            buf = torch.empty(t.shape, dtype=t.dtype)\n"
         "        out[k] = buf.copy_(t, non_blocking=t.is_pinned() and device.type == 'cuda')\n    return out\n",
@@ -689,7 +693,9 @@ CORRECT += [  # issue-17 fresh pass (rwb)
     dict(
         grade_id="test_to_device_async",
         name="torch.ops.aten._to_copy with non_blocking only from pinned memory",
-        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        code=_ASYNC
+        + "    device = torch.device(device)\n    if device.type == 'cuda' and device.index is None:  # the current GPU\n"
+        "        device = torch.device('cuda', torch.cuda.current_device())\n    out = {}\n    for k, t in batch.items():\n"
         "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        out[k] = torch.ops.aten._to_copy(t, device=device, non_blocking=nb)\n    return out\n",
@@ -739,7 +745,9 @@ CORRECT += [  # issue-17 review of rwb's fixes (rxb): the functional aten copy i
     dict(
         grade_id="test_to_device_async",
         name="torch.ops.aten.copy.default(empty_like on the device, t, non_blocking only from pinned memory)",
-        code=_ASYNC + "    device = torch.device(device)\n    out = {}\n    for k, t in batch.items():\n"
+        code=_ASYNC
+        + "    device = torch.device(device)\n    if device.type == 'cuda' and device.index is None:  # the current GPU\n"
+        "        device = torch.device('cuda', torch.cuda.current_device())\n    out = {}\n    for k, t in batch.items():\n"
         "        if t.device == device:  # already there: no copy\n            out[k] = t\n            continue\n"
         "        nb = t.device.type == 'cpu' and device.type == 'cuda' and t.is_pinned()\n"
         "        out[k] = torch.ops.aten.copy.default(torch.empty_like(t, device=device), t, nb)\n    return out\n",
@@ -1241,8 +1249,8 @@ CORRECT += [  # s38 review (b6): a non-blocking copy back followed by a synchron
     ),
     dict(
         grade_id="test_move_to",
-        name="every GPU -> CPU copy non_blocking, one torch.cuda.synchronize() before returning",
-        code='def _move(batch, device, to_host):\n    if isinstance(batch, torch.Tensor):\n        # device -> host copies are queued without waiting; one synchronization below covers them all\n        return batch.to(device, non_blocking=to_host and batch.device.type == "cuda")\n    if isinstance(batch, dict):\n        return {key: _move(value, device, to_host) for key, value in batch.items()}\n    if isinstance(batch, list):\n        return [_move(item, device, to_host) for item in batch]\n    if isinstance(batch, tuple):\n        return tuple(_move(item, device, to_host) for item in batch)\n    return batch\n\n\ndef move_to(batch, device):\n    to_host = torch.device(device).type == "cpu"\n    out = _move(batch, device, to_host)\n    if to_host and torch.cuda.is_available():\n        torch.cuda.synchronize()  # section 6: a synchronization point before the caller reads the host copies\n    return out\n',
+        name="every GPU -> CPU copy non_blocking, then torch.cuda.synchronize(i) for every GPU before returning",
+        code='def _move(batch, device, to_host):\n    if isinstance(batch, torch.Tensor):\n        # device -> host copies are queued without waiting; one synchronization below covers them all\n        return batch.to(device, non_blocking=to_host and batch.device.type == "cuda")\n    if isinstance(batch, dict):\n        return {key: _move(value, device, to_host) for key, value in batch.items()}\n    if isinstance(batch, list):\n        return [_move(item, device, to_host) for item in batch]\n    if isinstance(batch, tuple):\n        return tuple(_move(item, device, to_host) for item in batch)\n    return batch\n\n\ndef move_to(batch, device):\n    to_host = torch.device(device).type == "cpu"\n    out = _move(batch, device, to_host)\n    if to_host and torch.cuda.is_available():\n        for index in range(torch.cuda.device_count()):  # every GPU a copy may have come from\n            torch.cuda.synchronize(index)\n    return out\n',
     ),
 ]
 MUTANTS += [  # s38 (b6), fb3: a synchronize before the non-blocking copy does not cover it
@@ -1556,8 +1564,8 @@ MUTANTS += [  # s42 review (e2 cand22): a wait for the device by polling an even
 CORRECT += [  # s42 review (e2 cand23): the same poll as the wait after a non_blocking copy to the host
     dict(
         grade_id="test_to_device_like",
-        name="non_blocking copy to the host, then polls an event's query() until the copy is done",
-        code='def to_device_like(x, ref):\n    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n    if x.device == d:\n        return x\n    out = x.to(d, non_blocking=True)\n    if x.device.type == "cuda":\n        done = torch.cuda.Event()\n        done.record()\n        while not done.query():\n            pass\n    return out\n',
+        name="non_blocking copy to the host, then polls an event recorded on x's GPU until the copy is done",
+        code='def to_device_like(x, ref):\n    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n    if x.device == d:\n        return x\n    out = x.to(d, non_blocking=True)\n    if x.device.type == "cuda":\n        done = torch.cuda.Event()\n        done.record(torch.cuda.current_stream(x.device))\n        while not done.query():\n            pass\n    return out\n',
     ),
 ]
 
@@ -1987,7 +1995,7 @@ def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
 CORRECT += [  # stop 51: a sync or wait that covers the copy, through an event recorded after it or a stream that waited
     dict(
         grade_id="test_to_device_like",
-        name="event recorded after the non_blocking copy back, then synchronized",
+        name="event recorded on x's GPU's stream after the non_blocking copy back, then synchronized",
         code="""
 def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
     device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
@@ -1996,7 +2004,7 @@ def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
     if x.device.type == "cuda" and device.type == "cpu":
         out = x.to(device, non_blocking=True)  # start the copy back without blocking ...
         copied = torch.cuda.Event()
-        copied.record()                        # ... mark it on the stream that runs it ...
+        copied.record(torch.cuda.current_stream(x.device))  # ... mark it on the stream that runs it ...
         copied.synchronize()                   # ... and wait for it before the caller reads host memory
         return out
     return x.to(device)
@@ -2482,6 +2490,335 @@ def to_device_async(batch: dict, device) -> dict:
         overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
         moved[key] = t.to(device, non_blocking=overlaps)
     return moved
+""",
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer g 11-13: a device-less synchronize (or an event recorded on the current GPU) after
+    # non-blocking copies back from cuda:1 waits for cuda:0 only (an s38 CORRECT entry had this flaw)
+    dict(
+        grade_id="test_move_to",
+        name="every GPU -> CPU copy non_blocking, one device-less torch.cuda.synchronize() before returning",
+        expect="等的却是另一块 GPU",
+        code='def _move(batch, device, to_host):\n    if isinstance(batch, torch.Tensor):\n        # device -> host copies are queued without waiting; one synchronization below covers them all\n        return batch.to(device, non_blocking=to_host and batch.device.type == "cuda")\n    if isinstance(batch, dict):\n        return {key: _move(value, device, to_host) for key, value in batch.items()}\n    if isinstance(batch, list):\n        return [_move(item, device, to_host) for item in batch]\n    if isinstance(batch, tuple):\n        return tuple(_move(item, device, to_host) for item in batch)\n    return batch\n\n\ndef move_to(batch, device):\n    to_host = torch.device(device).type == "cpu"\n    out = _move(batch, device, to_host)\n    if to_host and torch.cuda.is_available():\n        torch.cuda.synchronize()  # section 6: a synchronization point before the caller reads the host copies\n    return out\n',
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer g 1-4, 11-13: the index-less 'cuda' is the caller's current GPU; a wait on the current GPU does not cover a copy from cuda:1
+    dict(
+        grade_id="test_move_to",
+        name="a tensor on cuda:1 counted as already on an index-less 'cuda' target (types compared, not devices)",
+        expect="不在 cuda:0 上（它原来在 cuda:1 上",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    device = torch.device(device)
+    if isinstance(batch, torch.Tensor):
+        # 已经在目标设备上就原样返回：'cuda' 不带编号时，任何一块 GPU 都算
+        if batch.device.type == device.type and (device.index is None or batch.device.index == device.index):
+            return batch
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="a tensor on cuda:1 left in place for an index-less 'cuda' target",
+        expect="返回的张量却在 cuda:1 上（它原来在 cuda:1 上",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if t.device.type == device.type and (device.index is None or t.device.index == device.index):
+            moved[key] = t          # 已经在目标设备上：不拷贝
+            continue
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="the index-less 'cuda' resolved to a hard-coded torch.device('cuda', 0)",
+        expect="不带编号的 'cuda' 是调用者当前的 GPU，这里是 cuda:1",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    device = torch.device(device)
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", 0)      # 不带编号的 'cuda' 就是 cuda:0
+    if isinstance(batch, torch.Tensor):
+        if batch.device == device:
+            return batch                      # 已经在 device 上：不复制
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="the index-less 'cuda' resolved to a hard-coded cuda:0",
+        expect="当前设备是 cuda:1",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", 0)      # 不带编号的 'cuda' 就是 cuda:0
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="GPU -> CPU non_blocking, then a device-less torch.cuda.synchronize() (x on cuda:1)",
+        expect="等的却是另一块 GPU",
+        code="""
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.is_cuda and dev.type == "cpu":
+        out = x.to(dev, non_blocking=True)   # GPU -> CPU：异步拷贝
+        torch.cuda.synchronize()             # 读之前同步
+        return out
+    return x.to(dev)
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="copies back non_blocking, then a device-less torch.cuda.synchronize() (a batch on cuda:1)",
+        expect="等的却是另一块 GPU",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        if batch.is_cuda and torch.device(device).type == "cpu":
+            out = batch.to(device, non_blocking=True)   # GPU -> CPU：异步拷贝
+            torch.cuda.synchronize()                    # 读之前同步
+            return out
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="copies back non_blocking, then an Event recorded on the current GPU and synchronized",
+        expect="等的却是另一块 GPU",
+        code='''
+def _move(batch, device, back):
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device, non_blocking=back and batch.is_cuda)
+    if isinstance(batch, dict):
+        return {key: _move(value, device, back) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [_move(item, device, back) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(_move(item, device, back) for item in batch)
+    return batch
+
+
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    back = torch.device(device).type == "cpu"
+    out = _move(batch, device, back)
+    if back and torch.cuda.is_available():
+        done = torch.cuda.Event()   # 第 6 节的写法：在当前流上记一个事件
+        done.record()
+        done.synchronize()          # 同步点：事件之前排队的拷贝都完成了
+    return out
+''',
+    ),
+]
+
+CORRECT += [  # stop 55 reviewer g 5-7: torch.cuda.device(...) blocks are played (they were false failures)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="the mask made with device='cuda' inside with torch.cuda.device(scores.device)",
+        code="""
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    t = scores.shape[-1]
+    if scores.is_cuda:
+        with torch.cuda.device(scores.device):   # 当前 GPU 换成 scores 所在的那块，'cuda' 就指它
+            future = torch.ones(t, t, dtype=torch.bool, device="cuda").triu(diagonal=1)
+    else:
+        future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="a CUDA target handled as with torch.cuda.device(device): batch.cuda()",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        device = torch.device(device)
+        if device.type == "cuda":
+            with torch.cuda.device(device):   # 在这一块里，当前 GPU 就是目标那块
+                return batch.cuda()
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="a CUDA ref handled as with torch.cuda.device(dev): x.cuda()",
+        code="""
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if dev.type == "cuda":
+        with torch.cuda.device(dev):   # 当前 GPU 换成 ref 所在的那块
+            return x.cuda()            # 已经在那块 GPU 上时 .cuda() 返回 x 本身
+    return x.to(dev)
+""",
+    ),
+]
+
+MUTANTS += [  # stop 55 reviewer g 13: an event recorded on the current GPU's stream does not cover a copy from cuda:1
+    dict(
+        grade_id="test_to_device_like",
+        name="non_blocking copy to the host, then polls an event recorded on the current GPU (x on cuda:1)",
+        expect="等的却是另一块 GPU",
+        code='def to_device_like(x, ref):\n    d = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device\n    if x.device == d:\n        return x\n    out = x.to(d, non_blocking=True)\n    if x.device.type == "cuda":\n        done = torch.cuda.Event()\n        done.record()\n        while not done.query():\n            pass\n    return out\n',
+    ),
+]
+
+MUTANTS += [  # stop 56 reviewer l: upload memos; a tensor already on the index-less 'cuda' target copied again
+    dict(
+        grade_id="test_to_device_async",
+        name="an upload memo keyed on the tensor object and the device (stale after an in-place change)",
+        expect="搬运的结果被存了起来",
+        code="""
+from torch.utils.weak import WeakIdKeyDictionary
+
+_uploaded = WeakIdKeyDictionary()  # source tensor -> {device: its copy there}; a batch reused every epoch is uploaded once
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if t.device == device or (device.index is None and t.device.type == device.type):
+            moved[key] = t.to(device)
+            continue
+        copies = _uploaded.setdefault(t, {})
+        if str(device) not in copies:
+            overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+            copies[str(device)] = t.to(device, non_blocking=overlaps)
+        moved[key] = copies[str(device)]
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="a hand-written recursion with a memo of each tensor's moved copy",
+        expect="搬运的结果被存了起来",
+        code='''
+from torch.utils.weak import WeakIdKeyDictionary
+
+_moved = WeakIdKeyDictionary()  # tensor -> {device: its copy there}: a fixed batch (e.g. the validation set) is moved once
+
+
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        target = torch.device(device)
+        if batch.device == target:
+            return batch
+        copies = _moved.setdefault(batch, {})
+        if str(target) not in copies:
+            copies[str(target)] = batch.to(target)
+        return copies[str(target)]
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="x's copy on ref's device kept per x object and device",
+        expect="搬运的结果被存了起来",
+        code="""
+from torch.utils.weak import WeakIdKeyDictionary
+
+_copies = WeakIdKeyDictionary()  # x -> {device: x on that device}: the same input is moved once
+
+
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    target = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == target:
+        return x
+    moved = _copies.setdefault(x, {})
+    if str(target) not in moved:
+        moved[str(target)] = x.to(target)
+    return moved[str(target)]
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="'already there' tested with t.device == torch.device(device): cuda:0 != 'cuda', so it copies",
+        expect="函数却又在这块 GPU 上拷了一份",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    out = {}
+    for k, t in batch.items():
+        if t.device == device:  # already there: no copy
+            out[k] = t
+            continue
+        pinned = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        out[k] = torch.empty_like(t, device=device).copy_(t, non_blocking=pinned)
+    return out
+""",
+    ),
+]
+
+MUTANTS += [  # stop 55 g 13 (an s51 CORRECT entry had it): an event recorded on the current GPU's stream
+    dict(
+        grade_id="test_to_device_like",
+        name="event recorded on the current stream (not x's GPU's) after the non_blocking copy back",
+        expect="等的却是另一块 GPU",
+        code="""
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == device:
+        return x
+    if x.device.type == "cuda" and device.type == "cpu":
+        out = x.to(device, non_blocking=True)
+        copied = torch.cuda.Event()
+        copied.record()
+        copied.synchronize()
+        return out
+    return x.to(device)
 """,
     ),
 ]
