@@ -89,10 +89,11 @@ def test_the_scenario_hands_the_function_non_leaf_inputs_that_require_grad_and_r
         seen.append((a.requires_grad, a.is_leaf, b.dtype, torch.is_grad_enabled()))
         return a * 2
 
-    out, names, steps, in_graph = grad_paths.work_in_grad_mode(
+    out, names, steps, in_graph, unreached = grad_paths.work_in_grad_mode(
         probe, grad_paths.GRAD_INPUTS, False, torch.ones(2), torch.ones(2, dtype=torch.int64)
     )
     assert seen[-1] == (True, False, torch.int64, True) and not out.requires_grad and in_graph and steps >= 1 and names
+    assert unreached == []
     grad_paths.work_in_grad_mode(probe, grad_paths.NO_GRAD, False, torch.ones(2), torch.ones(2))
     assert seen[-1][0] is False and seen[-1][3] is False
 
@@ -127,3 +128,44 @@ def _into_one_buffer(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 def test_a_branch_on_the_layout_or_on_a_parameter_and_a_reused_buffer_fail(fn, said):
     with pytest.raises(AssertionError, match=said):
         grad_paths.check_same_in_every_grad_mode(fn, CASE, fn_name="f")
+
+
+def _another_call_when_only_b_needs_grad(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if b.requires_grad and not a.requires_grad:
+        return torch.add(a[:, :, None], b[:, None, :])
+    return _outer_sum(a, b)
+
+
+def _drops_the_gradient_of_b(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return a[:, :, None] + b.detach()[:, None, :]
+
+
+def _loops_on_a_gpu_when_training(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.is_cuda and a.requires_grad:
+        return torch.stack([ai[:, None] + bi[None, :] for ai, bi in zip(a, b)])
+    return _outer_sum(a, b)
+
+
+def _squares_in_the_autocast_dtype(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    dtype = torch.get_autocast_dtype("cpu") if torch.is_autocast_enabled("cpu") else torch.float32
+    return ((a.to(dtype) - b.to(dtype)) ** 2).float().mean(1)
+
+
+@pytest.mark.parametrize(
+    ("fn", "said"),
+    [
+        (_another_call_when_only_b_needs_grad, "只有最后一个浮点输入需要梯度"),
+        (_drops_the_gradient_of_b, "梯度却传不到它"),
+        (_loops_on_a_gpu_when_training, "输入在 GPU 上并且需要梯度时"),
+    ],
+)
+def test_the_last_input_needing_grad_a_gpu_while_training_and_a_dropped_gradient_are_played(fn, said):
+    with pytest.raises(AssertionError, match=said):
+        grad_paths.check_same_in_every_grad_mode(fn, CASE, fn_name="f")
+
+
+def test_values_are_compared_inside_the_callers_float16_autocast():
+    case = checks.Case((torch.tensor([[300.0, 0.0]]), torch.zeros(1, 2)))
+    grad_paths.check_same_in_every_grad_mode(lambda a, b: ((a - b) ** 2).mean(1), case, fn_name="f")
+    with pytest.raises(AssertionError, match=r"with torch.autocast\(\.\.\.\): 里调用时"):
+        grad_paths.check_same_in_every_grad_mode(_squares_in_the_autocast_dtype, case, fn_name="f")

@@ -98,3 +98,14 @@ def test_a_view_stays_a_view_on_every_place_and_a_copy_made_only_with_a_gpu_fail
     placement.check_on_every_device(_view, CASE, fn_name="f")
     with pytest.raises(AssertionError, match="返回的张量是一份拷贝，没有 GPU 时它是输入的视图"):
         placement.check_on_every_device(_copies_on_a_gpu_machine, CASE, fn_name="f")
+
+
+def _another_function_on_a_gpu_machine(x: torch.Tensor) -> torch.Tensor:
+    if torch.cuda.is_available() and x.device.type == "cpu":
+        return torch.clamp(x, min=0).mean(1)
+    return _row_mean(x)
+
+
+def test_another_torch_function_on_a_gpu_machine_fails_even_with_the_same_values():
+    with pytest.raises(AssertionError, match="调用了 torch.clamp"):
+        placement.check_on_every_device(_another_function_on_a_gpu_machine, CASE, fn_name="f")

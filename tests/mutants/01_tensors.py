@@ -2341,3 +2341,26 @@ def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 56 reviewer k 5: bfloat16 among masked_row_mean's dtypes
+    dict(
+        grade_id="test_masked_row_mean",
+        name="a Python loop over the rows for bfloat16 inputs",
+        expect="输入是 torch.bfloat16 时",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    if x.dtype == torch.bfloat16:  # bfloat16 rows: one row at a time, each summed in float32
+        rows = []
+        for i in range(x.shape[0]):
+            tot = torch.where(mask[i], x[i], torch.zeros_like(x[i])).sum(dtype=wide)
+            rows.append(tot / mask[i].sum())
+        return torch.stack(rows).to(x.dtype) if rows else x.new_empty(0)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+]

@@ -1845,3 +1845,69 @@ def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 56 reviewer k: grad_paths for to_nchw, forward_one inside the caller's no_grad, shares_storage on a played GPU
+    dict(
+        grade_id="test_patchify",
+        name="a loop over the rows of patches whenever x requires grad",
+        expect="需要梯度时",
+        code='''
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
+    n, c, h, w = x.shape
+    rows = h // p
+    step = 1 if x.requires_grad else max(rows, 1)  # while training: one row of patches at a time (smaller copies)
+    parts = []
+    for band in x.split(step * p, dim=2):
+        k = band.shape[2] // p
+        blocks = band.reshape(n, c, k, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+        parts.append(blocks.reshape(n, k * (w // p), c * p * p))
+    return torch.cat(parts, 1)
+''',
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a .contiguous() copy whenever grad mode is off (inference)",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code='''
+def to_nchw(x: torch.Tensor) -> torch.Tensor:
+    """(H, W, C) 或 (N, H, W, C) -> (N, C, H, W)，返回共享存储的视图。"""
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    if not torch.is_grad_enabled():  # inference: hand the conv a dense NCHW tensor (cudnn's fast path)
+        out = out.contiguous()
+    return out
+''',
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="eval() for the call inside the caller's no_grad",
+        expect="在调用方的 with torch.no_grad(): 里",
+        code='''
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    """sample：一个样本（没有 batch 维）-> model 对它的输出（没有 batch 维）。"""
+    batch = sample.unsqueeze(0)
+    if torch.is_grad_enabled():
+        return model(batch).squeeze(0)
+    was_training = model.training  # inference (the caller's no_grad): BatchNorm/Dropout in eval mode for one sample
+    model.eval()
+    try:
+        return model(batch).squeeze(0)
+    finally:
+        model.train(was_training)
+''',
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() compared on GPU tensors (a slice answered False)",
+        expect="输入都在 GPU 上时",
+        code='''
+def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """a、b 任意形状（非空）-> a 与 b 是否使用同一块存储。"""
+    if a.is_cuda or b.is_cuda:  # device memory: compare the device pointers directly
+        return a.data_ptr() == b.data_ptr()
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+''',
+    ),
+]

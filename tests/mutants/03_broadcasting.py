@@ -3216,3 +3216,238 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 55 reviewer h cand21: the in-place add into a copy of a non-contiguous x is named by what x shows (unchanged)
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.flatten(2).add_(bias[:, None]): on a non-contiguous x the add goes into a copy",
+        expect="x 的数值一个都没有变",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    x.flatten(2).add_(bias[:, None])  # (N, C, H*W) += (C, 1)
+    return x
+''',
+    ),
+]
+
+MUTANTS += [  # stop 56 reviewer k: grad_paths plays the last input needing grad, a GPU while training, the caller's float16 autocast (values compared), far points; placement compares the calls
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="b.detach() inside: b's gradient silently dropped",
+        expect="梯度却传不到它",
+        code="""
+def batch_outer_sum(a, b):
+    return a.unsqueeze(2) + b.detach().unsqueeze(1)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion when only y requires grad (learned prototypes)",
+        expect="只有最后一个浮点输入需要梯度",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if y.requires_grad and not x.requires_grad:  # learned prototypes y, fixed queries x: the matmul form trains y faster
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over the channels when bias requires grad and x does not",
+        expect="只有最后一个浮点输入需要梯度",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    if bias.requires_grad and not x.requires_grad:  # a trained bias on a frozen feature map: one channel at a time
+        for c in range(x.shape[1]):
+            x[:, c] += bias[c]
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="widens to the caller's autocast dtype instead of float32",
+        expect="在调用方的 with torch.autocast(...): 里调用时",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    kind = pred.device.type
+    mixed = torch.get_autocast_dtype(kind)           # mixed precision: follow the caller's autocast dtype
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    if torch.is_autocast_enabled(kind):
+        wide = mixed
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the difference and squares in the caller's autocast dtype",
+        expect="在调用方的 with torch.autocast(...): 里调用时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    kind = x.device.type
+    dtype = torch.get_autocast_dtype(kind) if torch.is_autocast_enabled(kind) else x.dtype  # mixed precision: follow autocast
+    diff = x.to(dtype).unsqueeze(1) - y.to(dtype).unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist(x, y) ** 2 on a GPU machine with CPU inputs",
+        expect="调用了 torch.functional.cdist",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    on_host = x.device.type == "cpu"
+    gpu_there = torch.cuda.is_available()
+    if on_host and gpu_there:
+        # the GPU is busy training; these CPU points are a side job: the library's CPU kernel is faster here
+        return torch.cdist(x, y) ** 2
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion when M == 1 (one reference point)",
+        expect="M = 1 或 D = 1 时也先相减再平方",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if y.shape[0] == 1:  # a single reference point (a centroid): one matrix-vector product is enough
+        c = y[0]
+        return ((x * x).sum(-1) + (c * c).sum() - 2 * (x @ c)).unsqueeze(1)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="a loop over the samples whenever x or bias requires grad",
+        expect="需要梯度",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    b = bias.view(-1, 1, 1)
+    # while training, autograd keeps one record per in-place add: go sample by sample; otherwise the whole batch at once
+    step = 1 if (x.requires_grad or bias.requires_grad) else max(x.shape[0], 1)
+    for i in range(0, x.shape[0], step):
+        x[i:i + step] += b
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion on a GPU while an input requires grad",
+        expect="输入在 GPU 上并且需要梯度时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    on_gpu = x.is_cuda
+    training = x.requires_grad or y.requires_grad
+    if on_gpu and training:  # contrastive training on the GPU: the matmul form runs on tensor cores
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias) on a GPU while training",
+        expect="输入在 GPU 上并且需要梯度时",
+        code='''
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
+    on_gpu = x.is_cuda
+    training = x.requires_grad or bias.requires_grad
+    if on_gpu and training:  # on the GPU while training: one out-of-place add, written back (a cleaner graph)
+        x.copy_(x + bias.view(-1, 1, 1))
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+''',
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no float16 widening on a GPU while pred requires grad",
+        expect="输入在 GPU 上并且需要梯度时",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    on_gpu = pred.is_cuda
+    training = pred.requires_grad
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    if on_gpu and training:  # mixed-precision training on the GPU: keep the half dtype (autocast-style)
+        wide = pred.dtype
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the Gram expansion by einsum under the caller's autocast, einsum of the difference otherwise",
+        expect="在调用方的 with torch.autocast(...): 里调用时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if torch.is_autocast_enabled(x.device.type):  # mixed precision: the Gram form, one matmul on tensor cores
+        xx = torch.einsum("nd,nd->n", x, x)
+        yy = torch.einsum("md,md->m", y, y)
+        xy = torch.einsum("nd,md->nm", x, y)
+        return xx.unsqueeze(1) - (xy - yy.unsqueeze(0)) - xy
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return torch.einsum("nmd,nmd->nm", diff, diff)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the Gram expansion by einsum whenever an input is not contiguous",
+        expect="输入不连续 (non-contiguous) 时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if not (x.is_contiguous() and y.is_contiguous()):  # strided views: the Gram form reads them without a copy
+        xx = torch.einsum("nd,nd->n", x, x)
+        yy = torch.einsum("md,md->m", y, y)
+        xy = torch.einsum("nd,md->nm", x, y)
+        return xx.unsqueeze(1) - (xy - yy.unsqueeze(0)) - xy
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return torch.einsum("nmd,nmd->nm", diff, diff)
+''',
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the Gram expansion by einsum whenever grad mode is off",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if not torch.is_grad_enabled():  # k-NN at inference: the Gram form, one matmul (no (N, M, D) temporary)
+        xx = torch.einsum("nd,nd->n", x, x)
+        yy = torch.einsum("md,md->m", y, y)
+        xy = torch.einsum("nd,md->nm", x, y)
+        return xx.unsqueeze(1) - (xy - yy.unsqueeze(0)) - xy
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return torch.einsum("nmd,nmd->nm", diff, diff)
+''',
+    ),
+]
