@@ -2994,3 +2994,120 @@ def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 56 reviewer j: the caller's module f must run itself, its parameters' requires_grad untouched
+    dict(
+        grade_id="test_jacobian",
+        name="f run on copy.deepcopy(f) when f is a module (the caller's f never runs)",
+        expect="调用者交来的 f 一次都没有前向",
+        code="""
+import copy
+
+
+def jacobian(f, x):
+    # run a module f on a private copy: the caller's f (its parameters' .grad, its state) stays as it was
+    if isinstance(f, torch.nn.Module):
+        f = copy.deepcopy(f)
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="f run on copy.deepcopy(f) when f is a module with parameters",
+        expect="调用者交来的 f 一次都没有前向",
+        code="""
+import copy
+
+
+def value_and_grad(f, x):
+    # a module f with parameters runs on a private copy: its own parameters' .grad stay as the caller left them
+    if isinstance(f, torch.nn.Module) and any(True for _ in f.parameters()):
+        f = copy.deepcopy(f)
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="every module f run on a deepcopy (told it was memoised before)",
+        expect="前向的是 f 的一个副本",
+        code="""
+import copy
+
+
+def value_and_grad(f, x):
+    # run a module f on a private copy: the caller's f (its parameters' .grad, its state) stays as it was
+    if isinstance(f, torch.nn.Module):
+        f = copy.deepcopy(f)
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="f.requires_grad_(False) on a module f, never put back",
+        expect="调用之后仍是 False",
+        code="""
+def value_and_grad(f, x):
+    # only d/dx is wanted: f's own weights need no graph, so switch them off for the forward
+    if isinstance(f, torch.nn.Module):
+        f.requires_grad_(False)
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="f.requires_grad_(False) on a module f, never put back",
+        expect="调用之后仍是 False",
+        code="""
+def jacobian(f, x):
+    # only d/dx is wanted: f's own weights need no graph, so switch them off for the forward
+    if isinstance(f, torch.nn.Module):
+        f.requires_grad_(False)
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a module f's parameters frozen for the call and put back in finally",
+        expect="返回前又改了回来",
+        code="""
+def value_and_grad(f, x):
+    # only d/dx is wanted: f's own weights need no graph; switch them off for the forward, put them back after
+    switched = [p for p in f.parameters() if p.requires_grad] if isinstance(f, torch.nn.Module) else []
+    for p in switched:
+        p.requires_grad_(False)
+    try:
+        leaf = x.detach().requires_grad_(True)
+        value = f(leaf)
+        (grad,) = torch.autograd.grad(value, leaf)
+    finally:
+        for p in switched:
+            p.requires_grad_(True)
+    return value.detach(), grad
+""",
+    ),
+]

@@ -2493,3 +2493,24 @@ def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.op
 """,
     ),
 ]
+
+MUTANTS += [  # stop 56 reviewer j F6: a loss_fn left frozen is told so (not 'put back')
+    dict(
+        grade_id="test_refine",
+        name="a module loss_fn frozen with requires_grad_(False), never put back (told it was put back)",
+        expect="的 requires_grad 仍是 False",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    # loss_fn's own parameters must not get gradients: freeze them
+    if isinstance(loss_fn, torch.nn.Module):
+        loss_fn.requires_grad_(False)
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward()
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]
