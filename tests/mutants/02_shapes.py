@@ -1450,7 +1450,7 @@ MUTANTS += [  # stop 48 review (n1, n3, n4): each passed every test
     dict(
         grade_id="test_flatten_nhwc",
         name="on a GPU only: NumPy on the host, uploaded back (a round trip every call)",
-        expect="同样的输入在 CPU 上是 0 次",
+        expect="在有 GPU 的机器上走的不是同一条路",
         code="""
 import numpy as _np
 

@@ -3039,7 +3039,7 @@ def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_pairwise_sq_dist",
         name="the expansion with torch.outer when D == 1",
-        expect="N = 1 或 D = 1 时也先相减再平方",
+        expect="M = 1 或 D = 1 时也先相减再平方",
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
@@ -3053,7 +3053,7 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_pairwise_sq_dist",
         name="the expansion (y @ q) when N == 1, a single query point",
-        expect="N = 1 或 D = 1 时也先相减再平方",
+        expect="M = 1 或 D = 1 时也先相减再平方",
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""

@@ -3012,7 +3012,7 @@ MUTANTS += [  # stop 51 (reviewer a): a step with logging on
     dict(
         grade_id="test_train_step",
         name="a per-step logger.debug of loss and grad_norm: two syncs a step once logging is on",
-        expect="Python 的 logging 开到 DEBUG",
+        expect="发生在 Python 的 logging 里",
         code="""
 import logging
 
