@@ -169,3 +169,14 @@ def test_values_are_compared_inside_the_callers_float16_autocast():
     grad_paths.check_same_in_every_grad_mode(lambda a, b: ((a - b) ** 2).mean(1), case, fn_name="f")
     with pytest.raises(AssertionError, match=r"with torch.autocast\(\.\.\.\): 里调用时"):
         grad_paths.check_same_in_every_grad_mode(_squares_in_the_autocast_dtype, case, fn_name="f")
+
+
+def _library_on_a_gpu_at_inference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.is_cuda and not torch.is_grad_enabled():
+        return torch.add(a.unsqueeze(2), b.unsqueeze(1))
+    return _outer_sum(a, b)
+
+
+def test_a_branch_taken_only_on_a_gpu_inside_no_grad_is_played():
+    with pytest.raises(AssertionError, match="输入在 GPU 上.*with torch.no_grad\\(\\): 里调用时"):
+        grad_paths.check_same_in_every_grad_mode(_library_on_a_gpu_at_inference, CASE, fn_name="f")

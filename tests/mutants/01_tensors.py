@@ -2364,3 +2364,36 @@ def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_masked_row_mean",
+        name="half readings compared in float32 (the bound rounded)",
+        expect="float32 里 low 会舍入成 0.5",
+        code="""
+def masked_row_mean(x, low, high):
+    wide = torch.promote_types(x.dtype, torch.float32)      # float16/bfloat16 -> float32
+    cmp = torch.float64 if wide == torch.float32 and x.dtype == torch.float32 else wide
+    xc = x.to(cmp)                                           # float32 readings compared in float64; halves in float32
+    mask = (xc >= low) & (xc < high)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="half rows summed in their own dtype on a GPU with grad off",
+        expect="输入在 GPU 上",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    if x.is_cuda and not torch.is_grad_enabled():   # GPU inference: sum in the input dtype
+        wide = x.dtype
+    else:
+        wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+]

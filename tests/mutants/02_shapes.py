@@ -1911,3 +1911,82 @@ def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_patchify",
+        name="F.unfold for float16 / bfloat16 images",
+        expect="输入是 torch.float16 时",
+        code="""
+import torch.nn.functional as F
+
+
+def patchify(x, p):
+    n, c, h, w = x.shape
+    if x.dtype in (torch.float16, torch.bfloat16):   # mixed-precision ViT: im2col's fused kernel for half precision
+        return F.unfold(x, kernel_size=p, stride=p).transpose(1, 2)
+    blocks = x.reshape(n, c, h // p, p, w // p, p)
+    blocks = blocks.permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a .contiguous() copy for float16 / bfloat16 input",
+        expect="输入是 torch.float16 时",
+        code="""
+def to_nchw(x):
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    if x.dtype in (torch.float16, torch.bfloat16):   # half-precision conv kernels want a dense NCHW input
+        out = out.contiguous()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="a .contiguous() copy on a GPU with grad off",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code="""
+def to_nchw(x):
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    if x.is_cuda and not torch.is_grad_enabled():   # GPU inference: cuDNN wants a dense NCHW batch
+        out = out.contiguous()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="F.unfold on a GPU with grad off",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code="""
+import torch.nn.functional as F
+
+
+def patchify(x, p):
+    n, c, h, w = x.shape
+    if x.is_cuda and not torch.is_grad_enabled():   # GPU inference: im2col kernel
+        return F.unfold(x, kernel_size=p, stride=p).transpose(1, 2)
+    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+]
+
+CORRECT += [  # stop 56 o cand21 (ruled right): a guarded contiguous() before view is the copy reshape makes
+    dict(
+        grade_id="test_patchify",
+        name="if not x.is_contiguous(): x = x.contiguous(), then view / permute / reshape",
+        code="""
+def patchify(x, p):
+    n, c, h, w = x.shape
+    if not x.is_contiguous():          # view needs a contiguous input
+        x = x.contiguous()
+    blocks = x.view(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+]

@@ -3451,3 +3451,86 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist on a GPU with grad off",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code="""
+def pairwise_sq_dist(x, y):
+    if x.is_cuda and not torch.is_grad_enabled():   # GPU inference (k-NN lookup): no graph needed, use the fused kernel
+        return torch.cdist(x, y).square()
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no widening on a GPU with grad off",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    if pred.is_cuda and not torch.is_grad_enabled():   # GPU evaluation: stay in the input dtype, no extra copies
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="expand(...).contiguous() copies on a GPU with grad off",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code="""
+def batch_outer_sum(a, b):
+    if a.is_cuda and not torch.is_grad_enabled():   # GPU inference: dense operands for a coalesced add
+        B, M, N = a.shape[0], a.shape[1], b.shape[1]
+        return a.unsqueeze(2).expand(B, M, N).contiguous() + b.unsqueeze(1).expand(B, M, N).contiguous()
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="x.copy_(x + bias) on a GPU with grad off",
+        expect="在调用方的 with torch.no_grad(): 里调用时",
+        code="""
+def add_channel_bias_(x, bias):
+    if x.is_cuda and not torch.is_grad_enabled():   # GPU inference: compute out of place, then write back
+        x.copy_(x + bias.view(-1, 1, 1))
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the expansion on a GPU inside the caller's autocast",
+        expect="在调用方的 with torch.autocast(...): 里调用时",
+        code="""
+def pairwise_sq_dist(x, y):
+    if x.is_cuda and torch.is_autocast_enabled("cuda"):   # AMP on a GPU: route the work through tensor-core matmul
+        return (x * x).sum(-1)[:, None] + (y * y).sum(-1)[None, :] - 2 * (x @ y.T)
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+]
+
+CORRECT += [  # stop 56 o cand13 (ruled right): einsum of the difference; its float16 autocast values are autocast's
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the difference squared and summed by einsum('nmd,nmd->nm')",
+        code="""
+def pairwise_sq_dist(x, y):
+    diff = x.unsqueeze(1) - y.unsqueeze(0)          # (N, M, D): subtract first
+    return torch.einsum("nmd,nmd->nm", diff, diff)  # square and sum over D in one call
+""",
+    ),
+]

@@ -2822,3 +2822,42 @@ def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking=True for GPU -> GPU copies too",
+        expect="从一块 GPU 拷到另一块 GPU 时用了 non_blocking=True",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        # pinned -> GPU 可以重叠；GPU -> GPU 本来就对 CPU 异步，non_blocking 也无妨
+        overlaps = device.type == "cuda" and (t.is_pinned() or t.is_cuda)
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+''',
+    ),
+]
+
+CORRECT += [  # stop 56 p cand10 (ruled right): torch's own copy of a non-contiguous pinned tensor makes the same pageable temporary
+    dict(
+        grade_id="test_to_device_async",
+        name="pinned tensors uploaded as t.contiguous().to(device, non_blocking=True)",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if device.type == "cuda" and t.device.type == "cpu" and t.is_pinned():
+            # 连续的内存一次 DMA 就能拷完：先 contiguous() 再异步上传
+            moved[key] = t.contiguous().to(device, non_blocking=True)
+        else:
+            moved[key] = t.to(device)
+    return moved
+''',
+    ),
+]

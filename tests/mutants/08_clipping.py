@@ -3226,3 +3226,24 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+CORRECT += [  # stop 56 p cand03 (ruled right): the total from every parameter's norm equals the one from the layers' norms
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="the total as the norm of every per-parameter norm",
+        code='''
+def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    """每一层的梯度范数，以及全局范数。"""
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(torch.linalg.vector_norm(p.grad, norm_type))
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {layer: torch.linalg.vector_norm(torch.stack(norms), norm_type) for layer, norms in groups.items()}
+    # 全局范数：直接由每个梯度张量的范数算（不经过各层的范数）
+    total = torch.linalg.vector_norm(torch.stack([n for norms in groups.values() for n in norms]), norm_type)
+    return layers, total
+''',
+    ),
+]
