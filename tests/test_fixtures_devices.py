@@ -77,3 +77,22 @@ def test_a_memo_of_moved_tensors_hands_back_the_first_results_after_an_in_place_
 
     assert devices.moved_twice(remembers, torch.ones(2), torch.empty(1, device="meta")) == (1, 1)
     assert devices.moved_twice(lambda x, ref: x.to(ref.device), torch.ones(2), torch.empty(1, device="meta")) == (0, 1)
+
+
+def test_a_bare_grad_switch_is_left_off_when_the_update_is_interrupted():
+    from course.fixtures import no_grad
+
+    def bare(params: list, buffers: dict, lr: float, momentum: float) -> None:
+        torch.set_grad_enabled(False)
+        for p in params:
+            p.sub_(lr * p.grad)
+        torch.set_grad_enabled(True)
+
+    def with_block(params: list, buffers: dict, lr: float, momentum: float) -> None:
+        with torch.no_grad():
+            for p in params:
+                p.sub_(lr * p.grad)
+
+    assert no_grad.sgd_step_interrupted(bare) == ("KeyboardInterrupt", False)
+    assert no_grad.sgd_step_interrupted(with_block) == ("KeyboardInterrupt", True)
+    assert torch.is_grad_enabled()

@@ -3111,3 +3111,48 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_sgd_step",
+        name="a bare torch.set_grad_enabled(False) around the update (left off when interrupted)",
+        expect="grad mode 仍然关着",
+        code="""
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    was_enabled = torch.is_grad_enabled()
+    torch.set_grad_enabled(False)  # the update must not be recorded
+    for i, p in enumerate(params):
+        if p.grad is None:
+            continue
+        d = p.grad + weight_decay * p
+        if momentum != 0:
+            if i in momentum_buffers:
+                momentum_buffers[i] = momentum * momentum_buffers[i] + d
+            else:
+                momentum_buffers[i] = d.clone()
+            d = momentum_buffers[i]
+        p.sub_(lr * d)
+    torch.set_grad_enabled(was_enabled)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="buffers updated right, the step made with d instead of the buffer",
+        expect="momentum_buffers[0] 却是对的",
+        code="""
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                # (forgot: d = momentum_buffers[i])
+            p.sub_(lr * d)
+""",
+    ),
+]

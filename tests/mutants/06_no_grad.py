@@ -2514,3 +2514,80 @@ def refine(h, loss_fn, steps, lr):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_td_loss",
+        name="a bare torch.set_grad_enabled(False) around the target (left off when target_net raises)",
+        expect="grad mode 仍然关着",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    was_enabled = torch.is_grad_enabled()
+    torch.set_grad_enabled(False)  # the target is a constant: no graph for it
+    target = reward + gamma * target_net(x_next)
+    torch.set_grad_enabled(was_enabled)
+    prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="the two nets swapped (the target from value_net under no_grad)",
+        expect="两个网络用反了",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    with torch.no_grad():
+        target = reward + gamma * value_net(x_next)   # nets mixed up: the target from value_net,
+    prediction = target_net(x)                          # the prediction from target_net
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="the forward in inference_mode, then out.clone() outside the block",
+        expect="返回之前在 inference_mode 外面把它复制了一份",
+        code="""
+def evaluate(model, x):
+    modes_before = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            out = model(x)
+    finally:
+        for m, t in modes_before:
+            m.training = t
+    return out.clone()  # a normal tensor, so that the caller can use it anywhere (section 3: clone() an inference result)
+""",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="p.requires_grad == False (a comparison) with the modules in eval mode",
+        expect="p.requires_grad == False",
+        code="""
+def freeze(model, names):
+    frozen = {}
+    for name in names:
+        module = model.get_submodule(name)
+        for p in module.parameters():
+            p.requires_grad == False      # typo: a comparison, not an assignment
+            frozen[id(p)] = p.numel()
+        module.eval()
+    return sum(frozen.values())
+""",
+    ),
+    dict(
+        grade_id="test_make_optimizer",
+        name="group 1 written with weight_decay=weight_decay, AdamW without it",
+        expect="第 1 组里写的也是 weight_decay",
+        code="""
+def make_optimizer(model, lr, weight_decay):
+    decay, no_decay = [], []
+    for p in model.parameters():
+        if p.requires_grad:
+            (decay if p.dim() >= 2 else no_decay).append(p)
+    groups = [{"params": decay, "weight_decay": weight_decay},
+              {"params": no_decay, "weight_decay": weight_decay}]   # copy-paste slip: should be 0.0
+    return torch.optim.AdamW(groups, lr=lr)
+""",
+    ),
+]

@@ -2098,3 +2098,38 @@ def diagnose(logits: torch.Tensor, labels: torch.Tensor, num_classes: int) -> se
 """,
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_diagnose",
+        name="labels.shape[0] read before labels.dim() is checked (0-d labels)",
+        expect="labels.dim() == 1",
+        code="""
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if (
+        logits.dim() != 2
+        or logits.shape[1] != num_classes
+        or labels.shape[0] != logits.shape[0]
+        or labels.dim() != 1
+    ):
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            row_sums = logits.sum(dim=1)
+            if in_unit and bool(((row_sums - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+]

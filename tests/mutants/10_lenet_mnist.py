@@ -4742,3 +4742,225 @@ def evaluate(model, x, y, batch_size):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 56 round 2 (reviewers m-p)
+    dict(
+        grade_id="test_lenet",
+        name="feature maps kept with their graph in a class-level dict",
+        expect="forward 里算出的带计算图 (grad_fn) 的张量还活着",
+        code='''
+class LeNet(nn.Module):
+    """LeNet-5；forward 顺便留下最近一次的特征图，方便画出来看。"""
+
+    feature_maps: dict = {}  # 最近一次前向的特征图：conv1、conv2
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        self.feature_maps["conv1"] = x
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        self.feature_maps["conv2"] = x
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+''',
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="feature maps kept with their graph in a module-level dict",
+        expect="forward 里算出的带计算图 (grad_fn) 的张量还活着",
+        code="""
+FEATURE_MAPS = {}  # 最近一次前向的特征图，画图用
+
+
+class LeNet(nn.Module):
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        FEATURE_MAPS["conv1"] = x
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        FEATURE_MAPS["conv2"] = x
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward hooks keep each conv output with its graph in a closure's dict",
+        expect="forward 里算出的带计算图 (grad_fn) 的张量还活着",
+        code='''
+class LeNet(nn.Module):
+    """LeNet-5；两个卷积层各挂一个 forward hook，留下最近一次的特征图（self.feature_maps() 取出来画图）。"""
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        maps = {}
+
+        def keep(name):
+            def hook(module, inputs, output):
+                maps[name] = output
+            return hook
+
+        self.conv1.register_forward_hook(keep("conv1"))
+        self.conv2.register_forward_hook(keep("conv2"))
+        self.feature_maps = lambda: dict(maps)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+''',
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="a non-persistent buffer holding the last feature map with its graph",
+        expect="feature_map 还留着一个带计算图",
+        code='''
+class LeNet(nn.Module):
+    """LeNet-5；最后一次前向的特征图留在一个（不存进 state_dict 的）缓冲区里，随 model.to(device) 一起搬。"""
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        self.register_buffer("feature_map", None, persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        self.feature_map = x
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+''',
+    ),
+    dict(
+        grade_id="test_fit",
+        name="the whole of fit inside torch.random.fork_rng(devices=[])",
+        expect="fit 返回之后全局随机数生成器回到了调用前的状态",
+        code='''
+def fit(
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    loss_fn: nn.Module,
+    train_loader,
+    x_val: torch.Tensor,
+    y_val: torch.Tensor,
+    epochs: int,
+    max_norm: float,
+    scheduler=None,
+) -> dict:
+    """训练 epochs 个 epoch，每个 epoch 在 (x_val (M, ...), y_val (M,)) 上评估；返回 history，model 恢复成验证准确率最高时的权重。"""
+    with torch.random.fork_rng(devices=[]):  # 训练不改调用者的全局随机数状态
+        return _fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler)
+
+
+def _fit(
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    loss_fn: nn.Module,
+    train_loader,
+    x_val: torch.Tensor,
+    y_val: torch.Tensor,
+    epochs: int,
+    max_norm: float,
+    scheduler=None,
+) -> dict:
+    """训练 epochs 个 epoch，每个 epoch 在 (x_val (M, ...), y_val (M,)) 上评估；返回 history，model 恢复成验证准确率最高时的权重。"""
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()  # 这个 epoch 唯一一次读 loss
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+''',
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="num_workers=2 for a loader of in-memory batches",
+        expect="工作进程 (num_workers)",
+        code='''
+class TensorBatches(Dataset):
+    """内存里的 x (N, ...) 和 y (N,)；ds[indices] 一次返回一整个 batch：(x[indices], y[indices])。"""
+
+    def __init__(self, x: torch.Tensor, y: torch.Tensor):
+        self.x, self.y = x, y
+
+    def __len__(self) -> int:
+        return self.x.shape[0]
+
+    def __getitem__(self, indices: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.x[indices], self.y[indices]
+
+
+def make_loader(
+    x: torch.Tensor,
+    y: torch.Tensor,
+    batch_size: int,
+    *,
+    shuffle: bool,
+    generator: torch.Generator | None = None,
+    pin_memory: bool = False,
+) -> DataLoader:
+    """x (N, ...)，y (N,) 在 CPU 上 -> 每个 batch (x[idx], y[idx]) 的 DataLoader，batch 大小 batch_size（最后一个可能更小）。"""
+    dataset = TensorBatches(x, y)
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    sampler = BatchSampler(order, batch_size, drop_last=False)
+    return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory, num_workers=2)  # 两个进程并行取 batch
+    ### END SOLUTION
+''',
+    ),
+]
