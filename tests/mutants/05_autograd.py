@@ -3040,7 +3040,7 @@ def value_and_grad(f, x):
     dict(
         grade_id="test_value_and_grad",
         name="every module f run on a deepcopy (told it was memoised before)",
-        expect="前向的是 f 的一个副本",
+        expect="或者是在 f 的副本上算的",
         code="""
 import copy
 
