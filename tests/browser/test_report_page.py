@@ -40,8 +40,8 @@ from tests import notebooks as nbs
 pytestmark = pytest.mark.browser
 
 ASSIGNMENTS = ("02_shapes", "06_no_grad")  # the two cheapest notebooks to grade per submission
-NAMED_HOLDERS = 2  # per question and named mistake id: the students who hold one of its mutants, at most
-UNNAMED_HOLDERS = 8  # per question: the students who hold a mutant the judge names no mistake for, at most
+NAMED_HOLDERS = 3  # per question and named mistake id: the students who hold one of its mutants, at most
+UNNAMED_HOLDERS = 12  # per question: the students who hold a mutant the judge names no mistake for, at most
 PAIR_STEPS = (3,)  # per notebook: submissions holding two mutants of two different questions (see below)
 PAIRS = 8  # per notebook, the first this many of them (each submission costs about 2 s of a full run)
 OVERLAP = (
