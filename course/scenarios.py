@@ -1194,10 +1194,11 @@ def _called_by_torch(skip: tuple[str, ...] = ()) -> bool:
 
     ``skip``: torch files that only forward the learner's own call (a Tensor method written in Python).
     """
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename in (__file__, torch.overrides.__file__, *skip):
-        frame = frame.f_back
-    return frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR)
+    files = (__file__, torch.overrides.__file__, *skip)
+    for filename in _stack_files(sys._getframe(1)):
+        if filename not in files:
+            return filename.startswith(_TORCH_DIR)
+    return False
 
 
 # where code that is not the learner's lives: torch, NumPy, course/ itself, the standard library, site-packages
@@ -1217,9 +1218,11 @@ def _learner_function() -> str:
     """The name of the innermost function on the call stack that is not a library's (:func:`is_library`): the
     learner's function that made the torch call being handled."""
     frame = sys._getframe(1)
-    while frame is not None and is_library(frame.f_code.co_filename):
+    code = frame.f_code if frame is not None else None  # read once per frame: each read is an audit event
+    while code is not None and is_library(code.co_filename):
         frame = frame.f_back
-    return frame.f_code.co_name if frame is not None else ""
+        code = frame.f_code if frame is not None else None
+    return code.co_name if code is not None else ""
 
 
 _TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
@@ -1232,23 +1235,27 @@ def _torch_file_entered() -> str:
     """The torch file (relative to torch's folder: ``"optim/adamw.py"``) whose code the learner's innermost frame
     called into, on the way to the torch call being handled; ``"logging"`` for Python's logging (a ``logger.debug``
     that formats a tensor); "" when the learner's code made that call itself."""
-    frame, entered = sys._getframe(1), ""
-    while frame is not None and is_library(frame.f_code.co_filename):
-        name = frame.f_code.co_filename
+    entered = ""
+    for name in _stack_files(sys._getframe(1)):
+        if not is_library(name):
+            break
         if name.startswith(_TORCH_DIR):
             entered = name.removeprefix(_TORCH_DIR)
         else:
             entered = "logging" if name.startswith(_LOGGING_DIR) else ""
-        frame = frame.f_back
     return entered
 
 
 def _called_from(files: tuple[str, ...]) -> bool:
     """Whether one of ``files`` is on the call stack of the torch call being handled."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename not in files:
+    return any(filename in files for filename in _stack_files(sys._getframe(1)))
+
+
+def _stack_files(frame: types.FrameType | None) -> Iterator[str]:
+    """The file of each frame from ``frame`` outwards (each ``f_code`` read once: every read is an audit event)."""
+    while frame is not None:
+        yield frame.f_code.co_filename
         frame = frame.f_back
-    return frame is not None
 
 
 def _type_name(target: Any) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import operator
 import os
 import random
 import sys
@@ -417,17 +418,19 @@ _NAMESPACES: dict[str, Any] = {
 
 class _Bindings(_ReadAroundImports):
     """What the names of :data:`_NAMESPACES` are bound to, by identity; names added around an import (torch
-    imports submodules lazily) are a library's, names rebound or removed are not."""
+    imports submodules lazily) are a library's, names rebound or removed are not. A reading is a plain copy of
+    each namespace (a C-level copy: this runs around every learner call); :func:`_callables` filters it only
+    when two readings differ."""
 
     def __init__(self) -> None:
-        super().__init__({label: _callables(ns) for label, ns in _NAMESPACES.items()})
+        super().__init__({label: dict(vars(ns)) for label, ns in _NAMESPACES.items()})
 
     def changed(self, other: _Bindings, imported: bool) -> list[str]:
         """The names bound to another object in one reading than in the other, and (unless an import came between)
         the names only one reading has; the same answer whichever reading is ``self``."""
         found = []
-        for label, mine in self.value.items():
-            theirs = other.value[label]
+        for label, mine_all in self.value.items():
+            mine, theirs = _callables(mine_all), _callables(other.value[label])
             shown = "torch.Tensor" if label.startswith("torch.Tensor") else label
             found += [f"{shown}.{k}" for k in mine.keys() & theirs.keys() if mine[k] is not theirs[k]]
             if not imported:
@@ -435,13 +438,21 @@ class _Bindings(_ReadAroundImports):
         return sorted(found)
 
     def same(self, other: _Bindings, imported: bool) -> bool:
+        if all(_same_objects(mine, other.value[label]) for label, mine in self.value.items()):
+            return True  # the common case, without filtering
         return not self.changed(other, imported)
 
 
-def _callables(ns: Any) -> dict[str, Any]:
-    """The names of ``ns`` and what they are bound to, classes and modules left out (torch rebinds some itself:
-    ``torch.set_default_dtype`` sets ``torch.Storage``; submodules appear as they are imported)."""
-    return {k: v for k, v in vars(ns).items() if not isinstance(v, (type, types.ModuleType)) and k not in _CACHES}
+def _same_objects(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two namespace copies hold the same names, in the same order, bound to the same objects (a quick
+    test: False may still mean the same callables, see :meth:`_Bindings.same`)."""
+    return list(a) == list(b) and all(map(operator.is_, a.values(), b.values()))
+
+
+def _callables(names: dict[str, Any]) -> dict[str, Any]:
+    """The names of a namespace copy and what they are bound to, classes and modules left out (torch rebinds some
+    itself: ``torch.set_default_dtype`` sets ``torch.Storage``; submodules appear as they are imported)."""
+    return {k: v for k, v in names.items() if not isinstance(v, (type, types.ModuleType)) and k not in _CACHES}
 
 
 _CACHES = {"__slotnames__"}  # what Python itself stores on a class the first time it pickles one (torch.save)
@@ -451,8 +462,8 @@ def _set_bindings(value: _Bindings) -> None:
     imported = value.modules != len(sys.modules)
     for label, names in value.value.items():
         ns = _NAMESPACES[label]
-        now = _callables(ns)
-        for k, v in names.items():
+        now = _callables(vars(ns))
+        for k, v in _callables(names).items():
             if now.get(k, _MISSING) is not v:
                 setattr(ns, k, v)
         for k in [] if imported else [k for k in now if k not in names]:
