@@ -8,8 +8,8 @@ mistake, each held by a student (every mistake id that a mutant of those noteboo
 graded in the judge by tests/test_mutants.py), and 8 submissions per notebook pairing a held mutant with one of
 another question of the same notebook; most students (up to OVERLAP) hold mutants in both notebooks (two or three
 misconceptions each); honest students, a student who handed in only 02_shapes and one who handed in nothing. Its
-size grows with the named mistakes of those two notebooks, not with their mutants (about 200 submissions at stop
-55). The expected rows come from the mutants alone: each fails its own question and no other, with the id the
+size grows with the named mistakes of those two notebooks, not with their mutants (about 110 submissions at stop
+57). The expected rows come from the mutants alone: each fails its own question and no other, with the id the
 judge's own code reports for it in this process (``tests.notebooks``; the declared ``mistake=`` where a mutant has
 one). The report must then count exactly those misconceptions: per question, per mistake id, per student.
 
@@ -40,8 +40,8 @@ from tests import notebooks as nbs
 pytestmark = pytest.mark.browser
 
 ASSIGNMENTS = ("02_shapes", "06_no_grad")  # the two cheapest notebooks to grade per submission
-NAMED_HOLDERS = 3  # per question and named mistake id: the students who hold one of its mutants, at most
-UNNAMED_HOLDERS = 12  # per question: the students who hold a mutant the judge names no mistake for, at most
+NAMED_HOLDERS = 2  # per question and named mistake id: the students who hold one of its mutants, at most
+UNNAMED_HOLDERS = 3  # per question: the students who hold a mutant the judge names no mistake for, at most
 PAIR_STEPS = (3,)  # per notebook: submissions holding two mutants of two different questions (see below)
 PAIRS = 8  # per notebook, the first this many of them (each submission costs about 2 s of a full run)
 OVERLAP = (
@@ -183,13 +183,13 @@ def graded_class(tmp_path_factory) -> dict:
     return {"out": out, "plan": plan, "expected": expected_rows(plan), "report": report.build(out)}
 
 
-def test_the_class_has_about_200_graded_submissions_holding_every_mistake_id_the_mutants_of_two_notebooks_reach(
+def test_the_class_has_about_110_graded_submissions_holding_every_mistake_id_the_mutants_of_two_notebooks_reach(
     graded_class,
 ):
     by_status = graded_class["report"]["class"]["by_status"]
     assert set(by_status) == set(ASSIGNMENTS)
     ran = sum(by_status[a].get("ok", 0) for a in ASSIGNMENTS)
-    assert ran == sum(len(h) for h in graded_class["plan"].values()) and ran >= 180
+    assert ran == sum(len(h) for h in graded_class["plan"].values()) and ran >= 100
     held = {m for holding in graded_class["plan"].values() for group in holding.values() for m in group}
     assert held == {m for a in ASSIGNMENTS for m in held_mutants(a)}
     reached = {(m.grade_id, judge_verdict(m)) for a in ASSIGNMENTS for m in nbs.mutants(a) if not m.formative}
@@ -247,7 +247,7 @@ def test_the_report_counts_exactly_the_misconceptions_per_question_per_id_and_pe
         assert students[student]["mistakes"] == dict(mine), student
     held = Counter(s for (s, _, _) in expected)
     both = sum(1 for holding in plan.values() if all(holding.get(a) for a in ASSIGNMENTS))
-    assert both >= 80 and sum(1 for n in held.values() if n >= 2) >= both  # one in each notebook, or a pair
+    assert both >= 40 and sum(1 for n in held.values() if n >= 2) >= both  # one in each notebook, or a pair
     assert sum(1 for n in held.values() if n >= 3) >= 2 * PAIRS  # a pair in one notebook and one in the other
     print_table(want)
 
