@@ -89,11 +89,11 @@ def test_the_scenario_hands_the_function_non_leaf_inputs_that_require_grad_and_r
         seen.append((a.requires_grad, a.is_leaf, b.dtype, torch.is_grad_enabled()))
         return a * 2
 
-    out, names, steps, in_graph, unreached = grad_paths.work_in_grad_mode(
+    out, names, steps, in_graph, unreached, syncs = grad_paths.work_in_grad_mode(
         probe, grad_paths.GRAD_INPUTS, False, torch.ones(2), torch.ones(2, dtype=torch.int64)
     )
     assert seen[-1] == (True, False, torch.int64, True) and not out.requires_grad and in_graph and steps >= 1 and names
-    assert unreached == []
+    assert unreached == [] and syncs == []
     grad_paths.work_in_grad_mode(probe, grad_paths.NO_GRAD, False, torch.ones(2), torch.ones(2))
     assert seen[-1][0] is False and seen[-1][3] is False
 
@@ -156,7 +156,7 @@ def _squares_in_the_autocast_dtype(a: torch.Tensor, b: torch.Tensor) -> torch.Te
     [
         (_another_call_when_only_b_needs_grad, "只有最后一个浮点输入需要梯度"),
         (_drops_the_gradient_of_b, "梯度却传不到它"),
-        (_loops_on_a_gpu_when_training, "输入在 GPU 上并且需要梯度时"),
+        (_loops_on_a_gpu_when_training, "输入在 GPU 上.*输入需要梯度时"),
     ],
 )
 def test_the_last_input_needing_grad_a_gpu_while_training_and_a_dropped_gradient_are_played(fn, said):
@@ -180,3 +180,43 @@ def _library_on_a_gpu_at_inference(a: torch.Tensor, b: torch.Tensor) -> torch.Te
 def test_a_branch_taken_only_on_a_gpu_inside_no_grad_is_played():
     with pytest.raises(AssertionError, match="输入在 GPU 上.*with torch.no_grad\\(\\): 里调用时"):
         grad_paths.check_same_in_every_grad_mode(_library_on_a_gpu_at_inference, CASE, fn_name="f")
+
+
+def _loops_on_a_gpu_for_a_parameter(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.is_cuda and isinstance(b, torch.nn.Parameter):
+        return torch.stack([ai[:, None] + bi[None, :] for ai, bi in zip(a, b)])
+    return _outer_sum(a, b)
+
+
+def _through_the_host_on_a_gpu_at_inference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.is_cuda and torch.is_inference_mode_enabled():
+        return _outer_sum(a.cpu(), b.cpu())
+    return _outer_sum(a, b)
+
+
+@pytest.mark.parametrize(
+    ("fn", "said"),
+    [
+        (_loops_on_a_gpu_for_a_parameter, "输入在 GPU 上.*输入是需要梯度的参数时"),
+        (_through_the_host_on_a_gpu_at_inference, "输入在 GPU 上.*inference_mode.*让 CPU 等了 GPU"),
+    ],
+)
+def test_every_mode_is_played_on_a_gpu_too_with_its_syncs(fn, said):
+    with pytest.raises(AssertionError, match=said):
+        grad_paths.check_same_in_every_grad_mode(fn, CASE, fn_name="f")
+
+
+def test_inside_an_autocast_a_float16_path_is_compared_where_float16_holds_the_values():
+    x = torch.tensor([[1000.01, -3.0], [-700.5, 250.25]])
+    y = torch.tensor([[1000.0, -3.0], [999.0, -2.0]])
+    plain = ((x.unsqueeze(1) - y.unsqueeze(0)) ** 2).sum(-1)  # 0.0001 ... 2.9e6 (past float16's largest value)
+    with torch.autocast("cpu", dtype=torch.float16):
+        diff = x.unsqueeze(1) - y.unsqueeze(0)
+        einsum = torch.einsum("nmd,nmd->nm", diff, diff)  # float16: inf where the plain value is past 65504
+        xy = torch.einsum("nd,md->nm", x, y)
+        xx, yy = torch.einsum("nd,nd->n", x, x).unsqueeze(1), torch.einsum("md,md->m", y, y).unsqueeze(0)
+        expansion = (xx - xy) - (xy - yy)
+    assert einsum.isinf().any()
+    grad_paths._check_in_float16_range(einsum, plain, name="f")
+    with pytest.raises(AssertionError, match="f"):
+        grad_paths._check_in_float16_range(expansion, plain, name="f")

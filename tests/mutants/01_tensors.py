@@ -2397,3 +2397,86 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer s (round 3): graph kept, bounds near the readings in every mode, a bfloat16 default dtype
+    dict(
+        grade_id="test_masked_row_mean",
+        name="no_grad_decorator",
+        expect="不在计算图里",
+        code="""
+@torch.no_grad()  # a statistic of the readings: no graph needed
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="float32_bounds_inside_autocast",
+        expect="with torch.autocast",
+        code="""
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    # inside the caller's mixed precision, compare in float32 (float64 is slow on GPUs)
+    cmp = torch.float32 if torch.is_autocast_enabled() else torch.float64
+    xd = x.to(cmp)
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="float32_bounds_inside_inference_mode",
+        expect="inference_mode",
+        code="""
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    # at inference (inference_mode) float32 is enough: float64 is slow on GPUs
+    cmp = torch.float32 if torch.is_inference_mode_enabled() else torch.float64
+    xd = x.to(cmp)
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="host_copy_on_a_gpu_at_inference",
+        expect="让 CPU 等了 GPU",
+        code="""
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    if x.is_cuda and torch.is_inference_mode_enabled():  # evaluation statistics: compute them on the host
+        x = x.cpu()
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_time_grid",
+        name="linspace_in_the_default_dtype_then_float32",
+        expect="默认 dtype 为 bfloat16",
+        code="""
+def time_grid(start: float, stop: float, dt: float) -> torch.Tensor:
+    k = round((stop - start) / dt)
+    return torch.linspace(start, stop, steps=k + 1).to(torch.float32)  # the caller may have changed the default dtype
+""",
+    ),
+    dict(
+        grade_id="test_linear_init",
+        name="bound_from_a_default_dtype_tensor",
+        expect="默认 dtype 为 bfloat16",
+        code="""
+def linear_init(in_features: int, out_features: int, generator: torch.Generator) -> torch.Tensor:
+    bound = 1 / torch.tensor(in_features).sqrt()  # b = 1/sqrt(in_features)
+    r = torch.rand((out_features, in_features), dtype=torch.float32, generator=generator)
+    return (r * 2 - 1) * bound
+""",
+    ),
+]

@@ -1990,3 +1990,84 @@ def patchify(x, p):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer s (round 3): forward_one across played GPUs, graph kept, uint8 on a GPU
+    dict(
+        grade_id="test_forward_one",
+        name="sample_sent_to_the_models_gpu",
+        expect="GPU 上的模型, CPU 上的 sample",
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    p = next(model.parameters(), None)
+    if p is not None and p.is_cuda and sample.device != p.device:  # model on the GPU: send the sample there
+        sample = sample.to(p.device)
+    return model(sample.unsqueeze(0)).squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="model_sent_to_the_samples_gpu",
+        expect="CPU 上的模型, GPU 上的 sample",
+        code="""
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    p = next(model.parameters(), None)
+    if sample.is_cuda and p is not None and p.device != sample.device:  # sample on the GPU: bring the model along
+        model.to(sample.device)
+    return model(sample.unsqueeze(0)).squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="no_grad_decorator",
+        expect="不在计算图里",
+        code="""
+@torch.no_grad()  # preprocessing: cutting images into patches needs no graph
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    n, c, h, w = x.shape
+    blocks = x.reshape(n, c, h // p, p, w // p, p)
+    blocks = blocks.permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name="contiguous_copy_for_a_gpu_leaf",
+        expect="输入是需要梯度的参数时",
+        code="""
+def to_nchw(x: torch.Tensor) -> torch.Tensor:
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    if x.is_cuda and x.is_leaf and x.requires_grad:  # saliency maps on the GPU: hand cuDNN a dense NCHW image
+        out = out.contiguous()
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="uint8_through_float_on_a_gpu",
+        expect="在 CPU 上的同样 torch.uint8 输入",
+        code="""
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    dtype = x.dtype
+    if x.is_cuda and dtype == torch.uint8:  # uint8 images on the GPU: work in float, back to uint8 at the end
+        x = x.float()
+    n, c, h, w = x.shape
+    blocks = x.reshape(n, c, h // p, p, w // p, p)
+    blocks = blocks.permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p).to(dtype)
+""",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="uint8_through_float_on_a_gpu",
+        expect="uint8",
+        code="""
+def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    dtype = x.dtype
+    if x.is_cuda and dtype == torch.uint8:  # uint8 images on the GPU: work in float, back to uint8 at the end
+        x = x.float()
+    return x.permute(0, 3, 1, 2).flatten(start_dim=1).to(dtype)
+""",
+    ),
+]

@@ -3534,3 +3534,90 @@ def pairwise_sq_dist(x, y):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer s (round 3): every grad mode on a played GPU too; float16 values inside an autocast
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="einsum_expansion_inside_autocast",
+        expect="float16 表示得了的元素",
+        code="""
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if torch.is_autocast_enabled():  # mixed precision: the matrix-product form runs on tensor cores
+        xy = torch.einsum("nd,md->nm", x, y)
+        return (torch.einsum("nd,nd->n", x, x).unsqueeze(1) - xy) - (xy - torch.einsum("md,md->m", y, y).unsqueeze(0))
+    xs = x.unsqueeze(1)                 # (N, 1, D)
+    diff = xs - y.unsqueeze(0)          # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return torch.einsum("nmd,nmd->nm", diff, diff)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="expansion_for_a_parameter_on_a_gpu",
+        expect="输入是需要梯度的参数时",
+        code="""
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if y.is_cuda and isinstance(y, torch.nn.Parameter):  # learned prototypes on the GPU: the matmul form, like nn.Linear
+        return (x ** 2).sum(-1, keepdim=True) + (y ** 2).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)      # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="full_size_temporary_for_a_parameter_bias_on_a_gpu",
+        expect="输入是需要梯度的参数时",
+        code="""
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    if x.is_cuda and isinstance(bias, torch.nn.Parameter):  # a conv layer's own bias on the GPU
+        x.copy_(x + bias.view(-1, 1, 1))   # a full-size temporary the spec bans
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no_widening_when_only_pred_needs_grad_on_a_gpu",
+        expect="只有第一个浮点输入需要梯度",
+        code="""
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    # training on the GPU (the model's output needs grad, the labels don't): stay in the model's dtype, as AMP does
+    training_on_gpu = pred.is_cuda and pred.requires_grad and not target.requires_grad
+    wide = pred.dtype if training_on_gpu else torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="expansion_when_x_trains_on_a_gpu",
+        expect="只有第一个浮点输入需要梯度",
+        code="""
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if x.is_cuda and x.requires_grad and not y.requires_grad:  # training against a fixed memory bank on the GPU
+        return (x ** 2).sum(-1, keepdim=True) + (y ** 2).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)      # (N, 1, D) - (1, M, D) -> (N, M, D)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="full_size_temporary_for_channels_last_on_a_gpu",
+        expect="输入不连续",
+        code="""
+def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    on_gpu = x.is_cuda
+    if not x.is_contiguous() and on_gpu:  # channels-last activations on the GPU: one dense write
+        x.copy_(x + bias.view(-1, 1, 1))
+        return x
+    x += bias.view(-1, 1, 1)
+    return x
+""",
+    ),
+]

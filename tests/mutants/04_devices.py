@@ -2861,3 +2861,155 @@ def to_device_async(batch: dict, device) -> dict:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer t (round 3): explicit cuda:0 after set_device(1), graphs across played GPU moves, new containers with no GPU, long low-precision masks
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="positions_arange_in_scores_dtype_round_past_256",
+        expect="遮错了",
+        code='''
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    t = scores.shape[-1]
+    pos = torch.arange(t, dtype=scores.dtype, device=scores.device)  # 跟随输入的 dtype 和 device（第 4 节）
+    future = pos[None, :] > pos[:, None]
+    return scores.masked_fill(future, float("-inf"))
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="index_or_current_device_loses_explicit_cuda0",
+        expect="编号 0 也是编号",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    device = torch.device(device)
+    if device.type == "cuda":  # 不带编号的 "cuda" 是当前的 GPU：把编号补上，才能和 t.device 比较
+        device = torch.device("cuda", device.index or torch.cuda.current_device())
+    moved = {}
+    for key, t in batch.items():
+        if t.device == device:  # 已经在目标设备上：不拷贝
+            moved[key] = t
+            continue
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="index_or_current_device_loses_explicit_cuda0",
+        expect="编号 0 也是编号",
+        code='''
+def _target(device):
+    device = torch.device(device)
+    if device.type == "cuda":  # 不带编号的 "cuda" 是当前的 GPU：把编号补上，才能和 batch.device 比较
+        device = torch.device("cuda", device.index or torch.cuda.current_device())
+    return device
+
+
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        target = _target(device)
+        return batch if batch.device == target else batch.to(target)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="detach_before_upload_to_cuda",
+        expect="脱离了计算图",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        if torch.device(device).type == "cuda" and batch.device.type == "cpu":
+            return batch.detach().to(device)  # 主机上的 batch 搬上 GPU：只搬数据，不带着 CPU 上的计算图
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="no_gpu_returns_the_callers_dict",
+        expect="不是新的 dict",
+        code='''
+def to_device_async(batch: dict, device) -> dict:
+    """batch: {键: 张量} -> 新的 dict，张量都在 device 上；只有 pinned 内存 -> GPU 的拷贝用 non_blocking=True。"""
+    if not torch.cuda.is_available():
+        return batch  # 没有 GPU 的机器上：所有张量都在 CPU 上，没有什么要搬的
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="no_gpu_cpu_target_returns_the_callers_batch",
+        expect="不是新的",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if torch.device(device).type == "cpu" and not torch.cuda.is_available():
+        return batch  # 没有 GPU 的机器上，batch 本来就在 CPU 上：没有什么要搬的
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="detach_cpu_for_the_copy_back",
+        expect="脱离了计算图",
+        code='''
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    """x: (*) 任意 dtype；ref: 张量或 nn.Module -> (*) 与 x 同 dtype，位于 ref（的参数）所在的设备上。"""
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device.type == "cuda" and device.type == "cpu":
+        return x.detach().cpu()  # 从 GPU 拷回主机：常见写法 .detach().cpu()
+    return x.to(device)
+''',
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="detach_cpu_for_the_copy_back",
+        expect="脱离了计算图",
+        code='''
+def move_to(batch, device):
+    """把嵌套的 dict / list / tuple 里的所有张量移到 device 上；容器类型与非张量值保持不变。"""
+    if isinstance(batch, torch.Tensor):
+        if batch.is_cuda and torch.device(device).type == "cpu":
+            return batch.detach().cpu()  # 从 GPU 拷回主机：常见写法 .detach().cpu()
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+''',
+    ),
+]

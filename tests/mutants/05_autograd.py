@@ -3156,3 +3156,82 @@ def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer r (round 3): momentum 0 steps keep the buffer, non-contiguous outputs
+    dict(
+        grade_id="test_sgd_step",
+        name="momentum_zero_step_overwrites_the_buffer",
+        expect="momentum=0 的一步",
+        code="""
+def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if i in momentum_buffers:
+                # a buffer exists: keep it current
+                momentum_buffers[i].mul_(momentum).add_(d)
+            elif momentum != 0:
+                momentum_buffers[i] = d.clone()
+            if momentum != 0:
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="momentum_zero_step_drops_the_buffer",
+        expect="momentum=0 的一步",
+        code="""
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum == 0:
+                momentum_buffers.pop(i, None)  # 没有动量：不需要缓冲区
+            elif i in momentum_buffers:
+                momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                d = momentum_buffers[i]
+            else:
+                momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="one_hot_through_reshape_of_zeros_like_y",
+        expect="输出 y 非连续",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros_like(y)
+        v.reshape(-1)[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v, retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="rows_from_y_view",
+        expect="输出 y 非连续",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    flat = y.view(-1)
+    rows = []
+    for i in range(flat.numel()):
+        (row,) = torch.autograd.grad(flat[i], leaf, retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

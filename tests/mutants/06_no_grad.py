@@ -2591,3 +2591,42 @@ def make_optimizer(model, lr, weight_decay):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer r (round 3): a submodule shared under two names
+    dict(
+        grade_id="test_freeze",
+        name="prefix_match_eval_over_deduplicated_modules",
+        expect="共享的子模块",
+        code="""
+def freeze(model, names):
+    def inside(full):
+        return any(full == n or full.startswith(n + ".") for n in names)
+
+    frozen = {}  # id -> numel: a tied parameter is counted once
+    for full, p in model.named_parameters(remove_duplicate=False):  # a tied weight under every name it has
+        if inside(full):
+            p.requires_grad_(False)
+            frozen[id(p)] = p.numel()
+    for full, m in model.named_modules():
+        if inside(full):
+            m.eval()
+    return sum(frozen.values())
+""",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="exact_name_in_deduplicated_named_modules",
+        expect="共享的子模块",
+        code="""
+def freeze(model, names):
+    frozen = {}  # id -> numel: a tied parameter is counted once
+    for name, module in model.named_modules():
+        if name in names:
+            for p in module.parameters():
+                p.requires_grad_(False)
+                frozen[id(p)] = p.numel()
+            module.eval()
+    return sum(frozen.values())
+""",
+    ),
+]

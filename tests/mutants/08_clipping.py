@@ -3247,3 +3247,46 @@ def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, to
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer t (round 3): layers in name order, a GPU-only zero_grad(set_to_none=False)
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="groupby_sorted_layers_in_name_order",
+        expect="顺序却不对",
+        code="""
+def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    import itertools
+
+    def layer_of(item):
+        return item[0].rpartition(".")[0]
+
+    with_grad = [(name, p.grad) for name, p in model.named_parameters() if p.grad is not None]
+    layers = {}
+    for layer, items in itertools.groupby(sorted(with_grad, key=layer_of), key=layer_of):  # groupby 要先排序
+        norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for _, g in items])
+        layers[layer] = torch.linalg.vector_norm(norms, norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="gpu_only_zero_grad_keeps_zero_grads",
+        expect="前向不用的参数 spare",
+        code="""
+def train_step(model: nn.Module, batch, optimizer, max_norm: float, stats: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    x, y = batch
+    # 在 GPU 上把 .grad 清零而不是释放：显存留着，下一步 backward() 不用重新分配
+    optimizer.zero_grad(set_to_none=not x.is_cuda)
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

@@ -2133,3 +2133,33 @@ def diagnose(logits, labels, num_classes):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer r (round 3): non-contiguous labels
+    dict(
+        grade_id="test_diagnose",
+        name="label_range_on_labels_view",
+        expect="labels 是非连续的",
+        code="""
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        flat = labels.view(-1)  # 任意形状的标签都摊平成一维再查
+        if not bool(((flat >= 0) & (flat < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            if in_unit and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+]
