@@ -653,10 +653,11 @@ PLAYED_GPU_CALLS: list[Callable[..., Any]] = []  # a scenario that call_learner 
 
 
 def _learners(fn: Any) -> bool:
-    """Whether ``fn`` is the learner's own function (a stand-in of one in the judge), not a check's wrapper."""
+    """Whether ``fn`` is the learner's own function or class (a stand-in of one in the judge), not a check's
+    wrapper."""
     if remote.is_remote(fn):
         return True
-    return isinstance(fn, types.FunctionType) and not (fn.__module__ or "").startswith(("course", "torch"))
+    return isinstance(fn, (types.FunctionType, type)) and not (fn.__module__ or "").startswith(("course", "torch"))
 
 
 def _plays_a_device(value: Any) -> bool:

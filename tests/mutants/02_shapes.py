@@ -1687,7 +1687,7 @@ def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
     dict(
         grade_id="test_forward_one",
         name="model.cuda() and sample.cuda() when a GPU is there and the sample is on the CPU",
-        expect="有张量到了 cuda:0 上",
+        expect="样本被搬到了模型的设备上",
         code='''
 def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
     """sample：一个样本（没有 batch 维）-> model 对它的输出（没有 batch 维）。"""
@@ -1719,7 +1719,7 @@ MUTANTS += [  # stop 53 reviewer c F3: flatten_nhwc and patchify were played on 
     dict(
         grade_id="test_flatten_nhwc",
         name="on a GPU the pixels moved as float32 and back to x's dtype (int64 above 2**24 loses its low bits)",
-        expect="的数值与原来的元素不完全相同",
+        expect="aten._to_copy",
         code='''
 def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
     """(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。"""

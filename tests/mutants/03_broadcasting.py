@@ -3352,7 +3352,7 @@ def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_pairwise_sq_dist",
         name="the expansion on a GPU while an input requires grad",
-        expect="输入在 GPU 上并且需要梯度时",
+        expect="输入需要梯度时",
         code='''
 def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
@@ -3367,7 +3367,7 @@ def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_add_channel_bias_",
         name="x.copy_(x + bias) on a GPU while training",
-        expect="输入在 GPU 上并且需要梯度时",
+        expect="输入需要梯度时",
         code='''
 def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     """x: (N, C, H, W), bias: (C,) -> x 本身，原地加上每个通道的偏置。"""
@@ -3383,7 +3383,7 @@ def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_mse_loss",
         name="no float16 widening on a GPU while pred requires grad",
-        expect="输入在 GPU 上并且需要梯度时",
+        expect="输入需要梯度时",
         code='''
 def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""

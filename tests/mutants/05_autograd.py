@@ -1096,7 +1096,7 @@ MUTANTS += [  # s35 final pass (r2): passed every test (every test kept momentum
     dict(
         grade_id="test_sgd_step",
         name="keeps a momentum buffer even with momentum=0: a warm-up from 0 to 0.9 starts from a stale buffer",
-        expect="momentum 先 0 后 0.9（预热），第 3 步后的参数",
+        expect="momentum 依次是 0、0、0.9、0.9、0、0.9，第 3 步（momentum=0.9）之后的 momentum_buffers[0]",
         code=_SGD_HEAD + "    with torch.no_grad():\n        for i, p in enumerate(params):\n"
         "            if p.grad is None:\n                continue\n"
         "            d = p.grad + weight_decay * p\n"

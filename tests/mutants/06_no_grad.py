@@ -953,11 +953,6 @@ CORRECT = [  # s36: the maintainer's look for false negatives (06 had no correct
         name="torch.autograd.grad(loss, z) instead of backward(): z.grad is never set",
         code="def refine(h, loss_fn, steps, lr):\n    z = h.detach().clone().requires_grad_(True)\n    for _ in range(steps):\n        loss = loss_fn(z)\n        (g,) = torch.autograd.grad(loss, z)\n        with torch.no_grad():\n            z -= lr * g\n    return z.detach()\n",
     ),
-    dict(
-        grade_id="test_freeze",
-        name="the submodule looked up in dict(model.named_modules()), frozen with requires_grad_(False) and train(False)",
-        code="def freeze(model, names):\n    frozen = {}\n    for name in names:\n        module = dict(model.named_modules())[name]\n        module.requires_grad_(False)\n        module.train(False)\n        frozen.update({id(p): p.numel() for p in module.parameters()})\n    return sum(frozen.values())\n",
-    ),
 ]
 
 MUTANTS += [  # s37 review (b3): passed every test (only each group's lr was looked at)
@@ -2628,5 +2623,15 @@ def freeze(model, names):
             module.eval()
     return sum(frozen.values())
 """,
+    ),
+]
+
+MUTANTS += [  # stop 57 reviewer r: this was a CORRECT entry; a submodule shared under two names is missing from the
+    # de-duplicated dict(model.named_modules()), so its second name raises KeyError
+    dict(
+        grade_id="test_freeze",
+        name="the submodule looked up in dict(model.named_modules()): a shared submodule's second name is not there",
+        expect="KeyError",
+        code="def freeze(model, names):\n    frozen = {}\n    for name in names:\n        module = dict(model.named_modules())[name]\n        module.requires_grad_(False)\n        module.train(False)\n        frozen.update({id(p): p.numel() for p in module.parameters()})\n    return sum(frozen.values())\n",
     ),
 ]

@@ -3128,3 +3128,43 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 reviewer q (round 3): grad mode forced on in a caller's no_grad
+    dict(
+        grade_id="test_log_running_loss",
+        name="grad_mode_toggled_off_then_forced_on",
+        expect="log_running_loss 返回之后 grad mode 变了",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    torch.set_grad_enabled(False)  # the sums are for logging only: no graph
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    torch.set_grad_enabled(True)  # back on for training
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="grad_mode_toggled_off_then_forced_on",
+        expect="epoch_mean_loss 返回之后 grad mode 变了",
+        code="""
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    torch.set_grad_enabled(False)  # logging only: no graph for the sums
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss * kept, 0.0)
+        count = count + kept
+    torch.set_grad_enabled(True)  # back on for training
+    return (total / count).item()
+""",
+    ),
+]

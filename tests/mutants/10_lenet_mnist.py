@@ -1837,7 +1837,7 @@ class _InsideBatches(torch.utils.data.Sampler):
     dict(
         grade_id="test_fit",
         name="fit right, the learner's train_one_epoch applies softmax before the loss (the message blamed fit)",
-        expect="问题在你的 train_one_epoch（练习 4）：每个 batch loss_fn(model(xb), yb)",
+        expect="fit 调用的是你的 train_one_epoch（练习 4）",
         code=_body(
             _EPOCH_SIGNATURE,
             _EPOCH_OK.replace("loss_fn(model(xb), yb)", "loss_fn(model(xb).softmax(dim=1), yb)"),
@@ -4962,5 +4962,374 @@ def make_loader(
     return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory, num_workers=2)  # 两个进程并行取 batch
     ### END SOLUTION
 ''',
+    ),
+]
+
+MUTANTS += [  # stop 57 reviewer q (round 3): grad mode in a caller's no_grad, batches kept across epochs, a GPU-only cuDNN switch, fit's helpers blamed where they are at fault
+    dict(
+        grade_id="test_fit",
+        name="validates_before_training_each_epoch",
+        expect="还没训练，fit 就先在验证集上评估了",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        acc = evaluate(model, x_val, y_val, 1000)  # validate first: the weights this epoch starts from
+        if best_state is None or acc > max(history["val_acc"]):
+            best_state = copy.deepcopy(model.state_dict())  # the weights that scored acc
+            history["best_epoch"] = epoch
+        history["val_acc"].append(acc)
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="set_grad_enabled_true_at_the_top",
+        expect="train_one_epoch 返回之后 grad mode 变了",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    torch.set_grad_enabled(True)  # training needs autograd: the caller may have switched it off for an evaluation
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="grad_mode_forced_on_in_finally",
+        expect="evaluate 返回之后 grad mode 变了",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    torch.set_grad_enabled(False)  # no graph anywhere while evaluating
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        torch.set_grad_enabled(True)  # autograd back on for the training that follows
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="grad_mode_forced_on_in_finally",
+        expect="make_checkpoint 返回之后 grad mode 变了",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    torch.set_grad_enabled(False)  # a snapshot of values: no autograd while copying
+    try:
+        return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+    finally:
+        torch.set_grad_enabled(True)
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    torch.set_grad_enabled(False)  # load_state_dict writes into the parameters: not an op to record
+    try:
+        model.load_state_dict(checkpoint["model"])
+        optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+        return checkpoint["epoch"]
+    finally:
+        torch.set_grad_enabled(True)  # ready to train on
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="set_grad_enabled_true_at_the_top",
+        expect="fit 返回之后 grad mode 变了",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    torch.set_grad_enabled(True)  # fit trains: make sure autograd is on (an earlier evaluation may have left it off)
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="batches_memoised_by_index_tuple",
+        expect="前一个 epoch 交出过的那些张量",
+        code='''
+class TensorBatches(Dataset):
+    """内存里的 x (N, ...) 和 y (N,)；ds[indices] 一次返回一整个 batch：(x[indices], y[indices])。"""
+
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+        self._batches = {}  # an evaluation loader asks for the same batches every epoch: gather each only once
+
+    def __len__(self):
+        return self.x.shape[0]
+
+    def __getitem__(self, indices):
+        key = tuple(indices)
+        if key not in self._batches:
+            self._batches[key] = (self.x[indices], self.y[indices])
+        return self._batches[key]
+
+
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    dataset = TensorBatches(x, y)
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    sampler = BatchSampler(order, batch_size, drop_last=False)
+    return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory)
+''',
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="gpu_only_cudnn_benchmark_in_init",
+        expect="torch.backends.cudnn.benchmark",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        if torch.cuda.is_available():
+            torch.backends.cudnn.benchmark = True  # fixed input size: let cuDNN pick the fastest conv algorithms
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch_without_optimizer_step_blamed_on_its_epoch",
+        expect="fit 调用的是你的 train_one_epoch（练习 4）",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    # the learner's exercise 4, one mistake: optimizer.step() forgotten (the scheduler still steps)
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch_forwarding_twice_blamed_on_its_epoch",
+        expect="fit 调用的是你的 train_one_epoch（练习 4）",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    # the learner's exercise 4, one mistake: the loss it records is recomputed after the step (a second forward)
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        with torch.no_grad():
+            losses.append(loss_fn(model(xb), yb))  # the loss of the updated model
+    return torch.stack(losses)
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch_ignoring_loss_fn_blamed_on_its_epoch",
+        expect="fit 调用的是你的 train_one_epoch（练习 4）",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    # the learner's exercise 4, one mistake: F.cross_entropy instead of the loss_fn it was given
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="evaluate_leaving_eval_mode_blamed_on_evaluate",
+        expect="fit 调用的是你的 evaluate（练习 5）",
+        code="""
+def evaluate(model, x, y, batch_size):
+    # the learner's exercise 5, one mistake: the model is left in eval mode afterwards
+    model.eval()
+    correct = torch.zeros((), dtype=torch.long, device=y.device)
+    with torch.inference_mode():
+        for start in range(0, x.shape[0], batch_size):
+            logits = model(x[start : start + batch_size])
+            correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+    return correct.item() / y.shape[0]
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="evaluate_ignoring_batch_size_blamed_on_evaluate",
+        expect="fit 调用的是你的 evaluate（练习 5）",
+        code="""
+def evaluate(model, x, y, batch_size):
+    # the learner's exercise 5, one mistake: batch_size ignored, the whole x in one forward
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            correct = (model(x).argmax(dim=1) == y).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
     ),
 ]
