@@ -1903,7 +1903,7 @@ def masked_row_mean(x, low, high):
     dict(
         grade_id="test_make_labels",
         name="subtracts 1 in raw's dtype above 2**20 labels",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code="""
 def make_labels(raw):
     if raw.numel() >= 2**20:
@@ -1926,7 +1926,7 @@ def linear_init(in_features, out_features, generator):
     dict(
         grade_id="test_make_inputs",
         name="torch.from_numpy (shares the caller's array) for float32 arrays of 2**20 elements or more",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code="""
 def make_inputs(values):
     if isinstance(values, np.ndarray) and values.dtype == np.float32 and values.size >= 2**20:
@@ -2004,7 +2004,7 @@ MUTANTS += [  # stop 48 second review (p1): a value read stopped the big run; th
     dict(
         grade_id="test_masked_row_mean",
         name="compares in float32 for 2**24 elements or more",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code="""
 def masked_row_mean(x, low, high):
     cmp = torch.float64 if x.numel() < 2**24 else x.dtype  # a float64 copy of a huge x costs 2x the memory
@@ -2221,7 +2221,7 @@ MUTANTS += [  # stop 53 reviewer c F11: the big-input check had only a NumPy arr
     dict(
         grade_id="test_make_inputs",
         name="big float32 tensors (>= 2**20 elements) returned without a copy",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code='''
 def make_inputs(values) -> torch.Tensor:
     """Python 数字 / 嵌套列表、NumPy 数组或张量 -> 同形状的新 float32 张量（不共享内存，没有警告）。"""
@@ -2478,5 +2478,39 @@ def linear_init(in_features: int, out_features: int, generator: torch.Generator)
     r = torch.rand((out_features, in_features), dtype=torch.float32, generator=generator)
     return (r * 2 - 1) * bound
 """,
+    ),
+]
+
+MUTANTS += [  # stop 57 round 4 (w): gradient values
+    dict(
+        grade_id="test_masked_row_mean",
+        name="zeroed_in_no_grad_gradient_reaches_every_reading",
+        expect="给 x 的梯度",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    xd = x.double()                                     # compare in float64
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    clean = x.to(wide, copy=True)                       # a copy: the bad readings are zeroed in it, not in x
+    with torch.no_grad():                               # zeroing is bookkeeping, not part of the computation
+        clean.masked_fill_(~mask, 0.0)
+    return (clean.sum(dim=1) / mask.sum(dim=1)).to(x.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="zeroed_through_data_gradient_reaches_every_reading",
+        expect="给 x 的梯度",
+        code='''
+def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    """x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。"""
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    clean = x.to(wide, copy=True)
+    clean.data.masked_fill_(~mask, 0.0)                 # zero the bad readings in the copy's data
+    return (clean.sum(dim=1) / mask.sum(dim=1)).to(x.dtype)
+''',
     ),
 ]

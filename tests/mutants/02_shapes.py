@@ -2071,3 +2071,49 @@ def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 round 4 (w): two caller states at once, integer images on every device
+    dict(
+        grade_id="test_patchify",
+        name="unfold_when_x_requires_grad_inside_no_grad",
+        expect="、在调用方的 with torch.no_grad(): 里调用时",
+        code='''
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
+    if x.requires_grad and not torch.is_grad_enabled():
+        # a trained layer's output at inference: no graph needed, the library's im2col is faster
+        return torch.nn.functional.unfold(x, kernel_size=p, stride=p).transpose(1, 2)
+    n, c, h, w = x.shape
+    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+''',
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="uint8_through_float_on_every_device",
+        expect="输入是 torch.uint8 时",
+        code='''
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
+    dtype = x.dtype
+    if dtype == torch.uint8:            # 8-bit images: work in float32 like the rest of the model, back to uint8 at the end
+        x = x.to(torch.float32)
+    n, c, h, w = x.shape
+    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p).to(dtype)
+''',
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="uint8_through_float_on_every_device",
+        expect="输入是 torch.uint8 时",
+        code='''
+def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    """(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。"""
+    dtype = x.dtype
+    if dtype == torch.uint8:            # 8-bit images: work in float32, back to uint8 at the end
+        x = x.to(torch.float32)
+    return x.permute(0, 3, 1, 2).flatten(start_dim=1).to(dtype)
+''',
+    ),
+]

@@ -2008,7 +2008,7 @@ MUTANTS += [  # stop 48 second review (p1): a value read stopped the big run; th
     dict(
         grade_id="test_pairwise_sq_dist",
         name="an assert on the inputs first, then the expansion for N*M*D >= 2**28",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code="""
 def pairwise_sq_dist(x, y):
     # input check first (NaN/inf would poison every distance), then: above ~2**28 elements the (N, M, D)
@@ -2023,7 +2023,7 @@ def pairwise_sq_dist(x, y):
     dict(
         grade_id="test_mse_loss",
         name="an assert first, then no float16 widening for 2**20 samples or more",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code="""
 def mse_loss(pred, target):
     shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
@@ -2044,7 +2044,7 @@ def mse_loss(pred, target):
     dict(
         grade_id="test_mse_loss",
         name="float16 kept for 2**24 samples or more through .to(dtype, copy=True)",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code="""
 def mse_loss(pred, target):
     shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
@@ -2064,7 +2064,7 @@ def mse_loss(pred, target):
     dict(
         grade_id="test_add_channel_bias_",
         name="an assert first, then x.copy_(x + bias) for 2**26 elements or more",
-        expect="按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code="""
 def add_channel_bias_(x, bias):
     if not bool(torch.isfinite(bias).all()):
@@ -2096,7 +2096,7 @@ MUTANTS += [  # stop 50 review (r3): torch.equal's answer in the big run is the 
     dict(
         grade_id="test_mse_loss",
         name="returns early when torch.equal(pred, target), then skips the widening for 2**20 samples or more",
-        expect="它按输入的大小走了另一条路",
+        expect="两次走的不是同一条路",
         code='''
 def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
@@ -3619,5 +3619,96 @@ def add_channel_bias_(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     x += bias.view(-1, 1, 1)
     return x
 """,
+    ),
+]
+
+MUTANTS += [  # stop 57 round 4 (w): two caller states at once; target may need grad; an (N, 1) float16 pred
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="cdist_when_inputs_require_grad_inside_no_grad",
+        expect="、在调用方的 with torch.no_grad(): 里调用时",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    if (x.requires_grad or y.requires_grad) and not torch.is_grad_enabled():
+        # evaluating trained embeddings: no graph will be built, so use the fast library routine
+        return torch.cdist(x, y) ** 2
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no_widening_when_pred_requires_grad_inside_autocast",
+        expect="、在调用方的 with torch.autocast(...): 里调用时",
+        code="""
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if pred.requires_grad and torch.is_autocast_enabled():
+        # mixed-precision training: autocast already manages the precision, no manual cast
+        return ((pred - target) ** 2).mean()
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="expansion_inside_no_grad_and_autocast",
+        expect="with torch.no_grad(), torch.autocast(...)",
+        code='''
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。"""
+    fast_inference = not torch.is_grad_enabled() and (torch.is_autocast_enabled("cpu") or torch.is_autocast_enabled("cuda"))
+    if fast_inference:  # mixed-precision inference (no graph): the expansion runs on the tensor cores
+        return (x * x).sum(-1)[:, None] + (y * y).sum(-1)[None, :] - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+''',
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="target_detached",
+        expect="梯度却传不到它",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    target = target.detach()  # labels are data, not something to train
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+''',
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="no_widening_for_an_n_by_1_pred",
+        expect="修正形状之后也要先转宽再平方",
+        code='''
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """pred: (N,) 或 (N, 1)，target: (N,) 或 (N, 1) -> () 的均方误差；其它形状 raise ValueError。"""
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1 and target.dim() == 1 and pred.shape[0] == target.shape[0]:
+        # the usual case: nn.Linear(d, 1) output (N, 1) against labels (N,)
+        return ((pred.squeeze(-1) - target) ** 2).mean()
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+''',
     ),
 ]

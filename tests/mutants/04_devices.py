@@ -3013,3 +3013,42 @@ def move_to(batch, device):
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 57 round 4 (x): a cached mask is not told it branched on size
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask_in_an_lru_cache_of_eight",
+        expect="两次走的不是同一条路",
+        code='''
+import functools
+
+
+@functools.lru_cache(maxsize=8)
+def _future_mask(t: int, device: torch.device) -> torch.Tensor:
+    return torch.ones(t, t, dtype=torch.bool, device=device).triu(diagonal=1)
+
+
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    return scores.masked_fill(_future_mask(scores.shape[-1], scores.device), float("-inf"))
+''',
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="last_mask_in_an_lru_cache_of_one",
+        expect="两次走的不是同一条路",
+        code='''
+import functools
+
+
+@functools.lru_cache(maxsize=1)
+def _future_mask(t: int, device: torch.device) -> torch.Tensor:
+    return torch.ones(t, t, dtype=torch.bool, device=device).triu(diagonal=1)
+
+
+def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
+    """scores: (..., T, T) float -> (..., T, T)，同 dtype / device，j > i 处为 -inf。"""
+    return scores.masked_fill(_future_mask(scores.shape[-1], scores.device), float("-inf"))
+''',
+    ),
+]

@@ -3235,3 +3235,58 @@ def jacobian(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 round 4 (v): VJP rows that alias a reused buffer; a wait is not a read
+    dict(
+        grade_id="test_jacobian",
+        name="one_hot_buffer_reused_for_every_row",
+        expect="f = x + 1",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    v = torch.zeros(y.shape, dtype=y.dtype, device=y.device)  # one one-hot buffer, reused for every row
+    flat = v.view(-1)
+    rows = []
+    for i in range(y.numel()):
+        flat.zero_()
+        flat[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v, retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="one_hot_buffer_reused_through_backward",
+        expect="f = x.reshape(-1)",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)  # one one-hot buffer for every row
+    rows = []
+    for i in range(y.numel()):
+        v.zero_()
+        v[i] = 1.0
+        y.backward(v.view(y.shape), inputs=[leaf], retain_graph=True)
+        rows.append(leaf.grad)
+        leaf.grad = None
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="cuda_synchronize_before_returning",
+        expect="让 CPU 等了 GPU",
+        code="""
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    if grad.is_cuda:
+        torch.cuda.synchronize(grad.device)  # make sure the gradient is ready before handing it back
+    return value.detach(), grad
+""",
+    ),
+]

@@ -5333,3 +5333,107 @@ def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm,
 """,
     ),
 ]
+
+MUTANTS += [  # stop 57 round 4 (u): rings of buffers across four calls; a graph kept in evaluation mode
+    dict(
+        grade_id="test_train_one_epoch",
+        name="two_loss_buffers_in_turn",
+        expect="第一个 epoch 返回的 loss 张量变了",
+        code="""
+_LOSS_BUFFERS = {}  # (model, device, n) -> two preallocated loss buffers, used in turn (ping-pong)
+
+
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    n = len(loader)
+    key = (id(model), str(device), n)
+    slot = _LOSS_BUFFERS.get(key)
+    if slot is None:
+        slot = _LOSS_BUFFERS[key] = [[torch.empty(n, device=device), torch.empty(n, device=device)], 0]
+    out = slot[0][slot[1]]
+    slot[1] ^= 1  # the next epoch writes the other buffer: this epoch's losses stay readable
+    count = 0
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        out[count] = loss.detach()
+        count += 1
+    return out[:count]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="two_snapshot_slots_in_turn",
+        expect="第一个检查点的 checkpoint",
+        code="""
+_SNAPSHOTS = {}  # id(model) -> [two snapshot slots used in turn, which one is next]
+
+
+def _copy_into(dst, src):
+    # copy the values of src into the preallocated tensors of dst (same structure); new objects where none fit
+    if isinstance(src, torch.Tensor):
+        if isinstance(dst, torch.Tensor) and dst.shape == src.shape and dst.dtype == src.dtype and dst.device == src.device:
+            return dst.copy_(src)
+        return src.detach().clone()
+    if isinstance(src, dict):
+        dst = dst if isinstance(dst, dict) else {}
+        return {k: _copy_into(dst.get(k), v) for k, v in src.items()}
+    if isinstance(src, (list, tuple)):
+        dst = dst if isinstance(dst, (list, tuple)) and len(dst) == len(src) else [None] * len(src)
+        return type(src)(_copy_into(d, s) for d, s in zip(dst, src))
+    return copy.deepcopy(src)
+
+
+def make_checkpoint(model, optimizer, epoch):
+    slots = _SNAPSHOTS.setdefault(id(model), [[None, None], 0])
+    k = slots[1]
+    slots[1] ^= 1  # the next checkpoint goes to the other slot: this one stays intact
+    with torch.no_grad():
+        ck = _copy_into(slots[0][k], {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+    slots[0][k] = ck
+    return ck
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="feature_maps_kept_in_eval_mode",
+        expect="feature_maps",
+        code="""
+class LeNet(nn.Module):
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        self.feature_maps = None  # the last evaluated batch's conv2 maps, to look at after evaluating
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        if not self.training:  # only while evaluating: training never pays for it
+            self.feature_maps = x
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+]
