@@ -317,7 +317,7 @@ def describe_str(x: Any) -> str:
     """The one-line description that :func:`describe` prints, as a string."""
     if isinstance(x, torch.Tensor):
         return f"(shape={tuple(x.shape)}, dtype={x.dtype}, device={x.device}, requires_grad={x.requires_grad})"
-    return f"({type(x).__name__})"
+    return f"({remote.type_name(x)})"
 
 
 def check_grad_fn(t: torch.Tensor, *, expect_none: bool, name: str = "张量") -> None:
@@ -711,6 +711,17 @@ def call_learner(
             raise error
         if type(error).__name__ == "PlayedLowerPrecision":  # a scenario's call on a played GPU (course.scenarios)
             _fail_lower_precision(case, fn_name, str(error))
+        if type(error).__name__ == "PlayedMoveToDevice":  # a class built, or ds[i] read, on a played GPU
+            fail(
+                f"输入 {case.describe()} 时，{fn_name} 在 GPU 上（测试扮演 GPU）把 CPU 上的张量搬到了 GPU（{error}）。"
+                + (
+                    "模型放在哪个设备由调用者决定：__init__ 里只建层，不要 .cuda() / .to(device)，调用者会 model.to(device)。"
+                    if "Module" in str(error)
+                    else "Dataset 的样本留在 CPU 上，和交给它的 pixels 一样（DataLoader 的 pin_memory 只收 CPU 张量）："
+                    "__getitem__ 里不要 .cuda() / .to(device)，训练循环每个 batch 搬一次。"
+                ),
+                mistake="moved-to-device-inside",
+            )
         if error is not None:  # the learner's code failed: say where and, if we can, why
             hint = _explain_exception(error)
             detail = str(error).strip()[:300].rstrip("。.")

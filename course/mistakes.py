@@ -452,6 +452,13 @@ _ENTRIES = (
         "reads a non_blocking device-to-host copy before any sync",
         'x.to("cpu", non_blocking=True) 立即返回，数据还在路上：读回主机用阻塞的 .tolist() / .item() / .cpu()。',
     ),
+    # 10_lenet_mnist (issue-17 stop 58): the played GPU sees a class or a Dataset move what it makes
+    Mistake(
+        "moved-to-device-inside",
+        "在 __init__ / __getitem__ 里把张量搬到了 GPU",
+        "moves to the GPU inside __init__ or __getitem__",
+        "放在哪个设备由调用者决定：__init__ 只建层（调用者 model.to(device)），Dataset 的样本留在 CPU 上，训练循环每个 batch 搬一次。",
+    ),
     # 05_autograd (issue-17 fresh pass, rwc)
     Mistake(
         "momentum-buffer-with-graph",

@@ -25,6 +25,11 @@ def is_remote(obj: Any) -> bool:
     return getattr(type(obj), "__learner_run__", None) is not None
 
 
+def type_name(obj: Any) -> str:
+    """The name of ``obj``'s class, where the learner's object lives (a stand-in's: the learner object's)."""
+    return obj.__learner_type__ if is_remote(obj) else type(obj).__name__
+
+
 def run(scenario: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``scenario(*args, **kwargs)`` in the process that holds the learner objects among the arguments.
 

@@ -23,13 +23,14 @@ import sysconfig
 import threading
 import types
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import torch
 from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
 from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils.data import Dataset
 
 from course import checks, settings, writes
 
@@ -233,6 +234,9 @@ class SyncCounter(TorchFunctionMode):
         # per entry of ``calls``: the torch file the learner's code called into that made it ("optim/adamw.py"), or ""
         self.entered: list[str] = []
         self.uploads: list[str] = []  # the entries of ``calls`` that are blocking copies to the device
+        # moves to the device of host tensors or of a module's parameters (``.cuda()``, ``.to(device)``, whoever made
+        # them): what a class built on the host, or a Dataset's ``ds[i]``, must not make (``moved_to_device``)
+        self.moved: list[str] = []
         self.async_copies: list[str] = []  # the entries of ``calls`` that are non_blocking=True copies to the host
         self.loss_nodes = set(loss_nodes)
         self.tracks_losses = True  # False: no loss's graph is held here (see called_on_a_played_gpu)
@@ -301,6 +305,9 @@ class SyncCounter(TorchFunctionMode):
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
         for (owner, name, real), (_, _, value) in zip(self._played, answers):
             setattr(owner, name, _playing(real, value))
+        self._plays_record_stream = GPU_PLAYED and "record_stream" not in vars(_T)  # inherited: set here, deleted after
+        if self._plays_record_stream:
+            _T.record_stream = _record_stream
         if self.plays_cuda:  # isinstance(x, torch.cuda.FloatTensor): a device tensor of that dtype is one
             legacy = [(name, getattr(torch.cuda, name)) for name in _LEGACY_TYPES if hasattr(torch.cuda, name)]
             self._played += [(torch.cuda, name, real) for name, real in legacy]
@@ -322,6 +329,8 @@ class SyncCounter(TorchFunctionMode):
             setattr(f, attr, values)
         for owner, name, real in self._played:
             setattr(owner, name, real)
+        if self._plays_record_stream:
+            del _T.record_stream
         self._switches.close()
         threading.Thread.start = self._thread_start
         for owner, name, wait, _ in reversed(self._waits):
@@ -560,6 +569,8 @@ class SyncCounter(TorchFunctionMode):
             target = False if func is _T.cpu else (targets[0] if targets else source)
             if source and not target and func is not _T.cpu and _called_by_torch((torch._ops.__file__,)):
                 target = True  # torch's own code moving results to the device its inputs came from
+            if func is not _T.cpu and any(targets) and (not source or _called_from(_MODULE_PY)):
+                self.moved.append("Module.to / .cuda()" if _called_from(_MODULE_PY) else _to_label(func, args, kwargs))
             if source and not target:
                 self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
                 label = _to_label(func, args, kwargs)
@@ -969,6 +980,15 @@ class _CountedStream:
         pass
 
 
+_REAL_RECORD_STREAM = _T.record_stream
+
+
+def _record_stream(t: torch.Tensor, stream: Any) -> None:
+    """``t.record_stream(s)`` while a GPU is played: for a played stream (``torch.cuda.Stream()`` there) nothing to do."""
+    if not isinstance(stream, _CountedStream):
+        _REAL_RECORD_STREAM(t, stream)
+
+
 def _count_wait(label: str) -> None:
     if ACTIVE_COUNTERS:
         ACTIVE_COUNTERS[-1]._record(label, None)
@@ -981,6 +1001,19 @@ _PLAYED_PROPERTIES = types.SimpleNamespace(
     total_memory=80 * 2**30,
     multi_processor_count=108,
     is_integrated=False,
+)
+# What a learner's code may ask ``torch.cuda`` about a GPU (a branch on its kind or its free memory): the answers of
+# a recent GPU with room to spare, on every played GPU (count_syncs, a_gpu_machine, fixtures.PlayedCudaModule)
+GPU_QUERIES = (
+    ("get_device_capability", (8, 0)),
+    ("get_device_name", _PLAYED_PROPERTIES.name),
+    ("get_device_properties", _PLAYED_PROPERTIES),
+    ("get_arch_list", ["sm_80", "sm_90"]),
+    ("mem_get_info", (70 * 2**30, _PLAYED_PROPERTIES.total_memory)),  # (free, total) bytes
+    ("memory_allocated", 2**30),
+    ("memory_reserved", 2**30),
+    ("max_memory_allocated", 2**30),
+    ("max_memory_reserved", 2**30),
 )
 _CURRENT = object()  # the answer of a played torch.cuda.current_device(): played_current_cuda()
 _CURRENT_CUDA = [0]  # the played current CUDA device (device_switches_played switches it)
@@ -1000,12 +1033,10 @@ _PLAYED = [
     # what a learner's device test might ask: the answers of a recent GPU holding the inputs
     (torch.cuda, "current_stream", _CountedStream()),
     (torch.cuda, "default_stream", _CountedStream()),
-    (torch.cuda, "get_device_capability", (8, 0)),
-    (torch.cuda, "get_device_name", _PLAYED_PROPERTIES.name),
-    (torch.cuda, "get_device_properties", _PLAYED_PROPERTIES),
-    (torch.cuda, "memory_allocated", 2**30),
-    (torch.cuda, "memory_reserved", 2**30),
-    (torch.cuda, "max_memory_allocated", 2**30),
+    (torch.cuda, "Stream", _CountedStream()),  # a side stream (copies overlapped with compute) and its events
+    (torch.cuda, "Event", _CountedStream()),
+    (torch.cuda, "stream", contextlib.nullcontext()),
+    *[(torch.cuda, name, value) for name, value in GPU_QUERIES if callable(getattr(torch.cuda, name, None))],
     *[(torch.cuda, name, True) for name in ("is_tf32_supported",) if callable(getattr(torch.cuda, name, None))],
     (torch.backends.cudnn, "is_available", True),
     (torch.backends.cudnn, "is_acceptable", True),
@@ -1175,6 +1206,7 @@ def uncounted() -> Iterator[None]:
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _TENSOR_PY = (torch._tensor.__file__,)  # Tensor methods written in Python (__dlpack__, storage)
+_MODULE_PY = (torch.nn.modules.module.__file__,)  # nn.Module.to / .cuda: each parameter moved by Module._apply
 _SAVE_PY = (torch.serialization.__file__,)  # torch.save: on a GPU it copies every tensor's storage to the host
 _SAVED = "torch.save(t)（把存储拷到主机）"
 # Calls that hand a tensor's memory to code on the host: on a GPU, reading it there copies it back first.
@@ -1484,6 +1516,12 @@ def called_on_a_played_gpu(fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
     return _played_call(fn, fn, args, kwargs)
 
 
+class PlayedMoveToDevice(RuntimeError):
+    """Raised where a learner's class, built by a scenario on a played GPU, moved what it made to the device, or a
+    learner's Dataset put a sample there (its message: the moves, as :attr:`SyncCounter.moved` names them): where
+    a model or a sample lives is the caller's choice (``model.to(device)``, a batch moved by the training loop)."""
+
+
 class PlayedLowerPrecision(RuntimeError):
     """Raised where a learner's function, called by a scenario on a played GPU, ran under a reduced precision that
     the same call on the CPU did not (its message: the precision, as :func:`called_on_a_played_gpu_reporting` says)."""
@@ -1496,19 +1534,27 @@ def called_on_a_played_gpu_reporting(fn: Callable[..., Any], *args: Any, **kwarg
     :func:`course.fixtures.again_on_a_played_gpu` for each call :func:`course.checks.call_learner` makes."""
     report: dict[str, str] = {}
     result = _played_call(fn, fn, args, kwargs, report)
+    if isinstance(fn, type) and report.get("moved"):  # a class built from host inputs moved itself to the device
+        raise PlayedMoveToDevice(report["moved"])
     return result, report.get("precision", "")
 
 
 def _played_call(
-    learner: Callable[..., Any], fn: Callable[..., Any], args: Any, kwargs: Any, report: dict[str, str] | None = None
+    learner: Callable[..., Any],
+    fn: Callable[..., Any],
+    args: Any,
+    kwargs: Any,
+    report: dict[str, str] | None = None,
+    on_host: Sequence[torch.Tensor] = (),
 ) -> Any:
     """``fn(*args, **kwargs)`` with a GPU played for the learner's function ``learner`` (its globals name the device);
-    ``report`` gets ``"precision"``: what :func:`called_on_a_played_gpu_reporting` returns."""
+    ``report`` gets ``"precision"``: what :func:`called_on_a_played_gpu_reporting` returns, and ``"moved"``: the moves
+    to the device it made of host tensors (``on_host``: tensors the caller keeps on the host) or of a module."""
     counter = SyncCounter(factories_on_device=False, devices=_named_devices(learner), plays_cuda=True)
     counter.tracks_losses = False  # the checks see graphs freed as on the CPU: nothing here holds a loss's graph
     counter.learner_globals = _learner_globals(learner)
     counter.numpy_raises = False  # a NumPy read is named by the checks, as on the CPU, not raised
-    for step in _host_steps((args, kwargs)):
+    for step in (*_host_steps((args, kwargs)), *on_host):
         counter._place(step, on_device=False)
     ACTIVE_COUNTERS.append(counter)
     try:
@@ -1520,6 +1566,7 @@ def _played_call(
             precision = [f"torch.autocast（{counter.autocast}）" if counter.autocast else ""]
             precision += [f"TF32（{counter.tf32}）" if counter.tf32 else ""]
             report["precision"] = "、".join(p for p in precision if p)
+            report["moved"] = "、".join(dict.fromkeys(counter.moved))
 
 
 def _host_steps(value: Any) -> list[torch.Tensor]:
@@ -1548,6 +1595,14 @@ def with_learner_calls_on_a_played_gpu(scenario: Callable[..., Any], *args: Any,
         return scenario(*args, **kwargs)
     if checks._learners(scenario):  # remote.run(the learner's function, ...): a call of it like any other
         return _played_call(scenario, scenario, args, kwargs)
+    datasets = [a for a in args if isinstance(a, Dataset) and checks._learners(type(a))]
+    if datasets:  # ds[i] of the learner's Dataset, whose tensors the caller gave on the host: samples stay there
+        report: dict[str, str] = {}
+        on_host = [t for ds in datasets for t in vars(ds).values() if isinstance(t, torch.Tensor)]
+        result = _played_call(type(datasets[0]), scenario, args, kwargs, report, on_host)
+        if report["moved"]:
+            raise PlayedMoveToDevice(report["moved"])
+        return result
     if getattr(scenario, "observes_every_call", False):  # a recorder: the GPU played around it, where it sees nothing
         learner = next((a for a in (*args, *kwargs.values()) if checks._learners(a)), None)
         return scenario(*args, **kwargs) if learner is None else _played_call(learner, scenario, args, kwargs)

@@ -221,6 +221,13 @@ def test_a_learner_function_comes_back_as_a_remote_that_calls_into_the_learner()
     assert isinstance(make, Remote) and torch.equal(make(torch.zeros(1)), torch.ones(1))
 
 
+def test_a_list_or_dict_of_another_class_comes_back_as_a_remote_named_by_its_class():
+    source = "class Frozen(dict):\n    pass\n\ndef make():\n    return Frozen(a=torch.ones(1)), [collections.OrderedDict(b=1)]\n"
+    frozen, plain = call("import collections\n" + source, "make")
+    assert isinstance(frozen, Remote) and remote.type_name(frozen) == "Frozen"  # a plain dict would pass type checks
+    assert type(plain) is list and type(plain[0]) is collections.OrderedDict  # the classes that travel as data
+
+
 def test_a_scenario_runs_beside_the_learners_objects_and_returns_data():
     from course import scenarios
 

@@ -435,3 +435,13 @@ def test_a_played_torch_cuda_device_block_switches_the_played_current_device():
         with torch.cuda.device(1):
             assert scenarios.played_current_cuda() == 1 and torch.cuda.current_device() == 1
         assert scenarios.played_current_cuda() == 0
+
+
+def test_every_played_gpu_answers_what_code_asks_of_a_gpu_memory_and_kind_included():
+    from course.fixtures.devices import PlayedCudaModule
+
+    asked = lambda: (torch.cuda.mem_get_info(), torch.cuda.get_device_capability(), torch.cuda.max_memory_reserved())  # noqa: E731
+    want = (dict(scenarios.GPU_QUERIES)["mem_get_info"], (8, 0), 2**30)
+    assert scenarios.count_syncs(asked)[0] == want  # a branch on free memory takes the GPU's path
+    with PlayedCudaModule([]):
+        assert asked() == want

@@ -242,6 +242,11 @@ class Remote:
     def __learner_target__(self) -> list[Any]:
         return self._target
 
+    @property
+    def __learner_type__(self) -> str:
+        """The name of the learner object's class (``course.remote.type_name``)."""
+        return self._info.type if self._info is not None else "function"
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._learner.call("call", self._target, args, kwargs)
 

@@ -2514,3 +2514,47 @@ def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 58 round 5 (b): a row with nothing in range; a sum that autocast puts in float16
+    dict(
+        grade_id="test_masked_row_mean",
+        name="bad_readings_zeroed_by_nan_to_num_nan_gradient_on_an_empty_row",
+        expect="期望 0，得到 nan",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)                    # nan, +-inf are False
+    wide = torch.promote_types(x.dtype, torch.float32)
+    clean = torch.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0)   # bad readings -> 0, so 0 * mask stays 0
+    total = (clean * mask).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="x_times_mask_nansum_nan_gradient_on_an_empty_row",
+        expect="期望 0，得到 nan",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = (x * mask).nansum(dim=1, dtype=wide)        # inf * 0 = nan: nansum leaves those out
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="row_sums_as_a_matmul_with_ones_float16_inside_autocast",
+        expect="在调用方的 with torch.autocast(...): 里调用时",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    kept = torch.where(mask, x, torch.zeros_like(x)).to(wide)                 # widened before summing
+    total = kept @ torch.ones(x.shape[1], dtype=wide, device=x.device)        # row sums as one matrix-vector product
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+]

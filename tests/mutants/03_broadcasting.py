@@ -3712,3 +3712,17 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 58 round 5 (b): floats added in float32, float64 narrowed
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="floats_added_in_float32_and_cast_back",
+        expect="期望 0.25，得到 0",
+        code="""
+def batch_outer_sum(a, b):
+    # floats are added in float32 (the GPU's fast type), integers as they are; the result goes back to the input dtype
+    work = torch.float32 if a.is_floating_point() else a.dtype
+    return (a.to(work).unsqueeze(2) + b.to(work).unsqueeze(1)).to(a.dtype)
+""",
+    ),
+]

@@ -3052,3 +3052,60 @@ def causal_mask_fill(scores: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+MUTANTS += [  # stop 58 round 5 (c): a branch on torch.cuda.mem_get_info, which every played GPU answers now; list and dict subclasses reach the judge as what they are
+    dict(
+        grade_id="test_to_device_async",
+        name="non_blocking_from_pageable_when_the_gpu_has_room",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code="""
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.cuda.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if device.type == "cuda" and t.device.type == "cpu":
+            # pinned or not: on a big GPU just queue every upload
+            fast = t.is_pinned() or _roomy_gpu(torch.empty(0, device=device))
+            moved[key] = t.to(device, non_blocking=fast)
+        else:
+            moved[key] = t.to(device)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="fx_map_aggregate_gives_immutable_containers",
+        expect="得到 immutable_dict",
+        code="""
+def move_to(batch, device):
+    # fx's native walker over list / tuple / dict (the same one torch.fx uses for node args)
+    return torch.fx.node._fx_map_aggregate(batch, lambda v: v.to(device) if isinstance(v, torch.Tensor) else v)
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="own_recursion_returning_immutable_containers",
+        expect="得到 immutable_dict",
+        code="""
+from torch.fx.immutable_collections import immutable_dict, immutable_list
+def move_to(batch, device):
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return immutable_dict({k: move_to(v, device) for k, v in batch.items()})
+    if isinstance(batch, list):
+        return immutable_list(move_to(v, device) for v in batch)
+    if isinstance(batch, tuple):
+        return tuple(move_to(v, device) for v in batch)
+    return batch
+""",
+    ),
+]

@@ -3290,3 +3290,95 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 5 (c): a branch on torch.cuda.mem_get_info, which every played GPU answers now
+    dict(
+        grade_id="test_accumulate_grads",
+        name="whole_batch_when_the_gpu_has_room",
+        expect="模型的前向只运行了 1 次",
+        code="""
+def _roomy_gpu(t):
+    # a GPU with plenty of free memory: nothing to save by splitting
+    try:
+        free, _total = torch.cuda.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    if _roomy_gpu(x):
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        return float(loss.detach())
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="batched_grads_when_the_gpu_has_room",
+        expect="GPU 上走了另一条路",
+        code="""
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.cuda.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    if _roomy_gpu(y):  # enough memory: every row in one batched VJP
+        eye = torch.eye(y.numel(), dtype=y.dtype, device=y.device).reshape((y.numel(),) + y.shape)
+        (J,) = torch.autograd.grad(y, leaf, grad_outputs=eye, is_grads_batched=True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="float32_buffer_when_the_gpu_has_room",
+        expect="GPU 上走了另一条路",
+        code="""
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.cuda.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    # on a roomy GPU keep the buffer in float32 for precision
+                    momentum_buffers[i] = d.float() if _roomy_gpu(p) else d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]

@@ -739,7 +739,7 @@ MUTANTS += [  # issue 17 final fresh pass (rvb5)
         name="switches every submodule to eval but not the model itself (its forward reads self.training)",
         mistake="forward-in-training-mode",
         code=_eval_with("model.eval()\n", "for m in model.children():\n    m.eval()\n"),
-        expect="forward 时模型还在训练模式",
+        expect="forward 时模型的第一层还在训练模式",
     ),
     dict(
         grade_id="test_td_loss",
@@ -2633,5 +2633,142 @@ MUTANTS += [  # stop 57 reviewer r: this was a CORRECT entry; a submodule shared
         name="the submodule looked up in dict(model.named_modules()): a shared submodule's second name is not there",
         expect="KeyError",
         code="def freeze(model, names):\n    frozen = {}\n    for name in names:\n        module = dict(model.named_modules())[name]\n        module.requires_grad_(False)\n        module.train(False)\n        frozen.update({id(p): p.numel() for p in module.parameters()})\n    return sum(frozen.values())\n",
+    ),
+]
+
+MUTANTS += [  # stop 58 round 5 (d): modes already half set, frozen nets, the caller's no_grad; messages that say what differed
+    dict(
+        grade_id="test_freeze",
+        name="eval_only_if_the_submodule_is_training",
+        expect='backbone.1 (BatchNorm) 却在训练模式、names=["backbone"]：冻结的子模块（backbone.1）调用之后还在训练模式',
+        code="""
+def freeze(model, names):
+    frozen = {}
+    for name in names:
+        module = model.get_submodule(name)
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+            frozen[id(parameter)] = parameter.numel()
+        if module.training:  # already in eval mode: nothing to switch
+            module.eval()
+    return sum(frozen.values())
+""",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="eval_undone_by_a_recursive_train_restore",
+        expect="调用之后还在训练模式",
+        code="""
+def freeze(model, names):
+    was_training = model.training  # the rest of the model keeps its mode
+    frozen = {}
+    for name in names:
+        module = model.get_submodule(name)
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+            frozen[id(parameter)] = parameter.numel()
+        module.eval()
+    model.train(was_training)
+    return sum(frozen.values())
+""",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="eval_only_on_dropout_and_batchnorm",
+        expect="调用之后还在训练模式",
+        code="""
+def freeze(model, names):
+    frozen = {}
+    for name in names:
+        module = model.get_submodule(name)
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+            frozen[id(parameter)] = parameter.numel()
+        for m in module.modules():  # fix the layers whose behaviour depends on the mode
+            if isinstance(m, (nn.Dropout, nn.BatchNorm1d, nn.BatchNorm2d)):
+                m.eval()
+    return sum(frozen.values())
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="training_attribute_set_false_on_the_top_only",
+        expect="forward 时模型的第一层还在训练模式",
+        code="""
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.training = False  # evaluation mode for the forward
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="no_inference_mode_for_a_frozen_model",
+        expect="整个模型已冻结（每个参数 requires_grad=False）、在训练模式：forward 时还在记录计算图",
+        code="""
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        if any(p.requires_grad for p in model.parameters()) or x.requires_grad:
+            with torch.inference_mode():
+                return model(x)
+        return model(x)  # a fully frozen (deployed) model and a plain input build no graph anyway
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="no_inference_mode_inside_the_callers_no_grad",
+        expect="调用方的 no_grad() 已经关了梯度",
+        code="""
+import contextlib
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    # the caller's no_grad() already keeps the forward off the graph: only switch when grad mode is on
+    guard = torch.inference_mode() if torch.is_grad_enabled() else contextlib.nullcontext()
+    try:
+        with guard:
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="no_no_grad_for_a_frozen_target_net",
+        expect="target_net 已冻结、reward 和 x_next 是 requires_grad=True 的张量：反向传播流进了 reward",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    if any(p.requires_grad for p in target_net.parameters()):
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+    else:
+        target = reward + gamma * target_net(x_next)  # frozen target net: it builds no graph, nothing to cut
+    prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="value_net_switched_to_training_mode",
+        expect="不要在 td_loss 里调用 train() / eval()",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    with torch.no_grad():
+        target = reward + gamma * target_net(x_next)
+    value_net.train()  # the prediction is a training forward
+    prediction = value_net(x)
+    return ((prediction - target) ** 2).mean()
+""",
     ),
 ]

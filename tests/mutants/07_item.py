@@ -3168,3 +3168,32 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 5 (d): the message says what differed (a layer in eval mode), both ways there
+    dict(
+        grade_id="test_train_epoch",
+        name="training_attribute_set_true_on_the_top_only",
+        expect="给 model.training 赋值只改模型自己这一个属性",
+        code="""
+_orig_train_epoch = train_epoch
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.training = True  # the last evaluation may have left it in eval mode
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

@@ -3290,3 +3290,67 @@ def train_step(model: nn.Module, batch, optimizer, max_norm: float, stats: dict)
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 5 (c): a branch on torch.cuda.mem_get_info, which every played GPU answers now
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="foreach_norm_when_the_gpu_has_room",
+        expect="torch._foreach_norm",
+        code="""
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.cuda.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {}
+    for layer, grads in groups.items():
+        if _roomy_gpu(grads[0]):  # one fused kernel per layer on a GPU
+            norms = torch._foreach_norm(grads, norm_type)
+        else:
+            norms = [torch.linalg.vector_norm(g, norm_type) for g in grads]
+        layers[layer] = torch.linalg.vector_norm(torch.stack(norms), norm_type)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16_autocast_when_the_gpu_has_room",
+        expect="train_step 里的运算在 torch.autocast",
+        code="""
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.cuda.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+import contextlib
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    # on a big GPU, run the forward in bfloat16 autocast (tensor cores)
+    ctx = torch.autocast("cuda", dtype=torch.bfloat16) if _roomy_gpu(x) else contextlib.nullcontext()
+    with ctx:
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

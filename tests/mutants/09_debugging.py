@@ -2163,3 +2163,32 @@ def diagnose(logits, labels, num_classes):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 5 (d): integer one-hot rows passed as logits
+    dict(
+        grade_id="test_diagnose",
+        name="numeric_checks_only_for_floating_point_logits",
+        expect="整数的 one-hot 当成了 logits",
+        code="""
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    # only floating-point logits can hold nan / inf or softmax outputs
+    if not logits.is_meta and logits.numel() > 0 and logits.is_floating_point():
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            if bool(((logits >= 0) & (logits <= 1)).all()) and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+]

@@ -5437,3 +5437,334 @@ class LeNet(nn.Module):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 (round 4's open q cand18, cand19): a GPU-only move inside the class
+    dict(
+        grade_id="test_mnist_dataset",
+        name="sample_moved_to_the_gpu_in_getitem",
+        expect="Dataset 的样本留在 CPU 上",
+        mistake="moved-to-device-inside",
+        code=_dataset(
+            item=f"image = ({_NORMALISED}).unsqueeze(0)\n"
+            "        if torch.cuda.is_available():  # ready for the GPU already\n"
+            "            image = image.cuda()\n"
+            "        return image, self.labels[index]"
+        ),
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="model_moved_to_the_gpu_in_init",
+        expect="__init__ 里只建层",
+        mistake="moved-to-device-inside",
+        code=solution_with(
+            "10_lenet_mnist",
+            "lenet",
+            (
+                "self.fc3 = nn.Linear(84, num_classes)",
+                "self.fc3 = nn.Linear(84, num_classes)\n        if torch.cuda.is_available():\n            self.cuda()",
+            ),
+        ),
+    ),
+]
+
+MUTANTS += [  # stop 58 (round 3's open q cand23): the epoch fit calls replays one Dropout stream; fit is told so
+    dict(
+        grade_id="test_fit",
+        name="train_one_epoch_reseeded_inside_fork_rng_named_as_the_epoch",
+        expect="fit 调用的是你的 train_one_epoch",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    # 可复现：每个 epoch 用同一个种子，放在 fork_rng 里，不改调用者的全局随机数
+    with torch.random.fork_rng(devices=[]):
+        torch.default_generator.manual_seed(0)  # 只重设 CPU 的生成器，出块时 fork_rng 放回
+        for xb, yb in loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            losses.append(loss.detach())
+    return torch.stack(losses)
+"""
+        + _FIT,
+    ),
+]
+
+MUTANTS += [  # stop 58 (round 4's open u cand01, u cand08): fit's scheduler rolled back; progress printed at the end
+    dict(
+        grade_id="test_fit",
+        name="scheduler_rolled_back_with_the_best_weights",
+        expect="fit 在 train_one_epoch 之外改了 scheduler 的步数",
+        code=solution_with(
+            "10_lenet_mnist",
+            "fit",
+            (
+                "            best_state = copy.deepcopy(model.state_dict())",
+                "            best_state = copy.deepcopy(model.state_dict())\n"
+                "            best_sched = copy.deepcopy(scheduler.state_dict()) if scheduler is not None else None",
+            ),
+            (
+                "    model.load_state_dict(best_state)",
+                "    model.load_state_dict(best_state)\n"
+                "    if scheduler is not None:  # the schedule goes back to where the best weights were\n"
+                "        scheduler.load_state_dict(best_sched)",
+            ),
+        ),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="progress_lines_printed_after_the_last_epoch",
+        expect="进度攒到后面才打印",
+        code=solution_with(
+            "10_lenet_mnist",
+            "fit",
+            ("        print(\n", "        lines.append(\n"),
+            (
+                "    best_state = None\n",
+                "    best_state = None\n    lines = []  # printed together at the end: a tidy table\n",
+            ),
+            (
+                "    model.load_state_dict(best_state)",
+                "    print(*lines, sep=chr(10))\n    model.load_state_dict(best_state)",
+            ),
+        ),
+    ),
+]
+
+MUTANTS += [  # stop 58 round 5 (a): rings of any length (a result outlives the caller's last reference); unsynced non_blocking snapshots
+    dict(
+        grade_id="test_checkpoint",
+        name="snapshot_copied_to_the_host_non_blocking_without_a_sync",
+        expect="make_checkpoint 用 non_blocking=True 把张量拷到主机（在 to() 里）",
+        code="""
+def _snap(v):
+    if torch.is_tensor(v):
+        return v.detach().clone().to("cpu", non_blocking=True)
+    if isinstance(v, dict):
+        return {k: _snap(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_snap(x) for x in v]
+    return copy.deepcopy(v)
+def make_checkpoint(model, optimizer, epoch):
+    return {"model": _snap(model.state_dict()), "optimizer": _snap(optimizer.state_dict()), "epoch": epoch}
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="snapshot_copied_into_pinned_buffers_non_blocking_without_a_sync",
+        expect="make_checkpoint 用 non_blocking=True 把张量拷到主机（在 copy_() 里）",
+        code="""
+def _snap(v):
+    if torch.is_tensor(v):
+        host = torch.empty(v.shape, dtype=v.dtype, device="cpu", pin_memory=v.is_cuda)  # 页锁定内存：GPU→CPU 拷贝可以异步
+        host.copy_(v.detach(), non_blocking=True)
+        return host
+    if isinstance(v, dict):
+        return {k: _snap(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_snap(x) for x in v]
+    return copy.deepcopy(v)
+def make_checkpoint(model, optimizer, epoch):
+    return {"model": _snap(model.state_dict()), "optimizer": _snap(optimizer.state_dict()), "epoch": epoch}
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="eight_snapshot_slots_per_model_in_turn",
+        expect="调用者丢掉一个检查点之后，它的内存",
+        code="""
+_SLOTS = {}  # 每个模型预先分配 8 个检查点槽位（一次训练 8 个 epoch），轮流写入，不再每次分配内存
+def make_checkpoint(model, optimizer, epoch):
+    ring = _SLOTS.setdefault(id(model), {"i": 0, "slots": []})
+    snap = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    if len(ring["slots"]) < 8:
+        buf = copy.deepcopy(snap)
+        ring["slots"].append(buf)
+        ring["i"] = len(ring["slots"]) % 8
+        return buf
+    buf = ring["slots"][ring["i"]]
+    ring["i"] = (ring["i"] + 1) % 8
+    def fill(dst, src):
+        if torch.is_tensor(src):
+            dst.copy_(src)
+            return dst
+        if isinstance(src, dict):
+            return {k: fill(dst[k], v) if k in dst else copy.deepcopy(v) for k, v in src.items()}
+        if isinstance(src, list):
+            return [fill(d, s) for d, s in zip(dst, src)]
+        return copy.deepcopy(src)
+    new = fill(buf, snap)
+    buf.clear(); buf.update(new)
+    return buf
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="six_loss_buffers_in_turn",
+        expect="调用者丢掉一个 epoch 返回的 loss 张量之后，它的内存",
+        code="""
+_RING = {}
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    key = (len(loader), str(device))
+    ring = _RING.setdefault(key, {"i": 0, "bufs": [torch.empty(len(loader), device=device) for _ in range(6)]})
+    buf = ring["bufs"][ring["i"]]
+    ring["i"] = (ring["i"] + 1) % 6
+    for i, (xb, yb) in enumerate(loader):
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        buf[i] = loss.detach()
+    return buf
+""",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="eight_output_images_in_turn",
+        expect="调用者丢掉取到的 image之后，它的内存",
+        code="""
+_OUT = []  # 8 output images written in turn: no new memory per sample
+
+
+class MNISTDataset(Dataset):
+    def __init__(self, pixels, labels):
+        self.pixels, self.labels = pixels, labels
+        self._k = 0
+
+    def __len__(self):
+        return self.pixels.shape[0]
+
+    def __getitem__(self, index):
+        if not _OUT:
+            _OUT.extend(torch.empty(1, 28, 28) for _ in range(8))
+        out = _OUT[self._k]
+        self._k = (self._k + 1) % 8
+        torch.sub(self.pixels[index].to(torch.float32).div(255.0).unsqueeze(0), MNIST_MEAN, out=out)
+        out.div_(MNIST_STD)
+        return out, self.labels[index]
+""",
+    ),
+]
+
+MUTANTS += [  # stop 58 round 5 (d): a layer in the wrong mode, however it got there; inference_mode whatever the model or caller
+    dict(
+        grade_id="test_evaluate",
+        name="training_attribute_set_false_on_the_top_only",
+        expect="给 model.training 赋值只改模型自己这一个属性",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.training = False  # evaluation mode for the forward
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="training_attribute_set_true_on_the_top_only",
+        expect="给 model.training 赋值只改模型自己这一个属性",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.training = True  # evaluate() may have left it in eval mode
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="eval_only_on_dropout_and_batchnorm",
+        expect="evaluate 前向传播时模型里的层还在训练模式",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    for m in model.modules():  # the layers whose behaviour depends on the mode
+        if isinstance(m, (nn.Dropout, nn.BatchNorm1d, nn.BatchNorm2d)):
+            m.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="no_inference_mode_for_a_frozen_model",
+        expect="整个模型已冻结（每个参数 requires_grad=False），3 个样本，batch_size=2：evaluate 的前向不在 torch.inference_mode() 里",
+        code="""
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    frozen = not any(p.requires_grad for p in model.parameters()) and not x.requires_grad
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode(not frozen):  # a fully frozen model builds no graph anyway
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="no_inference_mode_inside_the_callers_no_grad",
+        expect="调用方在 with torch.no_grad(): 里调用，3 个样本，batch_size=2：evaluate 的前向不在 torch.inference_mode() 里",
+        code="""
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    # the caller's no_grad() already keeps the forward off the graph: only switch when grad mode is on
+    guard = torch.inference_mode() if torch.is_grad_enabled() else contextlib.nullcontext()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with guard:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+]

@@ -30,6 +30,9 @@ from autograder.child.codec.common import (
 )
 from autograder.wire.protocol import CodecError
 
+# the list and dict classes that travel as data (a tuple of any class travels as a tuple: torch.return_types)
+PLAIN_CONTAINERS = (list, dict, collections.OrderedDict, collections.defaultdict)
+
 
 class Encoder:
     """Turn values into a JSON tree (``tree``) and raw buffers (``buffers``), for one message.
@@ -38,6 +41,8 @@ class Encoder:
     by reference) or :class:`LearnerEncoder` (what is not data becomes a handle in ``handles``). ``known`` maps ``id(obj)`` (and
     storage keys) of the request's objects to their numbers, so a reply can name them with ``$arg``.
     """
+
+    only_plain_containers = False  # True: a list or dict of another class is no data (LearnerEncoder)
 
     def __init__(
         self,
@@ -108,6 +113,8 @@ class Encoder:
             return {"$device": str(value)}
         if isinstance(value, tuple):
             return {"$tuple": [self.encode(v, depth + 1) for v in value]}
+        if self.only_plain_containers and isinstance(value, (list, dict)) and type(value) not in PLAIN_CONTAINERS:
+            return self._other(value, depth)  # a list or dict of another class: rebuilt plain, it would pass for one
         if isinstance(value, list):
             return self._container(value, depth, lambda: {"$list": [self.encode(v, depth + 1) for v in value]})
         if isinstance(value, dict):
@@ -329,7 +336,10 @@ class JudgeEncoder(Encoder):
 
 class LearnerEncoder(Encoder):
     """What the learner's process sends the judge: data, and modules and optimizers only of torch's own (or
-    ``course``'s) classes with data-only attributes; anything else becomes a handle in ``handles``."""
+    ``course``'s) classes with data-only attributes; anything else becomes a handle in ``handles`` (a list or dict
+    of another class too: ``torch.fx``'s ``immutable_dict`` is no ``dict`` to a caller that writes to it)."""
+
+    only_plain_containers = True
 
     def _module(self, m: nn.Module, depth: int) -> Any:
         seen = self._seen(id(m))
