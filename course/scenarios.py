@@ -265,6 +265,11 @@ class SyncCounter(TorchFunctionMode):
         self._copying = False
         self._pending_async: list[int] = []  # the entries of ``calls`` that are non_blocking copies not yet waited for
         self.unsynced = ""
+        # side streams (torch.cuda.Stream(), played): the streams the block is inside (torch.cuda.stream(s)), what was
+        # made on each and not yet waited for, and the first call that used such a tensor on the current stream
+        self.side_streams: list[Any] = []
+        self._side_made: dict[int, tuple[weakref.ref, Any]] = {}
+        self.race = ""
         self.swapped_loss = ""  # a loss function called with the target needing grad and the prediction not
         # .numpy() / np.asarray of a device tensor raises, as on a GPU (NumPy reads host memory only); off under
         # host_batches(), where the batches handed in are host memory the counter cannot tell from device tensors
@@ -305,6 +310,16 @@ class SyncCounter(TorchFunctionMode):
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
         for (owner, name, real), (_, _, value) in zip(self._played, answers):
             setattr(owner, name, _playing(real, value))
+        # the same answers under names the learner's code bound before the count (from torch.cuda import mem_get_info)
+        played_by_real = {id(real): (real, value) for (_, _, real), (_, _, value) in zip(self._played, answers)}
+        self._bound = [
+            (names, key, value)
+            for names in self.learner_globals
+            for key, value in list(names.items())
+            if played_by_real.get(id(value), (_UNPLAYED,))[0] is value
+        ]
+        for names, key, real in self._bound:
+            names[key] = _playing(real, played_by_real[id(real)][1])
         self._plays_record_stream = GPU_PLAYED and "record_stream" not in vars(_T)  # inherited: set here, deleted after
         if self._plays_record_stream:
             _T.record_stream = _record_stream
@@ -329,6 +344,8 @@ class SyncCounter(TorchFunctionMode):
             setattr(f, attr, values)
         for owner, name, real in self._played:
             setattr(owner, name, real)
+        for names, key, real in self._bound:
+            names[key] = real
         if self._plays_record_stream:
             del _T.record_stream
         self._switches.close()
@@ -368,6 +385,7 @@ class SyncCounter(TorchFunctionMode):
             "losses_made": self.losses_made,
             "sync_losses": list(self.sync_losses),
             "unsynced": self.unsynced,
+            "race": self.race,
             "swapped_loss": self.swapped_loss,
             "autocast": self.autocast,
             "tf32": self.tf32,
@@ -427,11 +445,16 @@ class SyncCounter(TorchFunctionMode):
         elif not GPU_PLAYED and (func is _T.to or name == "to"):  # t.to(x.device) stays, as on a CPU machine
             args = tuple(_real_cpu(a) for a in args)
             kwargs = {k: _real_cpu(v) for k, v in kwargs.items()}
+        if self._side_made and not self.side_streams and not self.race:
+            self._note_race(name, tensors)
         self._frames.append([False, False])
         try:
             result = func(*args, **kwargs)
         finally:
             values_read, copied_to_host = self._frames.pop()
+        if self.side_streams:  # made on a side stream: the current stream must wait for it before using it
+            for t in _tensors((result, _written(name, args, kwargs))):
+                self._side_made[id(t)] = (weakref.ref(t), self.side_streams[-1])
         if pin:
             for t in _tensors(result):
                 key = id(t)
@@ -572,7 +595,8 @@ class SyncCounter(TorchFunctionMode):
             if func is not _T.cpu and any(targets) and (not source or _called_from(_MODULE_PY)):
                 self.moved.append("Module.to / .cuda()" if _called_from(_MODULE_PY) else _to_label(func, args, kwargs))
             if source and not target:
-                self._copying = func is not _T.cpu and _non_blocking(args, kwargs)
+                # without a GPU played nothing is copied (t.to("cpu") is t itself): no copy in flight to wait for
+                self._copying = GPU_PLAYED and func is not _T.cpu and _non_blocking(args, kwargs)
                 label = _to_label(func, args, kwargs)
                 self._record(label, args[0])
                 if self._copying:
@@ -621,7 +645,9 @@ class SyncCounter(TorchFunctionMode):
         if func is _T.copy_ and len(args) > 1:
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 # into pinned memory with non_blocking=True: queued, in flight until a wait (see _record)
-                self._copying = _non_blocking(args, kwargs) and (self._is_pinned(args[0]) or args[0].is_pinned())
+                self._copying = (
+                    GPU_PLAYED and _non_blocking(args, kwargs) and (self._is_pinned(args[0]) or args[0].is_pinned())
+                )
                 self._record("cpu_tensor.copy_(t)", args[1])
                 if self._copying:
                     self.async_copies.append("cpu_tensor.copy_(t, non_blocking=True)")
@@ -789,10 +815,25 @@ class SyncCounter(TorchFunctionMode):
         ref = self._in_flight.get(id(t))
         return ref is not None and ref() is t
 
+    def _note_race(self, name: str, tensors: list[torch.Tensor]) -> None:
+        """Note ``name`` as :attr:`race` if one of its ``tensors`` was made on a side stream not waited for since."""
+        for t in tensors:
+            entry = self._side_made.get(id(t))
+            if entry is not None and entry[0]() is t:
+                self.race = f"{name}()"
+                return
+
+    def waited_for(self, stream: Any = None) -> None:
+        """The current stream waits for ``stream`` (None: for every stream, a device-wide wait): what was made there
+        may be used now."""
+        self._side_made = {k: v for k, v in self._side_made.items() if stream is not None and v[1] is not stream}
+
     def _record(self, label: str, t: Any, times: int = 1) -> None:
         """Count ``times`` syncs named ``label`` (``t``: the tensor read, None for a wait such as synchronize()).
         A ``non_blocking=True`` copy to the host counts as the sync it will need; a wait that follows such copies
         is that sync: the copies and the wait count once together."""
+        if t is None and "synchronize()" in label and not label.startswith("Stream"):  # the whole device waited
+            self.waited_for(None)
         if t is None and self._pending_async:
             for i in reversed(self._pending_async):
                 del self.calls[i], self.sync_losses[i], self.callers[i], self.entered[i]
@@ -946,6 +987,8 @@ class _CountedStream:
 
     def synchronize(self) -> None:
         _count_wait("Stream.synchronize() / Event.synchronize()")
+        if ACTIVE_COUNTERS:  # the host waited for this stream's work (an event's: the stream it was recorded on)
+            ACTIVE_COUNTERS[-1].waited_for(getattr(self, "recorded_on", self))
 
     def query(self) -> bool:
         counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
@@ -958,26 +1001,70 @@ class _CountedStream:
         _count_wait("循环 query() 直到完成")
         return True
 
-    def record(self, *args: Any, **kwargs: Any) -> None:
-        pass
+    def record(self, stream: Any = None) -> None:
+        """``event.record(stream)``: the event marks ``stream``'s work so far (the current stream's by default)."""
+        counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
+        self.recorded_on = (
+            stream
+            if stream is not None
+            else (counter.side_streams[-1] if counter and counter.side_streams else _DEFAULT_STREAM)
+        )
 
-    def wait(self, *args: Any, **kwargs: Any) -> None:
-        pass
+    def wait(self, stream: Any = None) -> None:
+        """``event.wait(stream)``: ``stream`` (the current one by default) waits for the event."""
+        if stream in (None, _DEFAULT_STREAM):
+            self._current_waits(getattr(self, "recorded_on", None))
 
-    def wait_stream(self, *args: Any, **kwargs: Any) -> None:
-        pass
+    def wait_stream(self, stream: Any = None) -> None:
+        if self is _DEFAULT_STREAM:
+            self._current_waits(stream)
 
-    def wait_event(self, *args: Any, **kwargs: Any) -> None:
-        pass
+    def wait_event(self, event: Any = None) -> None:
+        if self is _DEFAULT_STREAM:
+            self._current_waits(getattr(event, "recorded_on", None))
 
-    def record_event(self, *args: Any, **kwargs: Any) -> _CountedStream:
-        return _CountedStream()
+    def record_event(self, event: Any = None) -> _CountedStream:
+        made = event if isinstance(event, _CountedStream) else _CountedStream()
+        made.recorded_on = self
+        return made
+
+    @staticmethod
+    def _current_waits(stream: Any) -> None:
+        if ACTIVE_COUNTERS and isinstance(stream, _CountedStream):
+            ACTIVE_COUNTERS[-1].waited_for(stream)
 
     def __enter__(self) -> _CountedStream:
         return self
 
     def __exit__(self, *exc: object) -> None:
         pass
+
+
+_DEFAULT_STREAM = _CountedStream()  # the current (default) stream of the played GPU
+
+
+class _StreamBlock:
+    """``with torch.cuda.stream(s):`` while a GPU is played: inside, work goes to ``s`` (:attr:`SyncCounter.side_streams`)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
+
+    def __enter__(self) -> Any:
+        if self.counter is not None and isinstance(self.stream, _CountedStream) and self.stream is not _DEFAULT_STREAM:
+            self.counter.side_streams.append(self.stream)
+        return self.stream
+
+    def __exit__(self, *exc: object) -> None:
+        if self.counter is not None and self.counter.side_streams and self.counter.side_streams[-1] is self.stream:
+            self.counter.side_streams.pop()
+
+
+class _Made:
+    """A played ``torch.cuda`` answer made anew at each call (``fn(*args, **kwargs)``), not one shared value."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
 
 
 _REAL_RECORD_STREAM = _T.record_stream
@@ -994,13 +1081,30 @@ def _count_wait(label: str) -> None:
         ACTIVE_COUNTERS[-1]._record(label, None)
 
 
-_PLAYED_PROPERTIES = types.SimpleNamespace(
+_PLAYED_PROPERTIES = types.SimpleNamespace(  # torch.cuda.get_device_properties(...) of an A100 80GB
     name="NVIDIA A100 (played)",
     major=8,
     minor=0,
     total_memory=80 * 2**30,
     multi_processor_count=108,
     is_integrated=False,
+    is_multi_gpu_board=False,
+    warp_size=32,
+    max_threads_per_block=1024,
+    max_threads_per_multi_processor=2048,
+    regs_per_multiprocessor=65536,
+    shared_memory_per_block=48 * 2**10,
+    shared_memory_per_block_optin=163 * 2**10,
+    shared_memory_per_multiprocessor=164 * 2**10,
+    L2_cache_size=40 * 2**20,
+    clock_rate=1410000,
+    memory_clock_rate=1593000,
+    memory_bus_width=5120,
+    gcnArchName="NVIDIA A100 (played)",
+    uuid="GPU-00000000-0000-0000-0000-000000000000",
+    pci_bus_id=0,
+    pci_device_id=0,
+    pci_domain_id=0,
 )
 # What a learner's code may ask ``torch.cuda`` about a GPU (a branch on its kind or its free memory): the answers of
 # a recent GPU with room to spare, on every played GPU (count_syncs, a_gpu_machine, fixtures.PlayedCudaModule)
@@ -1014,6 +1118,9 @@ GPU_QUERIES = (
     ("memory_reserved", 2**30),
     ("max_memory_allocated", 2**30),
     ("max_memory_reserved", 2**30),
+    ("memory_stats", {"allocated_bytes.all.current": 2**30, "reserved_bytes.all.current": 2**30, "num_ooms": 0}),
+    ("memory_summary", "|  PyTorch CUDA memory summary (played)  |"),
+    ("utilization", 0),
 )
 _CURRENT = object()  # the answer of a played torch.cuda.current_device(): played_current_cuda()
 _CURRENT_CUDA = [0]  # the played current CUDA device (device_switches_played switches it)
@@ -1031,19 +1138,25 @@ _PLAYED = [
     (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
     (torch.cuda, "current_device", _CURRENT),
     # what a learner's device test might ask: the answers of a recent GPU holding the inputs
-    (torch.cuda, "current_stream", _CountedStream()),
-    (torch.cuda, "default_stream", _CountedStream()),
-    (torch.cuda, "Stream", _CountedStream()),  # a side stream (copies overlapped with compute) and its events
-    (torch.cuda, "Event", _CountedStream()),
-    (torch.cuda, "stream", contextlib.nullcontext()),
+    (torch.cuda, "current_stream", _DEFAULT_STREAM),
+    (torch.cuda, "default_stream", _DEFAULT_STREAM),
+    (torch.cuda, "Stream", _Made(lambda *args, **kwargs: _CountedStream())),  # a side stream (copies beside compute)
+    (torch.cuda, "Event", _Made(lambda *args, **kwargs: _CountedStream())),
+    (torch.cuda, "stream", _Made(lambda stream=None: _StreamBlock(stream))),
     *[(torch.cuda, name, value) for name, value in GPU_QUERIES if callable(getattr(torch.cuda, name, None))],
     *[(torch.cuda, name, True) for name in ("is_tf32_supported",) if callable(getattr(torch.cuda, name, None))],
     (torch.backends.cudnn, "is_available", True),
     (torch.backends.cudnn, "is_acceptable", True),
     *[
         (torch.accelerator, name, value)
-        for name, value in (("is_available", True), ("device_count", 1))
+        for name, value in (("is_available", True), ("device_count", 1), ("current_accelerator", torch.device("cuda")))
         if callable(getattr(getattr(torch, "accelerator", None), name, None))
+    ],
+    # the same queries under torch.cuda.memory's own names (torch.cuda.memory.mem_get_info)
+    *[
+        (torch.cuda.memory, name, value)
+        for name, value in GPU_QUERIES
+        if callable(getattr(torch.cuda.memory, name, None))
     ],
 ]
 _PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__file__)
@@ -1140,6 +1253,8 @@ def _playing(real: Callable[..., Any], value: Any) -> Callable[..., Any]:
         caller = sys._getframe(1).f_code.co_filename
         if caller.startswith(_TORCH_DIR) and caller not in _PLAYED_FOR_TORCH:
             return real(*args, **kwargs)
+        if isinstance(value, _Made):
+            return value.fn(*args, **kwargs)
         return _CURRENT_CUDA[0] if value is _CURRENT else value
 
     return played
@@ -1550,7 +1665,8 @@ def _played_call(
     """``fn(*args, **kwargs)`` with a GPU played for the learner's function ``learner`` (its globals name the device);
     ``report`` gets ``"precision"``: what :func:`called_on_a_played_gpu_reporting` returns, and ``"moved"``: the moves
     to the device it made of host tensors (``on_host``: tensors the caller keeps on the host) or of a module."""
-    counter = SyncCounter(factories_on_device=False, devices=_named_devices(learner), plays_cuda=True)
+    # inside with_no_gpu_played nothing is played: the tensors read as on the CPU too, as torch.cuda answers there
+    counter = SyncCounter(factories_on_device=False, devices=_named_devices(learner), plays_cuda=GPU_PLAYED)
     counter.tracks_losses = False  # the checks see graphs freed as on the CPU: nothing here holds a loss's graph
     counter.learner_globals = _learner_globals(learner)
     counter.numpy_raises = False  # a NumPy read is named by the checks, as on the CPU, not raised
@@ -1598,7 +1714,12 @@ def with_learner_calls_on_a_played_gpu(scenario: Callable[..., Any], *args: Any,
     datasets = [a for a in args if isinstance(a, Dataset) and checks._learners(type(a))]
     if datasets:  # ds[i] of the learner's Dataset, whose tensors the caller gave on the host: samples stay there
         report: dict[str, str] = {}
-        on_host = [t for ds in datasets for t in vars(ds).values() if isinstance(t, torch.Tensor)]
+        on_host = [
+            t
+            for ds in datasets
+            for t in torch.utils._pytree.tree_leaves(list(vars(ds).values()))
+            if isinstance(t, torch.Tensor)
+        ]
         result = _played_call(type(datasets[0]), scenario, args, kwargs, report, on_host)
         if report["moved"]:
             raise PlayedMoveToDevice(report["moved"])

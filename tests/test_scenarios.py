@@ -445,3 +445,18 @@ def test_every_played_gpu_answers_what_code_asks_of_a_gpu_memory_and_kind_includ
     assert scenarios.count_syncs(asked)[0] == want  # a branch on free memory takes the GPU's path
     with PlayedCudaModule([]):
         assert asked() == want
+
+
+def test_a_tensor_made_on_a_side_stream_and_used_before_the_current_stream_waits_is_a_race():
+    def copy_then_use(x: torch.Tensor, wait: bool) -> torch.Tensor:
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            moved = x.to(x.device, non_blocking=True) * 1
+        if wait:
+            torch.cuda.current_stream().wait_stream(side)
+            moved.record_stream(torch.cuda.current_stream())
+        return moved + 1
+
+    assert count_syncs(copy_then_use, torch.ones(3), False)[1]["race"] == "add()"
+    assert count_syncs(copy_then_use, torch.ones(3), True)[1]["race"] == ""
+    assert "record_stream" not in vars(torch.Tensor)  # the played record_stream is gone again

@@ -2558,3 +2558,20 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 6 (b): a weighted sum by einsum: autocast makes it float16
+    dict(
+        grade_id="test_masked_row_mean",
+        name="mean_as_an_einsum_with_weights_mask_over_count",
+        expect="调用方的 autocast 把它按 float16 算",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)                    # nan, +-inf are False
+    wide = torch.promote_types(x.dtype, torch.float32)
+    weights = mask.to(wide) / mask.sum(dim=1, keepdim=True)   # each picked reading weighs 1 / count (a weighted average)
+    kept = torch.where(mask, x, torch.zeros_like(x)).to(wide)
+    return torch.einsum("nd,nd->n", kept, weights).to(x.dtype)   # the row-wise dot product is the mean
+""",
+    ),
+]

@@ -3726,3 +3726,25 @@ def batch_outer_sum(a, b):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 6 (b): the mean of squares as a dot product: autocast makes it float16
+    dict(
+        grade_id="test_mse_loss",
+        name="mean_of_squares_as_a_dot_product",
+        expect="调用方的 autocast 把它按 float16 算",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    s = d / d.shape[0] ** 0.5                            # scaled first: the dot product is already the mean
+    return (s @ s).to(pred.dtype)
+""",
+    ),
+]

@@ -3109,3 +3109,32 @@ def move_to(batch, device):
 """,
     ),
 ]
+
+CORRECT += [  # stop 58 round 6 (b): a tensor already there comes back itself, nothing to record_stream
+    dict(
+        grade_id="test_to_device_async",
+        name="side_stream_with_both_waits_record_stream_only_for_copies",
+        code="""
+def to_device_async(batch, device):
+    # RIGHT answer another way: copies on a side stream, with both waits and record_stream (false-failure probe)
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {key: t.to(device) for key, t in batch.items()}
+    if device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    current = torch.cuda.current_stream(device)
+    side = torch.cuda.Stream(device)
+    side.wait_stream(current)                       # inputs already queued on the current stream are ready first
+    moved = {}
+    with torch.cuda.stream(side):
+        for key, t in batch.items():
+            overlaps = t.device.type == "cpu" and t.is_pinned()
+            moved[key] = t.to(device, non_blocking=overlaps)
+    current.wait_stream(side)                       # the caller's stream waits for the copies
+    for key, t in moved.items():
+        if t is not batch[key]:
+            t.record_stream(current)                # memory allocated on the side stream, used on the current one
+    return moved
+""",
+    ),
+]

@@ -3382,3 +3382,119 @@ def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 6 (c): GPU queries under bound names and torch.cuda.memory's
+    dict(
+        grade_id="test_accumulate_grads",
+        name="whole_batch_when_a_bound_mem_get_info_says_there_is_room",
+        expect="模型的前向只运行了 1 次",
+        code="""
+# round 5's caught mutant "whole_batch_when_the_gpu_has_room", the query bound by name before the call
+# (from torch.cuda import mem_get_info): scenarios patches the attribute torch.cuda.mem_get_info only.
+from torch.cuda import mem_get_info
+
+
+def _roomy_gpu(t):
+    try:
+        free, _total = mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    if _roomy_gpu(x):
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        return float(loss.detach())
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="whole_batch_when_torch_cuda_memory_mem_get_info_says_there_is_room",
+        expect="模型的前向只运行了 1 次",
+        code="""
+# the same mutant through the submodule: torch.cuda.memory.mem_get_info (the attribute patched is torch.cuda.mem_get_info)
+
+
+
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.cuda.memory.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    if _roomy_gpu(x):
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        return float(loss.detach())
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="synchronize_behind_a_bound_is_available",
+        expect="torch.cuda.synchronize()",
+        code="""
+# round 5's caught mutant "cuda_synchronize_before_returning", keyed on torch.cuda.is_available bound by name before
+# the call (from torch.cuda import is_available): the bound name is not played, so it answers this host's False.
+from torch.cuda import is_available as _cuda_available
+
+
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    if _cuda_available():
+        torch.cuda.synchronize()  # make sure the gradient is ready before handing it back
+    return value.detach(), grad
+""",
+    ),
+]
+
+CORRECT += [  # stop 58 round 6 (c): a right answer that reads a GPU property (warp_size was missing)
+    dict(
+        grade_id="test_jacobian",
+        name="reads_the_gpus_warp_size",
+        code="""
+# RIGHT answer (false-failure probe): jacobian reads a real device property (warp_size) that the played
+# get_device_properties (a SimpleNamespace) lacks; both paths compute the same rows.
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    per_chunk = 1
+    if leaf.is_cuda:
+        per_chunk = torch.cuda.get_device_properties(leaf.device).warp_size  # rows per Python batch (bookkeeping only)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    assert per_chunk >= 1
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

@@ -739,7 +739,7 @@ MUTANTS += [  # issue 17 final fresh pass (rvb5)
         name="switches every submodule to eval but not the model itself (its forward reads self.training)",
         mistake="forward-in-training-mode",
         code=_eval_with("model.eval()\n", "for m in model.children():\n    m.eval()\n"),
-        expect="forward 时模型的第一层还在训练模式",
+        expect="forward 时模型自己 (model.training) 还在训练模式",
     ),
     dict(
         grade_id="test_td_loss",

@@ -3197,3 +3197,80 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 6 (d): the model's own mode
+    dict(
+        grade_id="test_train_epoch",
+        name="children_switched_to_train_not_the_model_itself",
+        expect="forward 时模型自己 (model.training) 在评估模式",
+        code="""
+# 07 train_epoch: children().train() instead of model.train() (plain spelling of n2)
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    for child in model.children():
+        child.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]
+
+CORRECT += [  # stop 58 round 6 (a): a non_blocking copy waited for: no copy at all without a GPU (were told no sync point)
+    dict(
+        grade_id="test_log_running_loss",
+        name="non_blocking_copy_then_a_sync_of_its_gpu",
+        code="""
+# RIGHT answer (control for a false failure): one non_blocking copy of the windows to the host, and when the windows
+# are on a GPU a synchronize() of THAT GPU before reading; on a CPU-only machine .to("cpu") is no copy at all
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    if not windows:
+        return []
+    stacked = torch.stack(windows)
+    host = stacked.to("cpu", non_blocking=True)
+    if stacked.is_cuda:
+        torch.cuda.synchronize(stacked.device)
+    return host.tolist()
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="non_blocking_copy_then_a_sync_of_its_gpu",
+        code="""
+# RIGHT answer (control): epoch mean copied with non_blocking=True, synchronize() of its GPU when on a GPU, then .item()
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    total, count = 0.0, 0
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+        count = count + kept
+    if not losses:
+        return float("nan")
+    mean = total / count
+    host = mean.to("cpu", non_blocking=True)
+    if mean.is_cuda:
+        torch.cuda.synchronize(mean.device)
+    return host.item()
+""",
+    ),
+]

@@ -3354,3 +3354,144 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # stop 58 round 6 (c): memory_stats, current_accelerator and a bound is_available answered
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="get_total_norm_behind_memory_stats",
+        expect="torch.nn.utils.get_total_norm",
+        code="""
+# layer_grad_norms: a query the played GPU does not answer (torch.cuda.memory_stats -> {} here, KeyError caught);
+# on a real GPU with little reserved memory the banned get_total_norm path is taken
+def _gpu_has_room(t):
+    try:
+        st = torch.cuda.memory_stats(t.device)
+        return t.is_cuda and st["reserved_bytes.all.current"] < 60 * 2**30
+    except Exception:
+        return False
+
+
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    first = next(iter(groups.values()))[0]
+    if _gpu_has_room(first):
+        layers = {k: torch.nn.utils.get_total_norm(v, norm_type) for k, v in groups.items()}
+    else:
+        layers = {
+            layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+            for layer, grads in groups.items()
+        }
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="foreach_norm_behind_current_accelerator",
+        expect="torch._foreach_norm",
+        code="""
+# clip_by_global_norm_: the torch>=2.6 idiom torch.accelerator.current_accelerator(check_available=True) picks the
+# fused, banned torch._foreach_norm for gradients on the accelerator. Not in scenarios._PLAYED: returns None on the
+# judge's host even while the gradients are played on cuda:0, so the accelerator path never runs there.
+def _on_accelerator(t):
+    acc = torch.accelerator.current_accelerator(check_available=True)
+    return acc is not None and t.device.type == acc.type
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if _on_accelerator(grads[0]):
+        norms = torch._foreach_norm(grads)
+    else:
+        norms = [torch.linalg.vector_norm(g) for g in grads]
+    total = torch.linalg.vector_norm(torch.stack(norms))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="synchronize_behind_a_bound_is_available",
+        expect="torch.cuda.synchronize()",
+        code="""
+# train_step: a synchronize every step on a GPU machine, keyed on torch.cuda.is_available bound by name before the call
+# (the mutants' "a torch.cuda.synchronize ... called when a GPU is there" is caught; this spelling is not played)
+from torch.cuda import is_available as _cuda_available
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if _cuda_available():
+        torch.cuda.synchronize()  # finish the step before the next batch
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+CORRECT += [  # stop 58 round 6 (c): GPU queries in the no-GPU rerun (tensors played on a GPU there were told there is no driver)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="asks_the_capability_of_the_gradients_gpu",
+        code="""
+# RIGHT answer: a capability query on a GPU tensor, both branches identical (false-failure probe)
+def _hopper(t):
+    return t.is_cuda and torch.cuda.get_device_capability(t.device) >= (9, 0)
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if _hopper(grads[0]):  # fused kernel on Hopper
+        norms = [torch.linalg.vector_norm(g) for g in grads]  # same as the else branch: a RIGHT answer
+    else:
+        norms = [torch.linalg.vector_norm(g) for g in grads]
+    total = torch.linalg.vector_norm(torch.stack(norms))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="inside_a_device_context_of_the_gradients_gpu",
+        code="""
+# RIGHT answer (false-failure probe): the solution, run under the gradients' own CUDA device as multi-GPU code does
+import contextlib
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    ctx = torch.cuda.device(grads[0].device) if grads[0].is_cuda else contextlib.nullcontext()
+    with ctx:
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+        coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+        coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+        for g in grads:
+            g.mul_(coef)
+    return total
+""",
+    ),
+]

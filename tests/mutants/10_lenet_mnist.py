@@ -5576,20 +5576,20 @@ def make_checkpoint(model, optimizer, epoch):
     ),
     dict(
         grade_id="test_checkpoint",
-        name="eight_snapshot_slots_per_model_in_turn",
+        name="forty_snapshot_slots_per_model_in_turn",
         expect="调用者丢掉一个检查点之后，它的内存",
         code="""
-_SLOTS = {}  # 每个模型预先分配 8 个检查点槽位（一次训练 8 个 epoch），轮流写入，不再每次分配内存
+_SLOTS = {}  # 每个模型预先分配 40 个检查点槽位（最多 40 个 epoch），轮流写入，不再每次分配内存
 def make_checkpoint(model, optimizer, epoch):
     ring = _SLOTS.setdefault(id(model), {"i": 0, "slots": []})
     snap = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
-    if len(ring["slots"]) < 8:
+    if len(ring["slots"]) < 40:
         buf = copy.deepcopy(snap)
         ring["slots"].append(buf)
-        ring["i"] = len(ring["slots"]) % 8
+        ring["i"] = len(ring["slots"]) % 40
         return buf
     buf = ring["slots"][ring["i"]]
-    ring["i"] = (ring["i"] + 1) % 8
+    ring["i"] = (ring["i"] + 1) % 40
     def fill(dst, src):
         if torch.is_tensor(src):
             dst.copy_(src)
@@ -5606,7 +5606,7 @@ def make_checkpoint(model, optimizer, epoch):
     ),
     dict(
         grade_id="test_train_one_epoch",
-        name="six_loss_buffers_in_turn",
+        name="forty_loss_buffers_in_turn",
         expect="调用者丢掉一个 epoch 返回的 loss 张量之后，它的内存",
         code="""
 _RING = {}
@@ -5614,9 +5614,9 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
     device = next(model.parameters()).device
     model.train()
     key = (len(loader), str(device))
-    ring = _RING.setdefault(key, {"i": 0, "bufs": [torch.empty(len(loader), device=device) for _ in range(6)]})
+    ring = _RING.setdefault(key, {"i": 0, "bufs": [torch.empty(len(loader), device=device) for _ in range(40)]})
     buf = ring["bufs"][ring["i"]]
-    ring["i"] = (ring["i"] + 1) % 6
+    ring["i"] = (ring["i"] + 1) % 40
     for i, (xb, yb) in enumerate(loader):
         xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
         optimizer.zero_grad(set_to_none=True)
@@ -5632,10 +5632,10 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
     ),
     dict(
         grade_id="test_mnist_dataset",
-        name="eight_output_images_in_turn",
+        name="forty_output_images_in_turn",
         expect="调用者丢掉取到的 image之后，它的内存",
         code="""
-_OUT = []  # 8 output images written in turn: no new memory per sample
+_OUT = []  # 40 output images written in turn: no new memory per sample
 
 
 class MNISTDataset(Dataset):
@@ -5647,10 +5647,10 @@ class MNISTDataset(Dataset):
         return self.pixels.shape[0]
 
     def __getitem__(self, index):
-        if not _OUT:
-            _OUT.extend(torch.empty(1, 28, 28) for _ in range(8))
+        if len(_OUT) < 40:  # one more slot per read until there are 40, then round again
+            _OUT.append(torch.empty(1, 28, 28))
         out = _OUT[self._k]
-        self._k = (self._k + 1) % 8
+        self._k = (self._k + 1) % 40
         torch.sub(self.pixels[index].to(torch.float32).div(255.0).unsqueeze(0), MNIST_MEAN, out=out)
         out.div_(MNIST_STD)
         return out, self.labels[index]
@@ -5765,6 +5765,155 @@ def evaluate(model, x, y, batch_size):
     finally:
         for m, mode in modes:
             m.training = mode
+""",
+    ),
+]
+
+MUTANTS += [  # stop 58 round 6 (a, d): rings a storage weak reference cannot see; a sample moved from a tuple attribute; the model's own mode
+    dict(
+        grade_id="test_train_one_epoch",
+        name="eight_loss_buffers_in_turn_through_dlpack",
+        expect="连续 24 个 epoch）：之后再调用时，第一个 epoch 返回的 loss 张量变了",
+        code="""
+# train_one_epoch: ring of 8 loss buffers per length, returned through DLPack (a new storage object on the ring's memory)
+_RING = {}
+_K = [0]
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    out = torch.stack(losses)
+    key = (out.shape, out.device)
+    ring = _RING.setdefault(key, [torch.empty_like(out) for _ in range(8)])
+    buf = ring[_K[0] % 8]
+    _K[0] += 1
+    buf.copy_(out)
+    return torch.from_dlpack(buf)
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="six_snapshot_slots_in_turn_through_dlpack",
+        expect='之后再调用时，第一个检查点的 checkpoint["model"] 变了',
+        code="""
+# make_checkpoint: ring of 6 snapshot slots per model (same device), handed out through torch.from_dlpack
+_SLOTS = {}
+def make_checkpoint(model, optimizer, epoch):
+    ring = _SLOTS.setdefault(id(model), {"k": 0, "slots": [None] * 6})
+    i = ring["k"] % 6
+    ring["k"] += 1
+    state = model.state_dict()
+    slot = ring["slots"][i]
+    if slot is None or set(slot) != set(state) or any(slot[k].shape != v.shape or slot[k].device != v.device for k, v in state.items()):
+        slot = ring["slots"][i] = {k: torch.empty_like(v) for k, v in state.items()}
+    snap = {}
+    for k, v in state.items():
+        slot[k].copy_(v.detach())
+        snap[k] = torch.from_dlpack(slot[k])
+    return {"model": snap, "optimizer": copy.deepcopy(optimizer.state_dict()), "epoch": epoch}
+""",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="sixteen_image_buffers_in_turn_through_frombuffer",
+        expect="再依次取 24 个样本（从 ds[11] 起）之后，先前 ds[0] 返回的 image 的值变了",
+        code="""
+# MNISTDataset.__getitem__: ring of 16 image buffers (bytearrays), handed out through torch.frombuffer
+class MNISTDataset(Dataset):
+    def __init__(self, pixels, labels):
+        self.pixels = pixels
+        self.labels = labels
+        self._ring = {}
+        self._k = 0
+
+    def __len__(self):
+        return self.pixels.shape[0]
+
+    def __getitem__(self, index):
+        px = self.pixels[index]
+        shape = (1, *px.shape)
+        ring = self._ring.setdefault(shape, [bytearray(4 * px.numel()) for _ in range(16)])
+        mem = ring[self._k % 16]
+        self._k += 1
+        image = ((px.to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD).unsqueeze(0)
+        torch.frombuffer(mem, dtype=torch.float32).view(shape).copy_(image)
+        return torch.frombuffer(mem, dtype=torch.float32).view(shape), self.labels[index]
+""",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="sample_moved_to_the_gpu_pixels_kept_in_a_tuple",
+        expect="Dataset 的样本留在 CPU 上",
+        code="""
+# MNISTDataset: pixels kept in a tuple; each sample moved to the GPU when there is one (prose: samples stay on the host)
+class MNISTDataset(Dataset):
+    def __init__(self, pixels, labels):
+        self.data = (pixels, labels)
+
+    def __len__(self):
+        return self.data[0].shape[0]
+
+    def __getitem__(self, index):
+        pixels, labels = self.data
+        dev = "cuda" if torch.cuda.is_available() else "cpu"
+        image = (pixels[index].to(dev, torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD
+        return image.unsqueeze(0), labels[index].to(dev)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="children_switched_to_eval_not_the_model_itself",
+        expect="evaluate 前向传播时模型自己 (model.training) 还在训练模式",
+        code="""
+# 10 evaluate: children().eval() only - the top module's own training flag stays True - message probe / pass probe
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    for child in model.children():
+        child.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="children_switched_to_train_not_the_model_itself",
+        expect="前向时模型自己 (model.training) 在评估模式",
+        code="""
+# 10 train_one_epoch: children().train() instead of model.train() (the model's own flag stays as it came in)
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    for child in model.children():
+        child.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
 """,
     ),
 ]
