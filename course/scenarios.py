@@ -101,6 +101,7 @@ PLAYED_DEVICE = torch.device("cpu", 0)
 # What ``t.device`` of a device tensor reads to the learner's code in :func:`count_syncs`, which plays a GPU machine
 # through and through: code guarded by a device check (``if x.is_cuda:``, ``x.device.type == "cuda"``) runs there.
 PLAYED_CUDA = torch.device("cuda", 0)
+_EVERY_STREAM = object()  # what a device-wide wait covers (SyncCounter._record)
 _UNPLAYED = object()  # a metadata read :meth:`SyncCounter._reads_cuda` leaves to torch
 # Calls whose result's device the counter decides itself (:meth:`SyncCounter._before`): the dispatcher's _to_copy
 # under them is no copy to the host by itself (on a CPU machine every _to_copy names "cpu", ``t.type_as(u)`` too).
@@ -261,7 +262,9 @@ class SyncCounter(TorchFunctionMode):
         self._dispatch = _AtenReads(self)
         # host tensors a non_blocking=True device-to-host copy made, and what is computed from them, until a
         # blocking sync: on a GPU their values may not have arrived yet; ``unsynced`` names the first read of one
-        self._in_flight: dict[int, weakref.ref] = {}
+        # (each: a weak ref, the stream its copy was queued on, its copy's number: a wait covers some copies only)
+        self._in_flight: dict[int, tuple[weakref.ref, Any, int]] = {}
+        self.copies_queued = 0  # the non_blocking copies to the host queued so far (an event covers those before it)
         self._copying = False
         self._pending_async: list[int] = []  # the entries of ``calls`` that are non_blocking copies not yet waited for
         self.unsynced = ""
@@ -469,8 +472,13 @@ class SyncCounter(TorchFunctionMode):
             written = _written(name, args, kwargs)
             if getattr(func, "__self__", None) is _T.data and args:  # buf.data = copy: buf holds the copy now
                 written.append(args[0])
+            if copying:
+                self.copies_queued += 1
+                entry = (self.current_stream(), self.copies_queued)
+            else:  # computed from copies in flight: it waits for the same copy
+                entry = self._in_flight[id(pending[0])][1:]
             for t in _tensors(result) + (written if pending or copying else []):  # buf[:] = copy, buf.copy_(t, True)
-                self._in_flight[id(t)] = weakref.ref(t)
+                self._in_flight[id(t)] = (weakref.ref(t), *entry)
         if not self.low_precision and not torch.is_autocast_enabled("cuda"):
             self._note_low_precision(name, result)
         written = _written(name, args, kwargs)  # buf[i] = loss: buf's graph, though no result holds it
@@ -812,8 +820,12 @@ class SyncCounter(TorchFunctionMode):
         return ref is not None and ref() is t
 
     def _is_in_flight(self, t: torch.Tensor) -> bool:
-        ref = self._in_flight.get(id(t))
-        return ref is not None and ref() is t
+        entry = self._in_flight.get(id(t))
+        return entry is not None and entry[0]() is t
+
+    def current_stream(self) -> Any:
+        """The played stream work goes to now: the innermost ``torch.cuda.stream(s)`` block's, else the default."""
+        return self.side_streams[-1] if self.side_streams else _DEFAULT_STREAM
 
     def _note_race(self, name: str, tensors: list[torch.Tensor]) -> None:
         """Note ``name`` as :attr:`race` if one of its ``tensors`` was made on a side stream not waited for since."""
@@ -828,19 +840,21 @@ class SyncCounter(TorchFunctionMode):
         may be used now."""
         self._side_made = {k: v for k, v in self._side_made.items() if stream is not None and v[1] is not stream}
 
-    def _record(self, label: str, t: Any, times: int = 1) -> None:
+    def _record(self, label: str, t: Any, times: int = 1, *, covers: Any = _EVERY_STREAM) -> None:
         """Count ``times`` syncs named ``label`` (``t``: the tensor read, None for a wait such as synchronize()).
         A ``non_blocking=True`` copy to the host counts as the sync it will need; a wait that follows such copies
-        is that sync: the copies and the wait count once together."""
-        if t is None and "synchronize()" in label and not label.startswith("Stream"):  # the whole device waited
-            self.waited_for(None)
+        is that sync: the copies and the wait count once together. What the host waited for: ``covers``, for a wait
+        (:data:`_EVERY_STREAM`: the whole device; ``(stream, n)``: the copies queued on ``stream``, the first ``n``
+        of them, all when ``n`` is None; None: nothing); a read waits for the current stream."""
         if t is None and self._pending_async:
             for i in reversed(self._pending_async):
                 del self.calls[i], self.sync_losses[i], self.callers[i], self.entered[i]
         if self._copying:
             self._pending_async.append(len(self.calls))
-        else:
-            self._in_flight.clear()  # a blocking sync: every copy queued before it has arrived
+        else:  # a blocking sync: the copies it waited for have arrived
+            if t is not None:
+                covers = (self.current_stream(), None)
+            self._in_flight = {k: e for k, e in self._in_flight.items() if not _covered(e, covers)}
             self._pending_async = []
         self.calls.extend([label] * times)
         self.callers.extend([_learner_function()] * times)
@@ -918,6 +932,7 @@ _ACCELERATOR_WAITS = [
     for name in ("synchronize", "empty_cache")
     if owner is not None and callable(getattr(owner, name, None))
 ]
+_REAL_STREAM_WAITS = (torch.cuda.Stream.synchronize, torch.cuda.Event.synchronize)
 _WAITS = [
     (torch.cuda, "synchronize", "torch.cuda.synchronize()"),
     (torch.cuda.Stream, "synchronize", "Stream.synchronize()"),
@@ -959,12 +974,27 @@ def _on_this_host(func: Any, name: str, args: tuple, kwargs: dict) -> tuple[tupl
     return args, kwargs
 
 
+def _covered(entry: tuple[Any, Any, int], covers: Any) -> bool:
+    """Whether a wait covering ``covers`` (see :meth:`SyncCounter._record`) waited for the copy of ``entry``."""
+    if covers is _EVERY_STREAM:
+        return True
+    if covers is None:
+        return False
+    stream, upto = covers
+    return entry[1] is stream and (upto is None or entry[2] <= upto)
+
+
 def _counting_wait(counter: SyncCounter, label: str, wait: Callable[..., Any]) -> Callable[..., Any]:
     """``wait`` (a ``synchronize`` or ``empty_cache``) that counts as one sync named ``label``, then runs where
-    there is a real GPU (on a CPU machine the counter plays one: ``torch.cuda.synchronize()`` would raise)."""
+    there is a real GPU (on a CPU machine the counter plays one: ``torch.cuda.synchronize()`` would raise). Each
+    waits for the whole device, but a real GPU's stream's or event's own ``synchronize()`` (the played ones are
+    :class:`_CountedStream`): for the race model, those wait for their stream only."""
+    device_wide = wait not in _REAL_STREAM_WAITS
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         counter._record(label, None)
+        if device_wide:
+            counter.waited_for(None)
         return wait(*args, **kwargs) if _REAL_CUDA() else None
 
     return counted
@@ -985,10 +1015,26 @@ class _CountedStream:
     answers not done (waiting for nothing) until the :data:`QUERIES_TO_DONE`-th look in a row, which answers done and
     is counted (a spin loop waits); ordering between streams (``wait_stream``, ``record``...) is accepted and changes nothing here."""
 
+    def __init__(self, *, event: bool = False) -> None:
+        self.event = event
+        self.recorded_on: _CountedStream | None = None  # an event: the stream it was recorded on,
+        self.recorded_upto = 0  # and how many copies to the host were queued then (SyncCounter.copies_queued)
+
+    def covers(self) -> Any:
+        """What the host waits for in ``synchronize()`` (see :meth:`SyncCounter._record`): a stream's work so far,
+        an event's work before its record; an event never recorded, nothing."""
+        if not self.event:
+            return (self, None)
+        return (self.recorded_on, self.recorded_upto) if self.recorded_on is not None else None
+
     def synchronize(self) -> None:
-        _count_wait("Stream.synchronize() / Event.synchronize()")
+        self._waited("Stream.synchronize() / Event.synchronize()")
+
+    def _waited(self, label: str) -> None:
         if ACTIVE_COUNTERS:  # the host waited for this stream's work (an event's: the stream it was recorded on)
-            ACTIVE_COUNTERS[-1].waited_for(getattr(self, "recorded_on", self))
+            ACTIVE_COUNTERS[-1]._record(label, None, covers=self.covers())
+            if not self.event or self.recorded_on is not None:
+                ACTIVE_COUNTERS[-1].waited_for(self.recorded_on if self.event else self)
 
     def query(self) -> bool:
         counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
@@ -998,22 +1044,19 @@ class _CountedStream:
         if counter.queried < QUERIES_TO_DONE:
             return False
         counter.queried = 0
-        _count_wait("循环 query() 直到完成")
+        self._waited("循环 query() 直到完成")
         return True
 
     def record(self, stream: Any = None) -> None:
         """``event.record(stream)``: the event marks ``stream``'s work so far (the current stream's by default)."""
         counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
-        self.recorded_on = (
-            stream
-            if stream is not None
-            else (counter.side_streams[-1] if counter and counter.side_streams else _DEFAULT_STREAM)
-        )
+        self.recorded_on = stream if stream is not None else counter.current_stream() if counter else _DEFAULT_STREAM
+        self.recorded_upto = counter.copies_queued if counter else 0
 
     def wait(self, stream: Any = None) -> None:
         """``event.wait(stream)``: ``stream`` (the current one by default) waits for the event."""
         if stream in (None, _DEFAULT_STREAM):
-            self._current_waits(getattr(self, "recorded_on", None))
+            self._current_waits(self.recorded_on)
 
     def wait_stream(self, stream: Any = None) -> None:
         if self is _DEFAULT_STREAM:
@@ -1024,8 +1067,8 @@ class _CountedStream:
             self._current_waits(getattr(event, "recorded_on", None))
 
     def record_event(self, event: Any = None) -> _CountedStream:
-        made = event if isinstance(event, _CountedStream) else _CountedStream()
-        made.recorded_on = self
+        made = event if isinstance(event, _CountedStream) else _CountedStream(event=True)
+        made.record(self)
         return made
 
     @staticmethod
@@ -1074,11 +1117,6 @@ def _record_stream(t: torch.Tensor, stream: Any) -> None:
     """``t.record_stream(s)`` while a GPU is played: for a played stream (``torch.cuda.Stream()`` there) nothing to do."""
     if not isinstance(stream, _CountedStream):
         _REAL_RECORD_STREAM(t, stream)
-
-
-def _count_wait(label: str) -> None:
-    if ACTIVE_COUNTERS:
-        ACTIVE_COUNTERS[-1]._record(label, None)
 
 
 _PLAYED_PROPERTIES = types.SimpleNamespace(  # torch.cuda.get_device_properties(...) of an A100 80GB
@@ -1141,7 +1179,7 @@ _PLAYED = [
     (torch.cuda, "current_stream", _DEFAULT_STREAM),
     (torch.cuda, "default_stream", _DEFAULT_STREAM),
     (torch.cuda, "Stream", _Made(lambda *args, **kwargs: _CountedStream())),  # a side stream (copies beside compute)
-    (torch.cuda, "Event", _Made(lambda *args, **kwargs: _CountedStream())),
+    (torch.cuda, "Event", _Made(lambda *args, **kwargs: _CountedStream(event=True))),
     (torch.cuda, "stream", _Made(lambda stream=None: _StreamBlock(stream))),
     *[(torch.cuda, name, value) for name, value in GPU_QUERIES if callable(getattr(torch.cuda, name, None))],
     *[(torch.cuda, name, True) for name in ("is_tf32_supported",) if callable(getattr(torch.cuda, name, None))],

@@ -460,3 +460,36 @@ def test_a_tensor_made_on_a_side_stream_and_used_before_the_current_stream_waits
     assert count_syncs(copy_then_use, torch.ones(3), False)[1]["race"] == "add()"
     assert count_syncs(copy_then_use, torch.ones(3), True)[1]["race"] == ""
     assert "record_stream" not in vars(torch.Tensor)  # the played record_stream is gone again
+
+
+def _download_then_read(x: torch.Tensor, wait: str) -> list[float]:
+    """A non_blocking copy to the host, read after the wait ``wait`` names."""
+    side = torch.cuda.Stream()
+    before = torch.cuda.Event()
+    before.record()
+    host = (x * 2).to("cpu", non_blocking=True)
+    after = torch.cuda.Event()
+    after.record()
+    if wait == "device":
+        torch.cuda.synchronize()
+    elif wait == "stream":
+        torch.cuda.current_stream().synchronize()
+    elif wait == "event after":
+        after.synchronize()
+    elif wait == "event before":
+        before.synchronize()
+    elif wait == "other stream":
+        side.synchronize()
+    elif wait == "event never recorded":
+        torch.cuda.Event().synchronize()
+    return host.tolist()
+
+
+@pytest.mark.parametrize("wait", ["device", "stream", "event after"])
+def test_a_wait_that_covers_a_non_blocking_download_lets_it_be_read(wait):
+    assert count_syncs(_download_then_read, torch.ones(3), wait)[1]["unsynced"] == ""
+
+
+@pytest.mark.parametrize("wait", ["event before", "other stream", "event never recorded", "none"])
+def test_a_wait_for_other_work_than_a_non_blocking_download_leaves_its_read_unsynced(wait):
+    assert count_syncs(_download_then_read, torch.ones(3), wait)[1]["unsynced"] == ".tolist()"

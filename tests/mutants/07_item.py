@@ -1325,14 +1325,14 @@ MUTANTS += [  # s35 review (h3): a non_blocking copy to the host read with no sy
         grade_id="test_epoch_mean_loss",
         name="the mean copied to the host with non_blocking=True, then .item()",
         mistake="unsynced-host-copy-read",
-        expect='拷到主机的张量（.to("cpu", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点',
+        expect='拷到主机的张量（.to("cpu", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），读之前没有等到这次拷贝完成的同步',
         code=_mean_with("return (total / count).item()", 'return (total / count).to("cpu", non_blocking=True).item()'),
     ),
     dict(
         grade_id="test_train_epoch",
         name="every log point and the epoch mean copied with non_blocking=True, then .item()",
         mistake="unsynced-host-copy-read",
-        expect='拷到主机的张量（.to("cpu", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），中间没有同步点',
+        expect='拷到主机的张量（.to("cpu", non_blocking=True) 或 cpu_tensor.copy_(t, non_blocking=True)），读之前没有等到这次拷贝完成的同步',
         code=_epoch_with(
             "logs.append((window_sum / window_n).item())",
             'logs.append((window_sum / window_n).to("cpu", non_blocking=True).item())',
@@ -3271,6 +3271,64 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
     if mean.is_cuda:
         torch.cuda.synchronize(mean.device)
     return host.item()
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 59 (round 6 a: c20, c21): an event recorded before the non_blocking copy to the host covers none of it
+    dict(
+        grade_id="test_log_running_loss",
+        name="windows_copied_non_blocking_after_the_event_it_waits_for_was_recorded",
+        mistake="unsynced-host-copy-read",
+        expect="读之前没有等到这次拷贝完成的同步",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    if not windows:
+        return []
+    stacked = torch.stack(windows)
+    ready = torch.cuda.Event() if stacked.is_cuda else None
+    if ready is not None:
+        ready.record()
+    host = stacked.to('cpu', non_blocking=True)
+    if ready is not None:
+        ready.synchronize()
+    return host.tolist()
+""",
+    ),
+]
+
+CORRECT += [  # stop 59 (round 6 a: c20, c21): an event recorded before the non_blocking copy to the host covers none of it (right answers)
+    dict(
+        grade_id="test_log_running_loss",
+        name="windows_copied_non_blocking_then_an_event_recorded_after_the_copy_waited_for",
+        code="""
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    if not windows:
+        return []
+    stacked = torch.stack(windows)
+    ready = torch.cuda.Event() if stacked.is_cuda else None
+    host = stacked.to('cpu', non_blocking=True)
+    if ready is not None:
+        ready.record()
+        ready.synchronize()
+    return host.tolist()
 """,
     ),
 ]

@@ -5541,7 +5541,7 @@ MUTANTS += [  # stop 58 round 5 (a): rings of any length (a result outlives the 
     dict(
         grade_id="test_checkpoint",
         name="snapshot_copied_to_the_host_non_blocking_without_a_sync",
-        expect="make_checkpoint 用 non_blocking=True 把张量拷到主机（在 to() 里）",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True，之后直到返回都没有同步",
         code="""
 def _snap(v):
     if torch.is_tensor(v):
@@ -5558,7 +5558,7 @@ def make_checkpoint(model, optimizer, epoch):
     dict(
         grade_id="test_checkpoint",
         name="snapshot_copied_into_pinned_buffers_non_blocking_without_a_sync",
-        expect="make_checkpoint 用 non_blocking=True 把张量拷到主机（在 copy_() 里）",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True，之后直到返回都没有同步",
         code="""
 def _snap(v):
     if torch.is_tensor(v):
@@ -5914,6 +5914,90 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
             scheduler.step()
         losses.append(loss.detach())
     return torch.stack(losses)
+""",
+    ),
+]
+
+
+MUTANTS += [  # stop 59 (round 6 a: c15b, c16b, c17b): a wait that covers other work than the snapshot's non_blocking copies
+    dict(
+        grade_id="test_checkpoint",
+        name="non_blocking_snapshot_then_a_sync_of_the_current_gpu_not_the_model's",
+        expect="之后虽然有同步，等的却是另一块 GPU",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    device = next(model.parameters()).device
+    pass
+    snap = {k: v.detach().to("cpu", non_blocking=True, copy=True) for k, v in model.state_dict().items()}
+    opt = copy.deepcopy(optimizer.state_dict())
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+    return {"model": snap, "optimizer": opt, "epoch": epoch}
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="non_blocking_snapshot_then_an_event_recorded_before_the_copies",
+        expect="之后虽然有同步，等的却不是这次拷贝",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    device = next(model.parameters()).device
+    done = torch.cuda.Event() if device.type == 'cuda' else None
+    if done is not None:
+        done.record(torch.cuda.current_stream(device))
+    snap = {k: v.detach().to("cpu", non_blocking=True, copy=True) for k, v in model.state_dict().items()}
+    opt = copy.deepcopy(optimizer.state_dict())
+    if done is not None:
+        done.synchronize()
+    return {"model": snap, "optimizer": opt, "epoch": epoch}
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="non_blocking_snapshot_then_the_current_device's_stream_synchronized",
+        expect="之后虽然有同步，等的却是另一块 GPU",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    device = next(model.parameters()).device
+    pass
+    snap = {k: v.detach().to("cpu", non_blocking=True, copy=True) for k, v in model.state_dict().items()}
+    opt = copy.deepcopy(optimizer.state_dict())
+    if torch.cuda.is_available():
+        torch.cuda.current_stream().synchronize()
+    return {"model": snap, "optimizer": opt, "epoch": epoch}
+""",
+    ),
+]
+
+CORRECT += [  # stop 59 (round 6 a: c15b, c16b, c17b): a wait that covers other work than the snapshot's non_blocking copies (right answers)
+    dict(
+        grade_id="test_checkpoint",
+        name="non_blocking_snapshot_then_the_model's_gpu_synchronized",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    device = next(model.parameters()).device
+    pass
+    snap = {k: v.detach().to("cpu", non_blocking=True, copy=True) for k, v in model.state_dict().items()}
+    opt = copy.deepcopy(optimizer.state_dict())
+    if device.type == 'cuda':
+        torch.cuda.synchronize(device)
+    return {"model": snap, "optimizer": opt, "epoch": epoch}
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="non_blocking_snapshot_then_an_event_recorded_after_the_copies_on_the_model's_stream",
+        code="""
+def make_checkpoint(model, optimizer, epoch):
+    device = next(model.parameters()).device
+    pass
+    snap = {k: v.detach().to("cpu", non_blocking=True, copy=True) for k, v in model.state_dict().items()}
+    opt = copy.deepcopy(optimizer.state_dict())
+    if device.type == 'cuda':
+        done = torch.cuda.Event()
+        done.record(torch.cuda.current_stream(device))
+        done.synchronize()
+    return {"model": snap, "optimizer": opt, "epoch": epoch}
 """,
     ),
 ]
