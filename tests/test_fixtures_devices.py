@@ -96,3 +96,10 @@ def test_a_bare_grad_switch_is_left_off_when_the_update_is_interrupted():
     assert no_grad.sgd_step_interrupted(bare) == ("KeyboardInterrupt", False)
     assert no_grad.sgd_step_interrupted(with_block) == ("KeyboardInterrupt", True)
     assert torch.is_grad_enabled()
+
+
+def test_a_played_machine_with_one_gpu_refuses_a_move_to_cuda_1_as_cuda_does():
+    move = lambda batch, device: {k: t.to(device) for k, t in batch.items()}  # noqa: E731
+    with pytest.raises(RuntimeError, match="invalid device ordinal"):
+        devices.run_with_fake_cuda(move, {"x": torch.ones(2)}, "cuda:1", [], [], gpus=1)
+    assert devices.run_with_fake_cuda(move, {"x": torch.ones(2)}, "cuda:0", [], [], gpus=1)[6] == {"x": 0}

@@ -3138,3 +3138,80 @@ def to_device_async(batch, device):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 6 b: c17, c18, c19): a GPU asked for and missing is swapped for another device instead of raising
+    dict(
+        grade_id="test_move_to",
+        name="no_gpu_here_so_the_batch_stays_where_it_is",
+        expect="没有报错，返回的 'x' 在 cpu",
+        code="""
+def move_to(batch, device):
+    dev = torch.device(device)
+    if dev.type == 'cuda' and not torch.cuda.is_available():
+        return batch
+    if isinstance(batch, torch.Tensor):
+        return batch.to(dev)
+    if isinstance(batch, dict):
+        return {key: move_to(value, dev) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, dev) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, dev) for item in batch)
+    return batch
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="an_index_past_device_count_lands_on_the_current_gpu",
+        expect="没有报错，返回的 'x' 在 cuda:0",
+        code="""
+def move_to(batch, device):
+    dev = torch.device(device)
+    if dev.type == 'cuda' and dev.index is not None and dev.index >= torch.cuda.device_count():
+        dev = torch.device('cuda')
+    if isinstance(batch, torch.Tensor):
+        return batch.to(dev)
+    if isinstance(batch, dict):
+        return {key: move_to(value, dev) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, dev) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, dev) for item in batch)
+    return batch
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="no_gpu_here_so_the_copies_go_to_the_cpu",
+        expect="没有报错，返回的 'x' 在 cpu",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        device = torch.device("cpu")
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="a_failed_copy_to_the_gpu_caught_and_kept_on_the_host",
+        expect="没有报错，返回的 'x' 在 cpu",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        try:
+            moved[key] = t.to(device, non_blocking=overlaps)
+        except (RuntimeError, AssertionError):
+            moved[key] = t
+    return moved
+""",
+    ),
+]
