@@ -1,6 +1,7 @@
 """course.fixtures.devices: CUDA played by meta (FakeCuda, FakeCudaIndex) sees the current device and the GPU a copy
 comes from."""
 
+import pytest
 import torch
 
 from course.fixtures import devices
