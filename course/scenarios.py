@@ -23,13 +23,15 @@ import sysconfig
 import threading
 import types
 import weakref
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
 from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
-from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 from torch.utils.data import Dataset
 
 from course import checks, settings, writes
@@ -1119,47 +1121,117 @@ def _record_stream(t: torch.Tensor, stream: Any) -> None:
         _REAL_RECORD_STREAM(t, stream)
 
 
-_PLAYED_PROPERTIES = types.SimpleNamespace(  # torch.cuda.get_device_properties(...) of an A100 80GB
-    name="NVIDIA A100 (played)",
-    major=8,
-    minor=0,
-    total_memory=80 * 2**30,
-    multi_processor_count=108,
-    is_integrated=False,
-    is_multi_gpu_board=False,
-    warp_size=32,
-    max_threads_per_block=1024,
-    max_threads_per_multi_processor=2048,
-    regs_per_multiprocessor=65536,
-    shared_memory_per_block=48 * 2**10,
-    shared_memory_per_block_optin=163 * 2**10,
-    shared_memory_per_multiprocessor=164 * 2**10,
-    L2_cache_size=40 * 2**20,
-    clock_rate=1410000,
-    memory_clock_rate=1593000,
-    memory_bus_width=5120,
-    gcnArchName="NVIDIA A100 (played)",
-    uuid="GPU-00000000-0000-0000-0000-000000000000",
-    pci_bus_id=0,
-    pci_device_id=0,
-    pci_domain_id=0,
+def _properties(name: str, major: int, minor: int, total_gib: int, sms: int, l2_mib: int) -> types.SimpleNamespace:
+    """What ``torch.cuda.get_device_properties(...)`` of a played GPU answers (the fields of a real one)."""
+    return types.SimpleNamespace(
+        name=name,
+        major=major,
+        minor=minor,
+        total_memory=total_gib * 2**30,
+        multi_processor_count=sms,
+        is_integrated=False,
+        is_multi_gpu_board=False,
+        warp_size=32,
+        max_threads_per_block=1024,
+        max_threads_per_multi_processor=2048,
+        regs_per_multiprocessor=65536,
+        shared_memory_per_block=48 * 2**10,
+        shared_memory_per_block_optin=(227 if major >= 9 else 163 if major == 8 else 96) * 2**10,
+        shared_memory_per_multiprocessor=(228 if major >= 9 else 164 if major == 8 else 96) * 2**10,
+        L2_cache_size=l2_mib * 2**20,
+        clock_rate=1410000,
+        memory_clock_rate=1593000,
+        memory_bus_width=5120 if major >= 8 else 4096,
+        gcnArchName=name,
+        uuid="GPU-00000000-0000-0000-0000-000000000000",
+        pci_bus_id=0,
+        pci_device_id=0,
+        pci_domain_id=0,
+    )
+
+
+def _profile(props: types.SimpleNamespace, free_gib: float, used_gib: float, arch: list[str]) -> dict[str, Any]:
+    """The answers of one played GPU to what code may ask ``torch.cuda`` (see :data:`GPU_PROFILES`)."""
+    used = int(used_gib * 2**30)
+    return {
+        "get_device_capability": (props.major, props.minor),
+        "get_device_name": props.name,
+        "get_device_properties": props,
+        "get_arch_list": arch,
+        "mem_get_info": (int(free_gib * 2**30), props.total_memory),  # (free, total) bytes
+        "memory_allocated": used,
+        "memory_reserved": used,
+        "max_memory_allocated": used,
+        "max_memory_reserved": used,
+        "memory_stats": {"allocated_bytes.all.current": used, "reserved_bytes.all.current": used, "num_ooms": 0},
+        "memory_summary": f"|  PyTorch CUDA memory summary ({props.name})  |",
+        "utilization": 0,
+        "is_bf16_supported": props.major >= 8,
+        "is_tf32_supported": props.major >= 8,
+    }
+
+
+# The played GPUs: what a learner's code may ask ``torch.cuda`` about a GPU (a branch on its kind, its free memory, its
+# bf16 support) gets one of these answers, chosen per played call from its inputs (:func:`play_gpu_profile_for`): a
+# branch for a newer card, an older one or one short of memory runs in some of the checks' calls, on every played GPU
+# (count_syncs, a_gpu_machine, fixtures.PlayedCudaModule). The first is the default.
+GPU_PROFILES = (
+    _profile(_properties("NVIDIA A100-SXM4-80GB (played)", 8, 0, 80, 108, 40), 70, 1, ["sm_80", "sm_90"]),
+    _profile(_properties("NVIDIA H200 (played)", 9, 0, 141, 132, 50), 130, 1, ["sm_80", "sm_90"]),
+    _profile(_properties("Tesla V100-SXM2-16GB (played)", 7, 0, 16, 80, 6), 0.5, 15, ["sm_70"]),
 )
-# What a learner's code may ask ``torch.cuda`` about a GPU (a branch on its kind or its free memory): the answers of
-# a recent GPU with room to spare, on every played GPU (count_syncs, a_gpu_machine, fixtures.PlayedCudaModule)
-GPU_QUERIES = (
-    ("get_device_capability", (8, 0)),
-    ("get_device_name", _PLAYED_PROPERTIES.name),
-    ("get_device_properties", _PLAYED_PROPERTIES),
-    ("get_arch_list", ["sm_80", "sm_90"]),
-    ("mem_get_info", (70 * 2**30, _PLAYED_PROPERTIES.total_memory)),  # (free, total) bytes
-    ("memory_allocated", 2**30),
-    ("memory_reserved", 2**30),
-    ("max_memory_allocated", 2**30),
-    ("max_memory_reserved", 2**30),
-    ("memory_stats", {"allocated_bytes.all.current": 2**30, "reserved_bytes.all.current": 2**30, "num_ooms": 0}),
-    ("memory_summary", "|  PyTorch CUDA memory summary (played)  |"),
-    ("utilization", 0),
-)
+GPU_QUERIES = tuple(GPU_PROFILES[0])  # the names answered
+_GPU_PROFILE = [0]  # the index in GPU_PROFILES of the GPU played now
+
+
+def gpu_answer(name: str) -> Any:
+    """What the GPU played now answers to ``torch.cuda.<name>(...)``."""
+    return GPU_PROFILES[_GPU_PROFILE[0]][name]
+
+
+def gpu_profile_of(value: Any, shift: int = 0) -> int:
+    """The played GPU for a call on ``value`` (its arguments, modules' parameters included): chosen from a hash of
+    their shapes, dtypes and first values, so that the kernel and the judge, calling with the same inputs, play the
+    same GPU, and the checks' cases meet every GPU; ``shift``: a rerun of the same call plays the next one. Called
+    before any mode of the call is entered (the values are read)."""
+    tensors = _tensors(value) + [p for m in _modules(value) for p in m.parameters()]
+    if not tensors:
+        return shift % len(GPU_PROFILES)
+    digest = zlib.crc32(repr([(tuple(t.shape), str(t.dtype)) for t in tensors]).encode())
+    with _disable_current_modes(), torch._C.DisableTorchFunction():  # read unseen by the modes recording the call
+        for t in tensors[:16]:
+            if type(t) in (torch.Tensor, nn.Parameter) and t.device.type == "cpu" and not t.is_complex():
+                digest = zlib.crc32(t.detach().reshape(-1)[:8].to(torch.float64).numpy().tobytes(), digest)
+    return (digest + shift) % len(GPU_PROFILES)
+
+
+def _modules(value: Any) -> list[nn.Module]:
+    if isinstance(value, nn.Module):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [m for v in value for m in _modules(v)]
+    if isinstance(value, dict):
+        return [m for v in value.values() for m in _modules(v)]
+    return []
+
+
+@contextlib.contextmanager
+def playing_gpu_profile(index: int) -> Iterator[None]:
+    """Inside the block the played GPU is ``GPU_PROFILES[index]``."""
+    before, _GPU_PROFILE[0] = _GPU_PROFILE[0], index
+    try:
+        yield
+    finally:
+        _GPU_PROFILE[0] = before
+
+
+class _Profiled:
+    """A played ``torch.cuda`` query answered by the GPU played now (:func:`gpu_answer`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 _CURRENT = object()  # the answer of a played torch.cuda.current_device(): played_current_cuda()
 _CURRENT_CUDA = [0]  # the played current CUDA device (device_switches_played switches it)
 
@@ -1172,7 +1244,6 @@ def played_current_cuda() -> int:
 _PLAYED = [
     (torch.cuda, "is_available", True),
     (torch.cuda, "device_count", 1),
-    (torch.cuda, "is_bf16_supported", True),
     (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
     (torch.cuda, "current_device", _CURRENT),
     # what a learner's device test might ask: the answers of a recent GPU holding the inputs
@@ -1181,8 +1252,7 @@ _PLAYED = [
     (torch.cuda, "Stream", _Made(lambda *args, **kwargs: _CountedStream())),  # a side stream (copies beside compute)
     (torch.cuda, "Event", _Made(lambda *args, **kwargs: _CountedStream(event=True))),
     (torch.cuda, "stream", _Made(lambda stream=None: _StreamBlock(stream))),
-    *[(torch.cuda, name, value) for name, value in GPU_QUERIES if callable(getattr(torch.cuda, name, None))],
-    *[(torch.cuda, name, True) for name in ("is_tf32_supported",) if callable(getattr(torch.cuda, name, None))],
+    *[(torch.cuda, name, _Profiled(name)) for name in GPU_QUERIES if callable(getattr(torch.cuda, name, None))],
     (torch.backends.cudnn, "is_available", True),
     (torch.backends.cudnn, "is_acceptable", True),
     *[
@@ -1192,8 +1262,8 @@ _PLAYED = [
     ],
     # the same queries under torch.cuda.memory's own names (torch.cuda.memory.mem_get_info)
     *[
-        (torch.cuda.memory, name, value)
-        for name, value in GPU_QUERIES
+        (torch.cuda.memory, name, _Profiled(name))
+        for name in GPU_QUERIES
         if callable(getattr(torch.cuda.memory, name, None))
     ],
 ]
@@ -1293,6 +1363,8 @@ def _playing(real: Callable[..., Any], value: Any) -> Callable[..., Any]:
             return real(*args, **kwargs)
         if isinstance(value, _Made):
             return value.fn(*args, **kwargs)
+        if isinstance(value, _Profiled):
+            return gpu_answer(value.name)
         return _CURRENT_CUDA[0] if value is _CURRENT else value
 
     return played
@@ -1710,9 +1782,10 @@ def _played_call(
     counter.numpy_raises = False  # a NumPy read is named by the checks, as on the CPU, not raised
     for step in (*_host_steps((args, kwargs)), *on_host):
         counter._place(step, on_device=False)
+    profile = gpu_profile_of((args, kwargs), shift=1)  # a rerun of a call count_syncs made: the next GPU
     ACTIVE_COUNTERS.append(counter)
     try:
-        with counter:
+        with counter, playing_gpu_profile(profile):
             return fn(*args, **kwargs)
     finally:
         ACTIVE_COUNTERS.remove(counter)
@@ -1841,9 +1914,11 @@ def count_syncs(
     counter.numpy_raises = not _HOST_BATCHES
     for step in _host_steps((args, kwargs)):  # Adam's step counters live on the host of a GPU machine
         counter._place(step, on_device=False)
+    profile = gpu_profile_of((args, kwargs))
     ACTIVE_COUNTERS.append(counter)
     try:
-        with counter, _logging_on():  # a logger.debug(...) of a tensor formats it wherever logging is on
+        # a logger.debug(...) of a tensor formats it wherever logging is on
+        with counter, _logging_on(), playing_gpu_profile(profile):
             result = fn(*args, **kwargs)
     except (RuntimeError, AssertionError) as exc:
         if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):

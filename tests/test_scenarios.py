@@ -441,7 +441,7 @@ def test_every_played_gpu_answers_what_code_asks_of_a_gpu_memory_and_kind_includ
     from course.fixtures.devices import PlayedCudaModule
 
     asked = lambda: (torch.cuda.mem_get_info(), torch.cuda.get_device_capability(), torch.cuda.max_memory_reserved())  # noqa: E731
-    want = (dict(scenarios.GPU_QUERIES)["mem_get_info"], (8, 0), 2**30)
+    want = (scenarios.GPU_PROFILES[0]["mem_get_info"], (8, 0), 2**30)
     assert scenarios.count_syncs(asked)[0] == want  # a branch on free memory takes the GPU's path
     with PlayedCudaModule([]):
         assert asked() == want
@@ -493,3 +493,12 @@ def test_a_wait_that_covers_a_non_blocking_download_lets_it_be_read(wait):
 @pytest.mark.parametrize("wait", ["event before", "other stream", "event never recorded", "none"])
 def test_a_wait_for_other_work_than_a_non_blocking_download_leaves_its_read_unsynced(wait):
     assert count_syncs(_download_then_read, torch.ones(3), wait)[1]["unsynced"] == ".tolist()"
+
+
+def test_the_played_gpu_is_chosen_from_the_inputs_so_every_profile_meets_some_call():
+    asked = lambda x: (torch.cuda.get_device_capability(x.device), torch.cuda.is_bf16_supported())  # noqa: E731
+    seen = {count_syncs(asked, torch.full((n,), 0.5))[0] for n in range(12)}
+    assert seen == {((8, 0), True), ((9, 0), True), ((7, 0), False)}
+    assert (
+        count_syncs(asked, torch.arange(4.0))[0] == count_syncs(asked, torch.arange(4.0))[0]
+    )  # the same inputs, the same GPU
