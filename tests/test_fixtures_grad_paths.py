@@ -89,11 +89,11 @@ def test_the_scenario_hands_the_function_non_leaf_inputs_that_require_grad_and_r
         seen.append((a.requires_grad, a.is_leaf, b.dtype, torch.is_grad_enabled()))
         return a * 2
 
-    out, names, steps, in_graph, unreached, syncs = grad_paths.work_in_grad_mode(
+    out, names, steps, in_graph, unreached, syncs, lowered = grad_paths.work_in_grad_mode(
         probe, grad_paths.GRAD_INPUTS, False, torch.ones(2), torch.ones(2, dtype=torch.int64)
     )
     assert seen[-1] == (True, False, torch.int64, True) and not out.requires_grad and in_graph and steps >= 1 and names
-    assert unreached == [] and syncs == []
+    assert unreached == [] and syncs == [] and lowered == []
     grad_paths.work_in_grad_mode(probe, grad_paths.NO_GRAD, False, torch.ones(2), torch.ones(2))
     assert seen[-1][0] is False and seen[-1][3] is False
 

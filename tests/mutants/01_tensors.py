@@ -2575,3 +2575,54 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 b: c01, c17, c19): sums autocast computes in float16, written so that no matmul reaches the dispatcher
+    dict(
+        grade_id="test_masked_row_mean",
+        name="mean_of_the_kept_readings_as_an_attention_with_equal_scores",
+        expect="用了 scaled_dot_product_attention：调用方的 autocast 把它按 float16 算",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    v = torch.where(mask, x, torch.zeros_like(x)).to(wide)
+    # attention = a weighted mean: equal scores, masked keys -> mean of the selected readings
+    q = v.new_zeros(x.shape[0], 1, 1)
+    k = v.new_zeros(x.shape[0], x.shape[1], 1)
+    out = torch.nn.functional.scaled_dot_product_attention(q, k, v.unsqueeze(-1), attn_mask=mask.unsqueeze(1))
+    out = out.reshape(x.shape[0])
+    out = torch.where(mask.any(dim=1), out, torch.full_like(out, float("nan")))
+    return out.to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="weighted_row_sum_with_linalg_vecdot_after_widening",
+        expect="用了 linalg_vecdot：调用方的 autocast 把它按 float16 算",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    v = torch.where(mask, x, torch.zeros_like(x)).to(wide)
+    weights = mask.to(wide) / mask.sum(dim=1, keepdim=True)   # 1/count on the kept readings (0/0 = nan: empty row)
+    return torch.linalg.vecdot(v, weights).to(x.dtype)       # the weighted sum of each row = its mean
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="row_sums_with_einsum_after_widening",
+        expect="用了 einsum：调用方的 autocast 把它按 float16 算",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    v = torch.where(mask, x, torch.zeros_like(x)).to(wide)   # widened before the sum
+    total = torch.einsum("nd->n", v)                           # row sums
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+]

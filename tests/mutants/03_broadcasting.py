@@ -3748,3 +3748,82 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 b: c20; c02, c03, c06 right answers refused)
+    dict(
+        grade_id="test_mse_loss",
+        name="sum_of_squares_with_einsum_after_widening",
+        expect="用了 einsum：调用方的 autocast 把它按 float16 算",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    sq = (pred.to(wide) - target.to(wide)) ** 2
+    return (torch.einsum("n->", sq) / sq.numel()).to(pred.dtype)
+""",
+    ),
+]
+
+
+CORRECT += [  # stop 59 (round 7 b: c20; c02, c03, c06 right answers refused) (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="sum_of_squares_as_a_dot_product_after_widening",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    return (torch.dot(d, d) / d.numel()).to(pred.dtype)   # sum of squares in the wide type
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="sum_of_squares_as_the_squared_norm_after_widening",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    return (torch.linalg.vector_norm(d) ** 2 / d.numel()).to(pred.dtype)   # ||d||^2 / N
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="sum_of_squares_as_a_matmul_with_autocast_switched_off",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    with torch.autocast(device_type=d.device.type, enabled=False):  # keep the reduction in the wide type
+        total = d @ d
+    return (total / d.numel()).to(pred.dtype)
+""",
+    ),
+]
