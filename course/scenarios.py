@@ -274,7 +274,21 @@ class SyncCounter(TorchFunctionMode):
         # made on each and not yet waited for, and the first call that used such a tensor on the current stream
         self.side_streams: list[Any] = []
         self._side_made: dict[int, tuple[weakref.ref, Any]] = {}
-        self.race = ""
+        # every tensor made on a side stream (its memory belongs to that stream) and whether record_stream told the
+        # allocator the current stream uses it too
+        self._side_alloc: dict[int, tuple[weakref.ref, Any, bool]] = {}
+        self.race = ""  # the first call that raced (see race_kind), with "()"
+        # "unwaited": the current stream used what a side stream made before waiting for it; "stale": a side stream
+        # read device data the current stream made before waiting for it; "returned": a tensor a side stream made was
+        # handed to the caller with nothing waiting for it; "unrecorded": the current stream used side-stream memory
+        # without record_stream
+        self.race_kind = ""
+        self.synced_all = False  # a device-wide wait happened: every stream's earlier work is done
+        # the first use on the current stream of side-stream memory not recorded for it, until the host waits for the
+        # current stream (then that use is done before the memory can be freed): an "unrecorded" race at the end
+        self._unrecorded = ""
+        self.streams_made = False  # a side stream was made: results on the current stream are noted from then on
+        self._made_current: dict[int, weakref.ref] = {}  # tensors made on the current stream since then
         self.swapped_loss = ""  # a loss function called with the target needing grad and the prediction not
         # .numpy() / np.asarray of a device tensor raises, as on a GPU (NumPy reads host memory only); off under
         # host_batches(), where the batches handed in are host memory the counter cannot tell from device tensors
@@ -390,7 +404,8 @@ class SyncCounter(TorchFunctionMode):
             "losses_made": self.losses_made,
             "sync_losses": list(self.sync_losses),
             "unsynced": self.unsynced,
-            "race": self.race,
+            "race": self.race or self._unrecorded,
+            "race_kind": self.race_kind or ("unrecorded" if self._unrecorded else ""),
             "swapped_loss": self.swapped_loss,
             "autocast": self.autocast,
             "tf32": self.tf32,
@@ -450,16 +465,25 @@ class SyncCounter(TorchFunctionMode):
         elif not GPU_PLAYED and (func is _T.to or name == "to"):  # t.to(x.device) stays, as on a CPU machine
             args = tuple(_real_cpu(a) for a in args)
             kwargs = {k: _real_cpu(v) for k, v in kwargs.items()}
-        if self._side_made and not self.side_streams and not self.race:
-            self._note_race(name, tensors)
+        if not self.race and name not in _METADATA:  # reading a shape or a dtype touches no data on the device
+            if self.current_stream() is not _DEFAULT_STREAM:
+                self._note_stale(name, tensors)
+            elif self._side_made or self._side_alloc:
+                self._note_race(name, tensors)
         self._frames.append([False, False])
         try:
             result = func(*args, **kwargs)
         finally:
             values_read, copied_to_host = self._frames.pop()
-        if self.side_streams:  # made on a side stream: the current stream must wait for it before using it
+        side = self.current_stream()
+        if self.streams_made and side is _DEFAULT_STREAM:
             for t in _tensors((result, _written(name, args, kwargs))):
-                self._side_made[id(t)] = (weakref.ref(t), self.side_streams[-1])
+                self._made_current[id(t)] = weakref.ref(t)
+        if side is not _DEFAULT_STREAM:  # made on a side stream: the current stream must wait for it before using it
+            for t in _tensors((result, _written(name, args, kwargs))):
+                self._side_made[id(t)] = (weakref.ref(t), side)
+                if id(t) not in self._side_alloc or self._side_alloc[id(t)][0]() is not t:
+                    self._side_alloc[id(t)] = (weakref.ref(t), side, False)
         if pin:
             for t in _tensors(result):
                 key = id(t)
@@ -830,17 +854,65 @@ class SyncCounter(TorchFunctionMode):
         return self.side_streams[-1] if self.side_streams else _DEFAULT_STREAM
 
     def _note_race(self, name: str, tensors: list[torch.Tensor]) -> None:
-        """Note ``name`` as :attr:`race` if one of its ``tensors`` was made on a side stream not waited for since."""
+        """Note ``name`` as :attr:`race` if one of its ``tensors``, used on the current stream, was made on a side
+        stream not waited for since ("unwaited"), or has memory of a side stream not recorded for it ("unrecorded")."""
         for t in tensors:
             entry = self._side_made.get(id(t))
             if entry is not None and entry[0]() is t:
-                self.race = f"{name}()"
+                self.race, self.race_kind = f"{name}()", "unwaited"
+                return
+            alloc = self._side_alloc.get(id(t))
+            if alloc is not None and alloc[0]() is t and not alloc[2] and not self._unrecorded:
+                self._unrecorded = f"{name}()"
+
+    def _note_stale(self, name: str, tensors: list[torch.Tensor]) -> None:
+        """Note ``name`` as a "stale" :attr:`race` if, on a side stream that never waited for the current one, one of
+        its ``tensors`` is device data made outside that stream (the caller's, or the current stream's)."""
+        stream = self.current_stream()
+        if self.synced_all or _DEFAULT_STREAM in stream.waited:
+            return
+        for t in tensors:
+            alloc = self._side_alloc.get(id(t))
+            made_here = alloc is not None and alloc[0]() is t and alloc[1] is stream
+            if self.on_device(t) and not made_here and self._device_data(t):
+                self.race, self.race_kind = f"{name}()", "stale"
                 return
 
+    def _device_data(self, t: torch.Tensor) -> bool:
+        """Whether ``t`` is surely data on the device: under :func:`host_batches` the batches handed in are host memory
+        the count cannot tell from device tensors, so only parameters, tensors in the autograd graph and what the
+        current stream made count there."""
+        if not _HOST_BATCHES:
+            return True
+        made = self._made_current.get(id(t))
+        return isinstance(t, nn.Parameter) or t.requires_grad or (made is not None and made() is t)
+
+    def note_returned(self, result: Any) -> None:
+        """A "returned" :attr:`race` if ``result`` holds a tensor a side stream made that nothing waited for."""
+        if self.race:
+            return
+        for t in _tensors(result):
+            entry = self._side_made.get(id(t))
+            if entry is not None and entry[0]() is t:
+                self.race, self.race_kind = "return", "returned"
+                return
+
+    def recorded_for(self, t: torch.Tensor, stream: Any) -> None:
+        """``t.record_stream(stream)``: the allocator knows ``stream`` uses ``t`` (the current stream, for memory a
+        side stream allocated)."""
+        alloc = self._side_alloc.get(id(t))
+        if alloc is not None and alloc[0]() is t and stream is not alloc[1]:
+            self._side_alloc[id(t)] = (alloc[0], alloc[1], True)
+
     def waited_for(self, stream: Any = None) -> None:
-        """The current stream waits for ``stream`` (None: for every stream, a device-wide wait): what was made there
-        may be used now."""
-        self._side_made = {k: v for k, v in self._side_made.items() if stream is not None and v[1] is not stream}
+        """The current stream waits for ``stream`` (None: for every stream, a device-wide wait): what was made there,
+        or on a stream it waited for, may be used now."""
+        if stream is None:
+            self.synced_all = True
+            self._side_made = {}
+            return
+        covered = {id(stream), *(id(s) for s in getattr(stream, "waited", ()))}
+        self._side_made = {k: v for k, v in self._side_made.items() if id(v[1]) not in covered}
 
     def _record(self, label: str, t: Any, times: int = 1, *, covers: Any = _EVERY_STREAM) -> None:
         """Count ``times`` syncs named ``label`` (``t``: the tensor read, None for a wait such as synchronize()).
@@ -856,6 +928,8 @@ class SyncCounter(TorchFunctionMode):
         else:  # a blocking sync: the copies it waited for have arrived
             if t is not None:
                 covers = (self.current_stream(), None)
+            if t is not None or covers is _EVERY_STREAM:  # the current stream's work so far is done
+                self._unrecorded = ""
             self._in_flight = {k: e for k, e in self._in_flight.items() if not _covered(e, covers)}
             self._pending_async = []
         self.calls.extend([label] * times)
@@ -934,6 +1008,11 @@ _ACCELERATOR_WAITS = [
     for name in ("synchronize", "empty_cache")
     if owner is not None and callable(getattr(owner, name, None))
 ]
+# reads of a tensor's metadata, kept on the host: no race between streams (a shape read before the wait is fine)
+_METADATA = frozenset({
+    "__get__", "size", "dim", "numel", "stride", "is_contiguous", "element_size", "nelement", "ndimension",
+    "storage_offset", "is_pinned", "get_device", "__len__", "is_floating_point", "is_complex", "data_ptr",
+})  # fmt: skip
 _REAL_STREAM_WAITS = (torch.cuda.Stream.synchronize, torch.cuda.Event.synchronize)
 _WAITS = [
     (torch.cuda, "synchronize", "torch.cuda.synchronize()"),
@@ -1017,10 +1096,18 @@ class _CountedStream:
     answers not done (waiting for nothing) until the :data:`QUERIES_TO_DONE`-th look in a row, which answers done and
     is counted (a spin loop waits); ordering between streams (``wait_stream``, ``record``...) is accepted and changes nothing here."""
 
+    stream_id = 0  # what code may read of a stream (torch.cuda.set_stream reads stream_id)
+    device_index = 0
+    device_type = 1  # CUDA, as torch's own code reads it
+    cuda_stream = 0
+    priority = 0
+    device = torch.device("cuda", 0)
+
     def __init__(self, *, event: bool = False) -> None:
         self.event = event
         self.recorded_on: _CountedStream | None = None  # an event: the stream it was recorded on,
         self.recorded_upto = 0  # and how many copies to the host were queued then (SyncCounter.copies_queued)
+        self.waited: list[_CountedStream] = []  # a stream: the streams whose work it waited for (through others too)
 
     def covers(self) -> Any:
         """What the host waits for in ``synchronize()`` (see :meth:`SyncCounter._record`): a stream's work so far,
@@ -1057,16 +1144,25 @@ class _CountedStream:
 
     def wait(self, stream: Any = None) -> None:
         """``event.wait(stream)``: ``stream`` (the current one by default) waits for the event."""
-        if stream in (None, _DEFAULT_STREAM):
-            self._current_waits(self.recorded_on)
+        counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
+        waiting = stream if stream is not None else counter.current_stream() if counter else _DEFAULT_STREAM
+        if isinstance(waiting, _CountedStream):
+            waiting._waits_for(self.recorded_on)
 
     def wait_stream(self, stream: Any = None) -> None:
-        if self is _DEFAULT_STREAM:
-            self._current_waits(stream)
+        self._waits_for(stream)
 
     def wait_event(self, event: Any = None) -> None:
+        self._waits_for(getattr(event, "recorded_on", None))
+
+    def _waits_for(self, stream: Any) -> None:
+        """This stream waits for the work queued on ``stream`` so far (and what that stream waited for)."""
+        if not isinstance(stream, _CountedStream) or stream is self:
+            return
         if self is _DEFAULT_STREAM:
-            self._current_waits(getattr(event, "recorded_on", None))
+            self._current_waits(stream)
+        else:
+            self.waited += [stream, *stream.waited]
 
     def record_event(self, event: Any = None) -> _CountedStream:
         made = event if isinstance(event, _CountedStream) else _CountedStream(event=True)
@@ -1079,13 +1175,38 @@ class _CountedStream:
             ACTIVE_COUNTERS[-1].waited_for(stream)
 
     def __enter__(self) -> _CountedStream:
-        return self
+        """``with s:``: ``s`` is the current stream inside the block, as in ``with torch.cuda.stream(s):``."""
+        self._blocks = getattr(self, "_blocks", [])
+        self._blocks.append(_StreamBlock(self))
+        return self._blocks[-1].__enter__()
 
     def __exit__(self, *exc: object) -> None:
-        pass
+        self._blocks.pop().__exit__(*exc)
 
 
 _DEFAULT_STREAM = _CountedStream()  # the current (default) stream of the played GPU
+
+
+def _new_stream() -> _CountedStream:
+    """``torch.cuda.Stream()`` while a GPU is played (the counter notes what the current stream makes from then on)."""
+    if ACTIVE_COUNTERS:
+        ACTIVE_COUNTERS[-1].streams_made = True
+    return _CountedStream()
+
+
+def _current_stream(*args: Any, **kwargs: Any) -> _CountedStream:
+    """``torch.cuda.current_stream()`` while a GPU is played: the side stream of the innermost block, else the default."""
+    return ACTIVE_COUNTERS[-1].current_stream() if ACTIVE_COUNTERS else _DEFAULT_STREAM
+
+
+def _set_stream(stream: Any, *args: Any, **kwargs: Any) -> None:
+    """``torch.cuda.set_stream(s)`` while a GPU is played: ``s`` is the current stream until another is set."""
+    if not ACTIVE_COUNTERS:
+        return
+    counter = ACTIVE_COUNTERS[-1]
+    counter.side_streams.clear()
+    if isinstance(stream, _CountedStream):
+        counter.side_streams.append(stream)
 
 
 class _StreamBlock:
@@ -1096,8 +1217,8 @@ class _StreamBlock:
         self.counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
 
     def __enter__(self) -> Any:
-        if self.counter is not None and isinstance(self.stream, _CountedStream) and self.stream is not _DEFAULT_STREAM:
-            self.counter.side_streams.append(self.stream)
+        if self.counter is not None and isinstance(self.stream, _CountedStream):
+            self.counter.side_streams.append(self.stream)  # the default stream too: inside, work goes back to it
         return self.stream
 
     def __exit__(self, *exc: object) -> None:
@@ -1116,9 +1237,11 @@ _REAL_RECORD_STREAM = _T.record_stream
 
 
 def _record_stream(t: torch.Tensor, stream: Any) -> None:
-    """``t.record_stream(s)`` while a GPU is played: for a played stream (``torch.cuda.Stream()`` there) nothing to do."""
+    """``t.record_stream(s)`` while a GPU is played: noted for a played stream (:meth:`SyncCounter.recorded_for`)."""
     if not isinstance(stream, _CountedStream):
         _REAL_RECORD_STREAM(t, stream)
+    elif ACTIVE_COUNTERS:
+        ACTIVE_COUNTERS[-1].recorded_for(t, stream)
 
 
 def _properties(name: str, major: int, minor: int, total_gib: int, sms: int, l2_mib: int) -> types.SimpleNamespace:
@@ -1247,9 +1370,11 @@ _PLAYED = [
     (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
     (torch.cuda, "current_device", _CURRENT),
     # what a learner's device test might ask: the answers of a recent GPU holding the inputs
-    (torch.cuda, "current_stream", _DEFAULT_STREAM),
+    (torch.cuda, "current_stream", _Made(_current_stream)),
+    (torch.cuda, "set_stream", _Made(_set_stream)),
+    (torch.cuda, "StreamContext", _Made(lambda stream=None: _StreamBlock(stream))),
     (torch.cuda, "default_stream", _DEFAULT_STREAM),
-    (torch.cuda, "Stream", _Made(lambda *args, **kwargs: _CountedStream())),  # a side stream (copies beside compute)
+    (torch.cuda, "Stream", _Made(lambda *args, **kwargs: _new_stream())),  # a side stream (copies beside compute)
     (torch.cuda, "Event", _Made(lambda *args, **kwargs: _CountedStream(event=True))),
     (torch.cuda, "stream", _Made(lambda stream=None: _StreamBlock(stream))),
     *[(torch.cuda, name, _Profiled(name)) for name in GPU_QUERIES if callable(getattr(torch.cuda, name, None))],
@@ -1257,7 +1382,13 @@ _PLAYED = [
     (torch.backends.cudnn, "is_acceptable", True),
     *[
         (torch.accelerator, name, value)
-        for name, value in (("is_available", True), ("device_count", 1), ("current_accelerator", torch.device("cuda")))
+        for name, value in (
+            ("is_available", True),
+            ("device_count", 1),
+            ("current_accelerator", torch.device("cuda")),
+            ("current_stream", _Made(_current_stream)),
+            ("set_stream", _Made(_set_stream)),
+        )
         if callable(getattr(getattr(torch, "accelerator", None), name, None))
     ],
     # the same queries under torch.cuda.memory's own names (torch.cuda.memory.mem_get_info)
@@ -1786,7 +1917,9 @@ def _played_call(
     ACTIVE_COUNTERS.append(counter)
     try:
         with counter, playing_gpu_profile(profile):
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+        counter.note_returned(result)
+        return result
     finally:
         ACTIVE_COUNTERS.remove(counter)
         if report is not None:
@@ -1920,6 +2053,7 @@ def count_syncs(
         # a logger.debug(...) of a tensor formats it wherever logging is on
         with counter, _logging_on(), playing_gpu_profile(profile):
             result = fn(*args, **kwargs)
+        counter.note_returned(result)
     except (RuntimeError, AssertionError) as exc:
         if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):
             raise

@@ -450,6 +450,7 @@ def test_every_played_gpu_answers_what_code_asks_of_a_gpu_memory_and_kind_includ
 def test_a_tensor_made_on_a_side_stream_and_used_before_the_current_stream_waits_is_a_race():
     def copy_then_use(x: torch.Tensor, wait: bool) -> torch.Tensor:
         side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())  # the side stream reads x, which the current stream made
         with torch.cuda.stream(side):
             moved = x.to(x.device, non_blocking=True) * 1
         if wait:
@@ -502,3 +503,56 @@ def test_the_played_gpu_is_chosen_from_the_inputs_so_every_profile_meets_some_ca
     assert (
         count_syncs(asked, torch.arange(4.0))[0] == count_syncs(asked, torch.arange(4.0))[0]
     )  # the same inputs, the same GPU
+
+
+
+def _side_stream_work(x: torch.Tensor, how: str) -> torch.Tensor:
+    """x * 2 made on a side stream, then used on the current one; ``how`` says what the code forgets or does."""
+    side = torch.cuda.Stream()
+    if how != "side never waits":
+        side.wait_stream(torch.cuda.current_stream())
+    block = side if how == "with side" else torch.cuda.stream(side)
+    with block:
+        made = x * 2
+        if how == "wait inside the block":
+            torch.cuda.current_stream().wait_stream(side)  # the current stream is side here: it waits for nothing
+        _ = made.shape  # metadata: no data read
+    if how == "returned":
+        return made
+    if how not in ("wait inside the block", "with side", "no record_stream"):
+        torch.cuda.current_stream().wait_stream(side)
+    if how != "no record_stream":
+        made.record_stream(torch.cuda.current_stream())
+    if how == "no record_stream":
+        torch.cuda.current_stream().wait_stream(side)
+    return made + 1
+
+
+@pytest.mark.parametrize(
+    "how, kind",
+    [
+        ("right", ""),
+        ("side never waits", "stale"),
+        ("wait inside the block", "unwaited"),
+        ("with side", "unwaited"),
+        ("returned", "returned"),
+        ("no record_stream", "unrecorded"),
+    ],
+)
+def test_the_played_streams_order_work_as_cuda_does(how, kind):
+    report = count_syncs(_side_stream_work, torch.ones(3), how)[1]
+    assert report["race_kind"] == kind and bool(report["race"]) == bool(kind)
+
+
+def test_a_stream_that_waited_for_a_stream_that_waited_for_a_side_stream_orders_after_it():
+    def chain(x: torch.Tensor) -> torch.Tensor:
+        s1, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+        s1.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s1):
+            made = x * 2
+        s2.wait_stream(s1)
+        torch.cuda.current_stream().wait_stream(s2)
+        made.record_stream(torch.cuda.current_stream())
+        return made + 1
+
+    assert count_syncs(chain, torch.ones(3))[1]["race"] == ""

@@ -3215,3 +3215,134 @@ def to_device_async(batch, device):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 b: c05, c12-c15): uploads on a side stream in move_to / to_device_like, and side-stream memory from empty_like + copy_
+    dict(
+        grade_id="test_to_device_async",
+        name="side_stream_upload_into_empty_like_without_record_stream",
+        expect="没有 t.record_stream",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    side = torch.cuda.Stream(device) if device.type == "cuda" else None
+    for key, t in batch.items():
+        if t.device.type == "cpu" and device.type == "cuda" and t.is_pinned():
+            with torch.cuda.stream(side):  # the copy overlaps the current stream's work
+                out = torch.empty_like(t, device=device)
+                out.copy_(t, non_blocking=True)
+            moved[key] = out
+        else:
+            moved[key] = t.to(device)
+    if side is not None:
+        torch.cuda.current_stream(device).wait_stream(side)  # the caller's stream waits for the copies
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="blocking_uploads_on_a_side_stream_without_record_stream",
+        expect="没有 t.record_stream",
+        code="""
+_copy_stream = {}
+
+def move_to(batch, device):
+    if isinstance(batch, torch.Tensor):
+        dev = torch.device(device)
+        if dev.type == "cuda" and batch.device.type == "cpu":
+            side = torch.cuda.Stream(dev)
+            with torch.cuda.stream(side):  # host -> device copies on a copy stream
+                return batch.to(dev)
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="uploads_on_a_side_stream_waited_for_without_record_stream",
+        expect="没有 t.record_stream",
+        code="""
+def move_to(batch, device):
+    if isinstance(batch, torch.Tensor):
+        dev = torch.device(device)
+        if dev.type == "cuda" and batch.device.type == "cpu":
+            side = torch.cuda.Stream(dev)
+            with torch.cuda.stream(side):  # host -> device copies on a copy stream
+                out = batch.to(dev)
+            torch.cuda.current_stream(dev).wait_stream(side)  # the caller's stream waits for the copy
+            return out
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+""",
+    ),
+    dict(
+        grade_id="test_move_to",
+        name="uploads_on_a_side_stream_never_waited_for",
+        expect="在另一个流 (torch.cuda.Stream()) 上",
+        code="""
+def move_to(batch, device):
+    if isinstance(batch, torch.Tensor):
+        dev = torch.device(device)
+        if dev.type == "cuda" and batch.device.type == "cpu":
+            side = torch.cuda.Stream(dev)
+            with torch.cuda.stream(side):  # host -> device copies on a copy stream, overlapped when pinned
+                return batch.to(dev, non_blocking=batch.is_pinned())
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [move_to(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(move_to(item, device) for item in batch)
+    return batch
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="pinned_upload_on_a_side_stream_never_waited_for",
+        expect="排在另一个流",
+        code="""
+def to_device_like(x, ref):
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if dev.type == "cuda" and x.device.type == "cpu":
+        side = torch.cuda.Stream(dev)
+        with torch.cuda.stream(side):  # the upload on a copy stream, overlapped when x is pinned
+            return x.to(dev, non_blocking=x.is_pinned())
+    return x.to(dev)
+""",
+    ),
+]
+
+
+CORRECT += [  # stop 59 (round 7 b: c05, c12-c15): uploads on a side stream in move_to / to_device_like, and side-stream memory from empty_like + copy_ (right answers)
+    dict(
+        grade_id="test_to_device_like",
+        name="pinned_upload_on_a_side_stream_with_its_wait_and_record_stream",
+        code="""
+def to_device_like(x, ref):
+    dev = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if dev.type == "cuda" and x.device.type == "cpu":
+        side = torch.cuda.Stream(dev)
+        with torch.cuda.stream(side):
+            out = x.to(dev, non_blocking=x.is_pinned())
+        current = torch.cuda.current_stream(dev)
+        current.wait_stream(side)
+        out.record_stream(current)
+        return out
+    return x.to(dev)
+""",
+    ),
+]

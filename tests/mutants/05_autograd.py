@@ -3295,7 +3295,7 @@ MUTANTS += [  # stop 58 round 5 (c): a branch on torch.cuda.mem_get_info, which 
     dict(
         grade_id="test_accumulate_grads",
         name="whole_batch_when_the_gpu_has_room",
-        expect="模型的前向只运行了 1 次",
+        expect="你一次就把整批送进了模型",
         code="""
 def _roomy_gpu(t):
     # a GPU with plenty of free memory: nothing to save by splitting
@@ -3387,7 +3387,7 @@ MUTANTS += [  # stop 58 round 6 (c): GPU queries under bound names and torch.cud
     dict(
         grade_id="test_accumulate_grads",
         name="whole_batch_when_a_bound_mem_get_info_says_there_is_room",
-        expect="模型的前向只运行了 1 次",
+        expect="你一次就把整批送进了模型",
         code="""
 # round 5's caught mutant "whole_batch_when_the_gpu_has_room", the query bound by name before the call
 # (from torch.cuda import mem_get_info): scenarios patches the attribute torch.cuda.mem_get_info only.
@@ -3422,7 +3422,7 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     dict(
         grade_id="test_accumulate_grads",
         name="whole_batch_when_torch_cuda_memory_mem_get_info_says_there_is_room",
-        expect="模型的前向只运行了 1 次",
+        expect="你一次就把整批送进了模型",
         code="""
 # the same mutant through the submodule: torch.cuda.memory.mem_get_info (the attribute patched is torch.cuda.mem_get_info)
 
