@@ -505,7 +505,6 @@ def test_the_played_gpu_is_chosen_from_the_inputs_so_every_profile_meets_some_ca
     )  # the same inputs, the same GPU
 
 
-
 def _side_stream_work(x: torch.Tensor, how: str) -> torch.Tensor:
     """x * 2 made on a side stream, then used on the current one; ``how`` says what the code forgets or does."""
     side = torch.cuda.Stream()

@@ -3332,3 +3332,270 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 a c05-c07, c11; c c11, c12, c16, c21-c23): played streams order work as CUDA does
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="sums_on_a_side_stream_that_never_waited_for_the_losses",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 07 epoch_mean_loss: sums on a side stream that never waits for the stream that made the losses; .item() inside
+import contextlib
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+        total, count = 0.0, 0
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+        return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="windows_on_a_side_stream_that_never_waited_for_the_losses",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 07 log_running_loss: windows on a side stream that never waits for the stream that made the losses
+import contextlib
+def log_running_loss(losses, batch_sizes, log_every):
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+        windows = []
+        window_sum, window_n = 0.0, 0
+        for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+            window_sum = window_sum + loss.detach() * batch_size
+            window_n += batch_size
+            if step % log_every == 0:
+                windows.append(window_sum / window_n)
+                window_sum, window_n = 0.0, 0
+        return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="the_epoch_on_a_side_stream_that_never_waited_for_the_caller",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 07 train_epoch: the epoch on a side stream that never waits for the caller's stream; logs read on it
+import contextlib
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+        logs = []
+        window_sum, window_n = 0.0, 0
+        epoch_sum, epoch_n = 0.0, 0
+        for step, (x, y) in enumerate(batches, start=1):
+            optimizer.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            optimizer.step()
+            batch_size = x.shape[0]
+            batch_sum = loss.detach() * batch_size
+            window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+            epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+            if step % log_every == 0:
+                logs.append((window_sum / window_n).item())
+                window_sum, window_n = 0.0, 0
+        result = logs, (epoch_sum / epoch_n).item()
+    if side is not None:
+        torch.cuda.current_stream().wait_stream(side)
+    return result
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="with_side_stream_entered_as_a_context_no_waits",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 07 train_epoch: logging math on a side stream entered with `with side:` (torch.Stream's own context manager),
+# accumulators read with .item() on the current stream with no wait at all (same race as c08, other spelling)
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        if side is not None:
+            with side:
+                batch_sum = loss.detach() * batch_size
+                window_sum, epoch_sum = window_sum + batch_sum, epoch_sum + batch_sum
+        else:
+            batch_sum = loss.detach() * batch_size
+            window_sum, epoch_sum = window_sum + batch_sum, epoch_sum + batch_sum
+        window_n, epoch_n = window_n + batch_size, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="with_side_stream_entered_as_a_context_no_waits",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# epoch_mean_loss: the sums on a side stream entered as `with side:` (torch.Stream's own context manager makes it the
+# current stream, like torch.cuda.stream(side)); no wait either way: the current stream's division and .item() race
+# the side stream, and the side stream reads losses the current stream may not have finished.
+import contextlib
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = torch.cuda.Stream() if losses[0].is_cuda else None
+    total, count = 0.0, 0
+    with side if side is not None else contextlib.nullcontext():  # accumulate beside the training stream
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="side_stream_reads_the_losses_before_waiting_for_the_current_stream",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# epoch_mean_loss: sums on a side stream (torch.cuda.stream), the current stream waits for it before the division, but
+# the side stream never waits for the current one: it reads the losses / targets the current stream may still be computing.
+import contextlib
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = torch.cuda.Stream() if losses[0].is_cuda else None
+    total, count = 0.0, 0
+    with torch.cuda.stream(side) if side is not None else contextlib.nullcontext():
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+    if side is not None:
+        torch.cuda.current_stream().wait_stream(side)
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="current_stream_wait_written_inside_the_side_block",
+        expect="当前 stream 没有先等那条 stream",
+        code="""
+# epoch_mean_loss: sums on a side stream, and the wait written INSIDE the `with torch.cuda.stream(side):` block: there
+# torch.cuda.current_stream() IS the side stream, so this is side.wait_stream(side), a no-op; the division and .item()
+# on the caller's stream after the block race the side stream. (The played current_stream() answers the default stream
+# even inside the block.)
+import contextlib
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = torch.cuda.Stream() if losses[0].is_cuda else None
+    total, count = 0.0, 0
+    with torch.cuda.stream(side) if side is not None else contextlib.nullcontext():
+        if side is not None:
+            side.wait_stream(torch.cuda.default_stream())  # the losses come from the training stream
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+        if side is not None:
+            torch.cuda.current_stream().wait_stream(side)  # inside the block: current_stream() is `side`
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="side_stream_through_StreamContext_no_waits",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# epoch_mean_loss: sums on a side stream entered with torch.cuda.StreamContext(side) (the class torch.cuda.stream(side)
+# returns), and no wait either way: a race, as with torch.cuda.stream(side) and no wait (caught, k11).
+import contextlib
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = torch.cuda.Stream() if losses[0].is_cuda else None
+    total, count = 0.0, 0
+    with torch.cuda.StreamContext(side) if side is not None else contextlib.nullcontext():
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+    return (total / count).item()
+""",
+    ),
+]
+
+
+CORRECT += [  # stop 59 (round 7 a c05-c07, c11; c c11, c12, c16, c21-c23): played streams order work as CUDA does (right answers)
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="side_stream_set_with_set_stream_waits_both_ways",
+        code="""
+# RIGHT epoch_mean_loss on a side stream switched with torch.cuda.set_stream (both waits, stream restored): false failure?
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = torch.cuda.Stream() if losses[0].is_cuda else None
+    total, count = 0.0, 0
+    if side is not None:
+        main = torch.cuda.current_stream()
+        side.wait_stream(main)
+        torch.cuda.set_stream(side)
+    try:
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+    finally:
+        if side is not None:
+            torch.cuda.set_stream(main)
+    if side is not None:
+        main.wait_stream(side)
+    return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="side_stream_through_StreamContext_waits_both_ways",
+        code="""
+# RIGHT epoch_mean_loss on a side stream entered with torch.cuda.StreamContext (both waits): false failure?
+import contextlib
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = torch.cuda.Stream() if losses[0].is_cuda else None
+    total, count = 0.0, 0
+    if side is not None:
+        side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.StreamContext(side) if side is not None else contextlib.nullcontext():
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+    if side is not None:
+        torch.cuda.current_stream().wait_stream(side)
+    return (total / count).item()
+""",
+    ),
+]

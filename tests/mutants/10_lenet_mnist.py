@@ -6001,3 +6001,511 @@ def make_checkpoint(model, optimizer, epoch):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 a c01-c04, c10, c12, c15, c20; c c13, c15; d c10, c14, c15, c17, c18): played streams order work as CUDA does
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetch_on_a_side_stream_waited_for_without_record_stream",
+        expect="没有对它 record_stream",
+        code="""
+# 10 train_one_epoch: copies on a side stream, current stream waits, but no record_stream (allocator reuse race)
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    copy_stream = torch.cuda.Stream() if torch.cuda.is_available() and device.type == "cuda" else None
+    losses = []
+    for xb, yb in loader:
+        if copy_stream is not None:
+            with torch.cuda.stream(copy_stream):
+                xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            torch.cuda.current_stream().wait_stream(copy_stream)  # no xb.record_stream(current)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the_epoch_on_a_side_stream_that_never_waited_for_the_caller",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 10 train_one_epoch: the whole epoch on a side stream; the side stream never waits for the current one
+import contextlib
+# (params / optimizer state written by the caller's queued work are read early); the end waits correctly
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    side = torch.cuda.Stream() if torch.cuda.is_available() and device.type == "cuda" else None
+    losses = []
+    with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+        for xb, yb in loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            losses.append(loss.detach())
+        out = torch.stack(losses)
+    if side is not None:
+        torch.cuda.current_stream().wait_stream(side)
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="evaluation_on_a_side_stream_read_on_the_current_one_without_waits",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 10 evaluate: the loop on a side stream, .item() on the current stream with no wait at all (plain race)
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        side = torch.cuda.Stream() if torch.cuda.is_available() else None
+        with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()), torch.inference_mode():
+            correct = torch.zeros((), dtype=torch.long, device=y.device)
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="evaluation_on_a_side_stream_that_never_waited_for_the_steps",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 10 evaluate: loop on a side stream that never waits for the caller's stream (params written by the
+# caller's queued optimizer.step() read early); the current stream waits for the side one before .item()
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        side = torch.cuda.Stream() if torch.cuda.is_available() else None
+        with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()), torch.inference_mode():
+            correct = torch.zeros((), dtype=torch.long, device=y.device)
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        if side is not None:
+            torch.cuda.current_stream().wait_stream(side)
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="copies_entered_with_the_stream_as_a_context_used_unwaited",
+        expect="当前 stream 没有先等那条 stream",
+        code="""
+# 10 train_one_epoch: copies on a side stream entered with `with copy_stream:` (torch.Stream's context manager),
+# the model uses them on the current stream with no wait_stream / event at all
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    copy_stream = torch.cuda.Stream() if torch.cuda.is_available() and device.type == "cuda" else None
+    losses = []
+    for xb, yb in loader:
+        if copy_stream is not None:
+            with copy_stream:
+                xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validation_on_a_side_stream_that_never_waited_for_the_steps",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# 10 fit: validation run on a side stream "to overlap it with the next epoch's host work"; the side stream never
+# waits for the current stream, where the epoch's optimizer steps are still queued: evaluate may read old weights
+import contextlib
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+            history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="wait_written_inside_the_side_block",
+        expect="当前 stream 没有先等那条 stream",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    side = torch.cuda.Stream(device=device) if device.type == "cuda" else None  # copies beside the compute
+    losses = []
+    for xb, yb in loader:
+        if side is not None:
+            with torch.cuda.stream(side):
+                xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+                current = torch.cuda.current_stream(device)  # inside the block: this is `side` itself
+                current.wait_stream(side)
+                xb.record_stream(current)
+                yb.record_stream(current)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="whole_epoch_on_a_side_stream_returned_unwaited",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+import contextlib
+
+
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    # the whole epoch on its own stream (so that it can overlap other work); nothing waits for it afterwards
+    block = torch.cuda.stream(torch.cuda.Stream(device=device)) if device.type == "cuda" else contextlib.nullcontext()
+    losses = []
+    with block:
+        for xb, yb in loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="copies_in_with_side_used_unwaited",
+        expect="当前 stream 没有先等那条 stream",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    side = torch.cuda.Stream(device=device) if device.type == "cuda" else None  # copies beside the compute
+    losses = []
+    for xb, yb in loader:
+        if side is not None:
+            with side:  # the stream as its own context manager (torch.Stream.__enter__)
+                xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            # (no record_stream: xb / yb were allocated on `side`)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetcher_without_record_stream_on_the_current_stream",
+        expect="没有对它 record_stream",
+        code="""
+# train_one_epoch with a prefetcher: the next batch is copied on a side stream while this one trains; the current
+# stream waits for the side stream before using a batch, but the copies (allocated on the side stream) are never
+# record_stream'ed for the current stream: freed when the next batch replaces them, their memory goes back to the side
+# stream's pool and the next prefetch may overwrite it while the current stream's queued forward/backward still reads it.
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    side = torch.cuda.Stream(device) if device.type == "cuda" else None
+
+    def fetch(batch):
+        xb, yb = batch
+        if side is None:
+            return xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        with torch.cuda.stream(side):
+            return xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+
+    it = iter(loader)
+    first = next(it, None)
+    nxt = fetch(first) if first is not None else None
+    while nxt is not None:
+        if side is not None:
+            torch.cuda.current_stream(device).wait_stream(side)
+        xb, yb = nxt
+        following = next(it, None)
+        nxt = fetch(following) if following is not None else None  # overlaps with this step
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
+
+
+CORRECT += [  # stop 59 (round 7 a c01-c04, c10, c12, c15, c20; c c13, c15; d c10, c14, c15, c17, c18): played streams order work as CUDA does (right answers)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetcher_reading_a_shape_before_the_wait",
+        code="""
+# 10 train_one_epoch: c10's RIGHT prefetcher plus a batch sanity check on the prefetched tensors' shapes
+# (host metadata: no GPU read) before the wait. Expected: refused with a race message naming __get__()
+# (was: a RIGHT prefetcher (next batch copied on a side stream while this one computes;
+# current waits, record_stream, side waits for current before reusing) -- checks the model does not refuse it
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    use_side = torch.cuda.is_available() and device.type == "cuda"
+    side = torch.cuda.Stream() if use_side else None
+    it = iter(loader)
+
+    def fetch():
+        try:
+            xb, yb = next(it)
+        except StopIteration:
+            return None
+        if side is None:
+            return xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            xd, yd = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        if xd.shape[0] != yd.shape[0]:  # a malformed batch: fail here, at the loader, not deep in the loss
+            raise ValueError(f"batch x has {xd.shape[0]} rows, y has {yd.shape[0]}")
+        return xd, yd
+
+    nxt = fetch()
+    while nxt is not None:
+        if side is not None:
+            torch.cuda.current_stream().wait_stream(side)
+            nxt[0].record_stream(torch.cuda.current_stream())
+            nxt[1].record_stream(torch.cuda.current_stream())
+        xb, yb = nxt
+        nxt = fetch()
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetcher_waited_and_recorded",
+        code="""
+# 10 train_one_epoch: a RIGHT prefetcher (next batch copied on a side stream while this one computes;
+# current waits, record_stream, side waits for current before reusing) -- checks the model does not refuse it
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    use_side = torch.cuda.is_available() and device.type == "cuda"
+    side = torch.cuda.Stream() if use_side else None
+    it = iter(loader)
+
+    def fetch():
+        try:
+            xb, yb = next(it)
+        except StopIteration:
+            return None
+        if side is None:
+            return xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            return xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+
+    nxt = fetch()
+    while nxt is not None:
+        if side is not None:
+            torch.cuda.current_stream().wait_stream(side)
+            nxt[0].record_stream(torch.cuda.current_stream())
+            nxt[1].record_stream(torch.cuda.current_stream())
+        xb, yb = nxt
+        nxt = fetch()
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetcher_reading_xb_shape_before_the_wait",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    side = torch.cuda.Stream(device=device) if device.type == "cuda" else None
+    losses = []
+    for xb, yb in loader:
+        if side is not None:
+            with torch.cuda.stream(side):
+                xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            if xb.shape[0] != yb.shape[0]:  # host-side metadata only: no GPU data touched
+                raise ValueError(f"batch sizes differ: {tuple(xb.shape)} vs {tuple(yb.shape)}")
+            current = torch.cuda.current_stream(device)
+            current.wait_stream(side)
+            xb.record_stream(current)
+            yb.record_stream(current)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetcher_through_set_stream",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    side = torch.cuda.Stream(device=device) if device.type == "cuda" else None
+    losses = []
+    for xb, yb in loader:
+        if side is not None:
+            current = torch.cuda.current_stream(device)
+            torch.cuda.set_stream(side)  # copies on the side stream
+            try:
+                xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            finally:
+                torch.cuda.set_stream(current)
+            current.wait_stream(side)
+            xb.record_stream(current)
+            yb.record_stream(current)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetcher_through_torch_accelerator_current_stream",
+        code="""
+# RIGHT prefetcher written with the device-generic torch.accelerator.current_stream (waits + record_stream): false failure?
+# train_one_epoch with a prefetcher: the next batch is copied on a side stream while this one trains; the current
+# stream waits for the side stream before using a batch, but the copies (allocated on the side stream) are never
+# record_stream'ed for the current stream: freed when the next batch replaces them, their memory goes back to the side
+# stream's pool and the next prefetch may overwrite it while the current stream's queued forward/backward still reads it.
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    side = torch.cuda.Stream(device) if device.type == "cuda" else None
+
+    def fetch(batch):
+        xb, yb = batch
+        if side is None:
+            return xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        with torch.cuda.stream(side):
+            return xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+
+    it = iter(loader)
+    first = next(it, None)
+    nxt = fetch(first) if first is not None else None
+    while nxt is not None:
+        if side is not None:
+            torch.accelerator.current_stream(device).wait_stream(side)
+        xb, yb = nxt
+        if side is not None:
+            xb.record_stream(torch.accelerator.current_stream(device))
+            yb.record_stream(torch.accelerator.current_stream(device))
+        following = next(it, None)
+        nxt = fetch(following) if following is not None else None  # overlaps with this step
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
