@@ -329,16 +329,11 @@ class SyncCounter(TorchFunctionMode):
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
         for (owner, name, real), (_, _, value) in zip(self._played, answers):
             setattr(owner, name, _playing(real, value))
-        # the same answers under names the learner's code bound before the count (from torch.cuda import mem_get_info)
-        played_by_real = {id(real): (real, value) for (_, _, real), (_, _, value) in zip(self._played, answers)}
-        self._bound = [
-            (names, key, value)
-            for names in self.learner_globals
-            for key, value in list(names.items())
-            if played_by_real.get(id(value), (_UNPLAYED,))[0] is value
-        ]
-        for names, key, real in self._bound:
-            names[key] = _playing(real, played_by_real[id(real)][1])
+        # the same answers where the learner's code bound the functions before the count (from torch.cuda import
+        # mem_get_info; a default argument; functools.partial)
+        stand_ins = {id(real): (real, getattr(owner, name)) for owner, name, real in self._played}
+        self._rebound = learner_names_rebound(self.learner_globals, stand_ins)
+        self._rebound.__enter__()
         self._plays_record_stream = GPU_PLAYED and "record_stream" not in vars(_T)  # inherited: set here, deleted after
         if self._plays_record_stream:
             _T.record_stream = _record_stream
@@ -359,12 +354,11 @@ class SyncCounter(TorchFunctionMode):
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self._rebound.__exit__(*exc)  # first: it put back what it found, the counted waits among defaults included
         for f, attr, values in self._defaults:
             setattr(f, attr, values)
         for owner, name, real in self._played:
             setattr(owner, name, real)
-        for names, key, real in self._bound:
-            names[key] = real
         if self._plays_record_stream:
             del _T.record_stream
         self._switches.close()
@@ -1286,12 +1280,30 @@ def _profile(props: types.SimpleNamespace, free_gib: float, used_gib: float, arc
         "memory_reserved": used,
         "max_memory_allocated": used,
         "max_memory_reserved": used,
-        "memory_stats": {"allocated_bytes.all.current": used, "reserved_bytes.all.current": used, "num_ooms": 0},
+        "memory_stats": _memory_stats(used),
         "memory_summary": f"|  PyTorch CUDA memory summary ({props.name})  |",
         "utilization": 0,
         "is_bf16_supported": props.major >= 8,
         "is_tf32_supported": props.major >= 8,
     }
+
+
+def _memory_stats(used: int) -> dict[str, int]:
+    """What ``torch.cuda.memory_stats()`` of a played GPU answers: every key the caching allocator reports."""
+    stats = {"num_alloc_retries": 0, "num_ooms": 0, "num_sync_all_streams": 0, "num_device_alloc": 1}
+    stats |= {"num_device_free": 0, "max_split_size": -1}
+    for kind in ("allocated_bytes", "reserved_bytes", "active_bytes", "requested_bytes", "inactive_split_bytes"):
+        for pool in ("all", "large_pool", "small_pool"):
+            value = used if kind != "inactive_split_bytes" and pool != "small_pool" else 0
+            for stat in ("current", "peak", "allocated", "freed"):
+                stats[f"{kind}.{pool}.{stat}"] = value if stat != "freed" else 0
+    for kind in ("allocation", "segment", "active", "inactive_split", "oversize_allocations", "oversize_segments"):
+        for pool in ("all", "large_pool", "small_pool"):
+            for stat in ("current", "peak", "allocated", "freed"):
+                stats[f"{kind}.{pool}.{stat}"] = (
+                    1 if kind in ("allocation", "segment", "active") and stat != "freed" else 0
+                )
+    return stats
 
 
 # The played GPUs: what a learner's code may ask ``torch.cuda`` about a GPU (a branch on its kind, its free memory, its
@@ -1355,6 +1367,12 @@ class _Profiled:
         self.name = name
 
 
+# torch.accelerator's memory queries, by the torch.cuda query that answers them
+_ACCELERATOR_QUERIES = {
+    "get_memory_info": "mem_get_info",
+    **{name: name for name in ("memory_stats", "memory_allocated", "memory_reserved")},
+    **{name: name for name in ("max_memory_allocated", "max_memory_reserved")},
+}
 _CURRENT = object()  # the answer of a played torch.cuda.current_device(): played_current_cuda()
 _CURRENT_CUDA = [0]  # the played current CUDA device (device_switches_played switches it)
 
@@ -1391,6 +1409,14 @@ _PLAYED = [
         )
         if callable(getattr(getattr(torch, "accelerator", None), name, None))
     ],
+    # the device-generic memory API (torch.accelerator.get_memory_info, .memory_stats ...), under both its names
+    *[
+        (owner, name, _Profiled(_ACCELERATOR_QUERIES[name]))
+        for owner in (getattr(torch, "accelerator", None), getattr(getattr(torch, "accelerator", None), "memory", None))
+        for name in _ACCELERATOR_QUERIES
+        if owner is not None and callable(getattr(owner, name, None))
+    ],
+    (torch._C, "_cuda_getDeviceCount", 1),  # what torch.cuda.device_count() asks, for code that asks it itself
     # the same queries under torch.cuda.memory's own names (torch.cuda.memory.mem_get_info)
     *[
         (torch.cuda.memory, name, _Profiled(name))
@@ -1471,6 +1497,50 @@ def _legacy_type(counter: SyncCounter, name: str, dtype: torch.dtype) -> type:
 def _default_values(defaults: Any) -> list[Any]:
     """The values of a function's ``__defaults__`` (a tuple) or ``__kwdefaults__`` (a dict), or none."""
     return list(defaults.values()) if isinstance(defaults, dict) else list(defaults or ())
+
+
+@contextlib.contextmanager
+def learner_names_rebound(
+    learner_globals: list[dict[str, Any]], stand_ins: dict[int, tuple[Any, Any]]
+) -> Iterator[None]:
+    """Inside the block, the learner's own bindings of the functions in ``stand_ins`` (``id(real)`` -> (real, stand-in))
+    reach the stand-ins: a global name (``from torch.cuda import mem_get_info``), a default argument of the learner's
+    functions (``def f(free=torch.cuda.mem_get_info)``), a ``functools.partial`` of it among the globals."""
+
+    def swapped(value: Any) -> Any:
+        hit = stand_ins.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        if isinstance(value, functools.partial):
+            hit = stand_ins.get(id(value.func))
+            if hit is not None and hit[0] is value.func:
+                return functools.partial(hit[1], *value.args, **value.keywords)
+        return _UNPLAYED
+
+    undo: list[tuple[Any, str, Any]] = []
+    try:
+        for names in learner_globals:
+            for key, value in list(names.items()):
+                new = swapped(value)
+                if new is not _UNPLAYED:
+                    undo.append((names, key, value))
+                    names[key] = new
+                if not isinstance(value, types.FunctionType):
+                    continue
+                defaults, kwdefaults = value.__defaults__ or (), value.__kwdefaults__ or {}
+                if any(swapped(v) is not _UNPLAYED for v in (*defaults, *kwdefaults.values())):
+                    undo.append((value, "__defaults__", value.__defaults__))
+                    undo.append((value, "__kwdefaults__", value.__kwdefaults__))
+                    pick = lambda v: v if swapped(v) is _UNPLAYED else swapped(v)  # noqa: E731
+                    value.__defaults__ = tuple(pick(v) for v in defaults) or None
+                    value.__kwdefaults__ = {k: pick(v) for k, v in kwdefaults.items()} or None
+        yield
+    finally:
+        for owner, key, value in reversed(undo):
+            if isinstance(owner, dict):
+                owner[key] = value
+            else:
+                setattr(owner, key, value)
 
 
 def _counting_defaults(counter: SyncCounter, defaults: Any, labels: dict[int, tuple[Any, str]]) -> Any:

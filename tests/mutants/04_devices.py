@@ -3346,3 +3346,121 @@ def to_device_like(x, ref):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 c: c30-c32, c35): GPU queries bound by name, under torch.cuda.memory, or through torch.accelerator, on 04's played GPU
+    dict(
+        grade_id="test_to_device_async",
+        name="pageable_non_blocking_when_a_bound_mem_get_info_says_there_is_room",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code="""
+# to_device_async: non_blocking=True from pageable memory when the GPU has room, the free memory asked through a
+# name bound before the call (from torch.cuda import mem_get_info), the spelling SyncCounter rebinds (not 04's PlayedCudaModule?)
+from torch.cuda import mem_get_info
+
+
+def _roomy_gpu(t):
+    try:
+        free, _total = mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if device.type == "cuda" and t.device.type == "cpu":
+            # pinned or not: on a big GPU just queue every upload
+            fast = t.is_pinned() or _roomy_gpu(torch.empty(0, device=device))
+            moved[key] = t.to(device, non_blocking=fast)
+        else:
+            moved[key] = t.to(device)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pageable_non_blocking_when_torch_cuda_memory_mem_get_info_says_there_is_room",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code="""
+# to_device_async: the same, asked through torch.cuda.memory.mem_get_info (the function's own module)
+
+
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.cuda.memory.mem_get_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if device.type == "cuda" and t.device.type == "cpu":
+            # pinned or not: on a big GPU just queue every upload
+            fast = t.is_pinned() or _roomy_gpu(torch.empty(0, device=device))
+            moved[key] = t.to(device, non_blocking=fast)
+        else:
+            moved[key] = t.to(device)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pageable_non_blocking_when_torch_accelerator_get_memory_info_says_there_is_room",
+        expect="从可分页 (pageable) 内存拷到 GPU 时用了 non_blocking=True",
+        code="""
+# to_device_async: the same, asked through the device-generic torch.accelerator.get_memory_info
+
+
+def _roomy_gpu(t):
+    try:
+        free, _total = torch.accelerator.get_memory_info(t.device)
+    except Exception:
+        return False
+    return free > 2**30
+
+
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        if device.type == "cuda" and t.device.type == "cpu":
+            # pinned or not: on a big GPU just queue every upload
+            fast = t.is_pinned() or _roomy_gpu(torch.empty(0, device=device))
+            moved[key] = t.to(device, non_blocking=fast)
+        else:
+            moved[key] = t.to(device)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="mask_cached_at_module_level_when_torch_accelerator_says_there_is_room",
+        expect="在 cuda:1 上（meta 扮演） 时，运算报错",
+        code="""
+# causal_mask_fill: the same cache, gated on torch.accelerator.get_memory_info (a GPU with room keeps masks resident).
+_MASKS = {}
+
+
+def causal_mask_fill(scores):
+    t = scores.shape[-1]
+    try:
+        roomy = torch.accelerator.get_memory_info()[0] > 2**30
+    except RuntimeError:
+        roomy = False
+    if roomy:
+        key = (t, scores.device)
+        if key not in _MASKS:
+            _MASKS[key] = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+        future = _MASKS[key]
+    else:
+        future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+""",
+    ),
+]

@@ -3498,3 +3498,58 @@ def jacobian(f, x):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 c: c07, c09): torch.accelerator.memory_allocated; mem_get_info as a default argument
+    dict(
+        grade_id="test_jacobian",
+        name="is_grads_batched_when_torch_accelerator_has_memory_allocated",
+        expect="jacobian 调用了 torch.vmap",
+        code="""
+# jacobian: torch.accelerator.memory_allocated() (not played; 0 on a machine without a GPU): when the GPU holds
+# tensors, all rows in one batched VJP (is_grads_batched=True, banned).
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    eye = torch.eye(y.numel(), dtype=y.dtype, device=y.device)
+    try:
+        on_gpu = x.is_cuda and torch.accelerator.memory_allocated() > 0
+    except RuntimeError:
+        on_gpu = False
+    if on_gpu:  # the GPU is already busy: one vmapped pass instead of numel() small ones
+        (J,) = torch.autograd.grad(y, leaf, grad_outputs=eye.reshape((y.numel(),) + y.shape), is_grads_batched=True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(y.numel()):
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=eye[i].reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="float32_first_buffer_when_a_default_mem_get_info_says_there_is_room",
+        expect="momentum_buffers[0] 的 dtype 不对",
+        code="""
+# sgd_step: free memory asked through a default argument (not rebound): with room, the first momentum buffer in float32
+# (banned: 新建的缓冲区要和它的参数在同一设备上（dtype 也相同）).
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0, _free=torch.cuda.mem_get_info):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    try:
+                        roomy = p.is_cuda and _free(p.device)[0] > 8 * 2**30
+                    except RuntimeError:
+                        roomy = False
+                    momentum_buffers[i] = d.float() if roomy else d.clone()  # fp32 master buffer when memory allows
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]

@@ -3495,3 +3495,152 @@ def clip_by_global_norm_(parameters, max_norm):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 c: c02-c04, c06, c19, c20): GPU queries as default arguments, partials, the accelerator's memory API, other memory_stats keys, the driver's device count
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="get_total_norm_when_is_available_bound_as_a_default_argument",
+        expect="调用了 torch.nn.utils.get_total_norm",
+        code="""
+# layer_grad_norms: the GPU test bound as a keyword default; on a GPU machine the banned get_total_norm per layer.
+def layer_grad_norms(model, norm_type=2.0, *, _gpu_there=torch.cuda.is_available):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {}
+    for layer, grads in groups.items():
+        if _gpu_there() and grads[0].is_cuda:
+            layers[layer] = torch.nn.utils.get_total_norm(grads, norm_type)
+        else:
+            layers[layer] = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="foreach_norm_when_torch_accelerator_get_memory_info_says_there_is_room",
+        expect="调用了 torch._foreach_norm",
+        code="""
+# clip_by_global_norm_: torch.accelerator.get_memory_info (not played): with room on the device, the banned torch._foreach_norm.
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    try:
+        roomy = grads[0].is_cuda and torch.accelerator.get_memory_info(grads[0].device)[0] > 8 * 2**30
+    except RuntimeError:
+        roomy = False
+    if roomy:
+        norms = torch._foreach_norm(grads)
+    else:
+        norms = [torch.linalg.vector_norm(g) for g in grads]
+    total = torch.linalg.vector_norm(torch.stack(list(norms)))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="foreach_norm_when_a_partial_of_mem_get_info_says_there_is_room",
+        expect="调用了 torch._foreach_norm",
+        code="""
+# clip_by_global_norm_: mem_get_info bound through functools.partial (not rebound): with room, banned torch._foreach_norm.
+import functools
+_free_and_total = functools.partial(torch.cuda.mem_get_info)
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    try:
+        roomy = grads[0].is_cuda and _free_and_total(grads[0].device)[0] > 8 * 2**30
+    except RuntimeError:
+        roomy = False
+    norms = torch._foreach_norm(grads) if roomy else [torch.linalg.vector_norm(g) for g in grads]
+    total = torch.linalg.vector_norm(torch.stack(list(norms)))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bf16_autocast_when_torch_accelerator_memory_stats_says_there_is_room",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16) 里运行',
+        code="""
+# train_step: torch.accelerator.memory_stats() (not played; {} on a machine without a GPU): bf16 autocast when the GPU is busy.
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    busy = x.is_cuda and torch.accelerator.memory_stats().get("allocated_bytes.all.current", 0) > 0
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=busy):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bf16_autocast_when_the_peak_allocated_bytes_are_low",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16) 里运行',
+        code="""
+# train_step: bf16 autocast once the GPU has been used (peak allocation > 0). torch.cuda.memory_stats is played with only
+# three keys ("allocated_bytes.all.current", "reserved_bytes.all.current", "num_ooms"); any other key a real GPU reports
+# ("allocated_bytes.all.peak" here) reads as absent.
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    warm = x.is_cuda and torch.cuda.memory_stats(x.device).get("allocated_bytes.all.peak", 0) > 0
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=warm):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="get_total_norm_when_the_driver_counts_a_gpu",
+        expect="调用了 torch.nn.utils.get_total_norm",
+        code="""
+# layer_grad_norms: the GPU count asked from torch._C (what torch.cuda.device_count() itself calls; not played by the
+# sync counter, though 04's PlayedCudaModule plays it): on a GPU machine the banned get_total_norm per layer.
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    gpus = torch._C._cuda_getDeviceCount() if hasattr(torch._C, "_cuda_getDeviceCount") else 0
+    layers = {}
+    for layer, grads in groups.items():
+        if gpus > 0 and grads[0].is_cuda:
+            layers[layer] = torch.nn.utils.get_total_norm(grads, norm_type)
+        else:
+            layers[layer] = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+]
