@@ -3,7 +3,7 @@
 import os
 import traceback
 
-from course import hints
+from course import cellflags, hints
 from course.checks import CheckError, describe
 
 __all__ = ["CheckError", "check_with_hidden_tests", "describe"]
@@ -45,6 +45,7 @@ def _short_check_errors() -> None:
 
     shell.set_custom_exc((AssertionError,), show)
     shell.events.register("post_run_cell", lambda result: hints.clear())
+    shell.events.register("pre_run_cell", lambda info: cellflags.note_cell(info.raw_cell, shell.user_ns))
     shell._course_short_errors = True
 
 

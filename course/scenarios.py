@@ -34,7 +34,7 @@ from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 from torch.utils.data import Dataset
 
-from course import checks, settings, writes
+from course import cellflags, checks, settings, writes
 
 
 def backward(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -332,8 +332,10 @@ class SyncCounter(TorchFunctionMode):
         # the same answers where the learner's code bound the functions before the count (from torch.cuda import
         # mem_get_info; a default argument; functools.partial)
         stand_ins = {id(real): (real, getattr(owner, name)) for owner, name, real in self._played}
-        self._rebound = learner_names_rebound(self.learner_globals, stand_ins)
-        self._rebound.__enter__()
+        self._rebound = contextlib.ExitStack()
+        self._rebound.enter_context(learner_names_rebound(self.learner_globals, stand_ins))
+        if answers:  # the learner's top-level flags as the played machine computes them (USE_AMP = is_available())
+            self._rebound.enter_context(cell_flags_played(self.learner_globals))
         self._plays_record_stream = GPU_PLAYED and "record_stream" not in vars(_T)  # inherited: set here, deleted after
         if self._plays_record_stream:
             _T.record_stream = _record_stream
@@ -1500,6 +1502,30 @@ def _default_values(defaults: Any) -> list[Any]:
 
 
 @contextlib.contextmanager
+def cell_flags_played(learner_globals: list[dict[str, Any]]) -> Iterator[None]:
+    """Inside the block (a GPU played), each top-level flag the learner's cells computed from the machine
+    (:mod:`course.cellflags`) has the value its expression gives on the played one, where that is a plain value."""
+    undo: list[tuple[dict[str, Any], str, Any]] = []
+    try:
+        for names in learner_globals:
+            for name, code in cellflags.noted(names):
+                if name not in names or not cellflags.plain(names[name]):
+                    continue
+                try:
+                    with uncounted():
+                        value = eval(code, names)  # noqa: S307 - the learner's own expression, in its own process
+                except Exception:  # noqa: BLE001 - an expression that only the real machine can compute stays as it is
+                    continue
+                if cellflags.plain(value) and value != names[name]:
+                    undo.append((names, name, names[name]))
+                    names[name] = value
+        yield
+    finally:
+        for names, name, value in reversed(undo):
+            names[name] = value
+
+
+@contextlib.contextmanager
 def learner_names_rebound(
     learner_globals: list[dict[str, Any]], stand_ins: dict[int, tuple[Any, Any]]
 ) -> Iterator[None]:
@@ -2079,6 +2105,9 @@ def _on_a_played_gpu(value: Any) -> Any:
 def _learner_globals(fn: Callable[..., Any]) -> list[dict[str, Any]]:
     """The globals of the learner's function ``fn`` (seen through :func:`_on_a_played_gpu`'s wrapper), as a list."""
     found = getattr(inspect.unwrap(fn), "__globals__", None)
+    if isinstance(fn, type):  # a class: where its methods find their names
+        methods = [f for f in vars(fn).values() if isinstance(f, types.FunctionType)]
+        found = methods[0].__globals__ if methods else None
     return [found] if isinstance(found, dict) else []
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from autograder.wire.schema import Origin
+from course import cellflags
 from tests import notebooks as nbs
 
 ALL_MUTANTS = [m for a in nbs.assignments() for m in nbs.mutants(a)]
@@ -52,6 +53,7 @@ def _with_mutant(namespace: dict[str, Any], mutant: nbs.Mutant) -> dict[str, Any
     if (mutant.assignment, mutant.grade_id) in _RETRAINS:
         namespace.update(_trained_by(mutant))
     else:
+        cellflags.note_cell(mutant.code, namespace)  # as the kernel's and the grader's cell hooks do
         exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), namespace)
     return namespace
 
@@ -131,6 +133,7 @@ def _correct_variants() -> list[tuple[str, dict[str, str]]]:
 def test_a_correct_answer_written_another_way_passes_its_test_cell_in_the_kernel(variant: tuple[str, dict]) -> None:
     assignment, v = variant
     namespace = dict(_namespace(assignment))
+    cellflags.note_cell(v["code"], namespace)
     exec(compile(v["code"], f"<variant {v['name']}>", "exec"), namespace)
     exec(
         compile(nbs.test_cell_source(nbs.read(nbs.source_path(assignment)), v["grade_id"]), "<test>", "exec"), namespace

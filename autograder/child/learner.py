@@ -25,7 +25,7 @@ from autograder.child import integrity
 from autograder.child.calls import Incoming
 from autograder.child.codec import CodecError, LearnerEncoder
 from autograder.wire.protocol import DEFAULT_LIMITS, ChannelClosed, recv, send
-from course import hooks, settings, writes
+from course import cellflags, hooks, settings, writes
 
 OUTPUT_CAP = 100_000  # characters kept per stream per cell or call
 
@@ -176,6 +176,7 @@ class Server:
     # -- operations
 
     def _run(self, source: str) -> dict[str, Any]:
+        cellflags.note_cell(source, self.namespace)  # its top-level flags, computed again where a GPU is played
         timed_out = False
         error: BaseException | None = None
         with captured() as (out, err):

@@ -3599,3 +3599,36 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 a: c23): bf16 autocast behind a flag the cell computed
+    dict(
+        grade_id="test_train_epoch",
+        name="bf16_autocast_behind_a_cell_time_on_gpu_flag",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16) 里运行',
+        code="""
+# 07 train_epoch: bf16 autocast (banned by the prose) behind a flag computed once when the cell runs
+import contextlib
+_ON_GPU = torch.cuda.is_available()
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if _ON_GPU else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

@@ -3644,3 +3644,59 @@ def layer_grad_norms(model, norm_type=2.0):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 c: c01, c05): banned paths behind a flag the cell computed
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="foreach_norm_behind_a_cell_time_on_gpu_flag",
+        expect="调用了 torch._foreach_norm",
+        code="""
+# layer_grad_norms: the machine's answer cached when the cell runs (DEVICE-style constant); on a GPU machine the
+# banned torch._foreach_norm computes each layer's norms in one fused call.
+_ON_GPU = torch.cuda.is_available()
+
+
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {}
+    for layer, grads in groups.items():
+        if _ON_GPU and all(g.is_cuda for g in grads):  # one fused kernel per layer on the GPU
+            per = torch._foreach_norm(grads, norm_type)
+        else:
+            per = [torch.linalg.vector_norm(g, norm_type) for g in grads]
+        layers[layer] = torch.linalg.vector_norm(torch.stack(per), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bf16_autocast_behind_a_cell_time_use_amp_flag",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16) 里运行',
+        code="""
+# train_step: the usual notebook constant USE_AMP = torch.cuda.is_available(), computed when the cell runs;
+# on a GPU machine the forward runs under bf16 autocast (banned: 全程按 float32 计算：不开 torch.autocast).
+USE_AMP = torch.cuda.is_available()
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=USE_AMP and x.is_cuda):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

@@ -6509,3 +6509,121 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 a: c21, c22, c34, c35): a GPU-only path behind a flag the cell computed on the machine it ran on
+    dict(
+        grade_id="test_evaluate",
+        name="fp16_autocast_behind_a_cell_time_on_gpu_flag",
+        expect="evaluate 前向传播时开着 torch.autocast",
+        code="""
+# 10 evaluate: autocast (banned by the prose) behind a flag computed once when the cell runs, not at the call
+import contextlib
+_ON_GPU = torch.cuda.is_available()
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if _ON_GPU else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="bf16_autocast_behind_a_cell_time_on_gpu_flag",
+        expect="does not support bfloat16",
+        code="""
+# 10 train_one_epoch: bf16 autocast (banned by the prose) behind a flag computed once when the cell runs
+import contextlib
+_ON_GPU = torch.cuda.is_available()
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if _ON_GPU else contextlib.nullcontext()):
+            loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="cudnn_benchmark_in_init_behind_a_cell_time_on_gpu_flag",
+        mistake="global-setting-changed",
+        expect="LeNet 返回之后",
+        code="""
+# 10 LeNet: cudnn.benchmark switched on (a process-level setting) in __init__, behind a flag taken when the cell runs
+_ON_GPU = torch.cuda.is_available()
+class LeNet(nn.Module):
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2  # 卷积（padding=2）不变 → 池化 // 2 → 卷积 - 4 → 池化 // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        if _ON_GPU:
+            torch.backends.cudnn.benchmark = True  # fixed-size conv inputs: let cuDNN pick the fastest kernels
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)  # (N, 16, side, side) -> (N, 16 * side * side)，保留 batch 维
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="self_cuda_in_init_behind_a_cell_time_on_gpu_flag",
+        mistake="moved-to-device-inside",
+        expect="LeNet 在 GPU 上",
+        code="""
+# 10 LeNet: .cuda() in __init__ (banned by the prose) behind a flag taken when the cell runs
+_ON_GPU = torch.cuda.is_available()
+class LeNet(nn.Module):
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2  # 卷积（padding=2）不变 → 池化 // 2 → 卷积 - 4 → 池化 // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        if _ON_GPU:
+            self.cuda()  # 'faster on the GPU'
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)  # (N, 16, side, side) -> (N, 16 * side * side)，保留 batch 维
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+]
