@@ -2772,3 +2772,24 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 d: c16): the target net alone switched to eval for the target, modes put back
+    dict(
+        grade_id="test_td_loss",
+        name="target_net_alone_in_eval_for_the_target_modes_put_back",
+        expect="前向时 Dropout 处在评估模式",
+        code="""
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    modes = [(m, m.training) for m in target_net.modules()]
+    target_net.eval()  # a deterministic target: no Dropout noise in the bootstrap value
+    try:
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+    finally:
+        for m, training in modes:  # every module back as it was
+            m.training = training
+    return ((value_net(x) - target) ** 2).mean()
+""",
+    ),
+]

@@ -2192,3 +2192,25 @@ def diagnose(logits, labels, num_classes):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 d: c07): the children switched to train, the model itself after the step
+    dict(
+        grade_id="test_train_step",
+        name="children_train_before_the_forward_model_train_after_the_step",
+        mistake="missing-model-train",
+        expect="前向时模型自己 (model.training) 在评估模式",
+        code="""
+def train_step(model, x, y, optimizer):
+    for part in model.children():  # body and head (with its BatchNorm) into training mode
+        part.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    model.train()  # leave the model in training mode, as the spec asks
+    return loss.item()
+""",
+    ),
+]
