@@ -3632,3 +3632,38 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 a: c18): model.train() only the first time a model is seen
+    dict(
+        grade_id="test_train_epoch",
+        name="model_train_only_on_a_models_first_epoch",
+        mistake="missing-model-train",
+        expect="第二次调用时",
+        code="""
+# 07 train_epoch: model.train() only on the first epoch of each model (WeakSet memo)
+import weakref
+_IN_TRAIN_MODE = weakref.WeakSet()
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    if model not in _IN_TRAIN_MODE:
+        model.train()
+        _IN_TRAIN_MODE.add(model)
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

@@ -6627,3 +6627,36 @@ class LeNet(nn.Module):
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 a: c17): model.train() only the first time a model is seen
+    dict(
+        grade_id="test_train_one_epoch",
+        name="model_train_only_on_a_models_first_epoch",
+        mistake="missing-model-train",
+        expect="第二次调用时",
+        code="""
+# 10 train_one_epoch: model.train() only on the first epoch of each model (a WeakSet memo): a model the caller
+# switched to eval between epochs (evaluate without restore, a restore, a manual model.eval()) trains in eval mode
+import weakref
+_IN_TRAIN_MODE = weakref.WeakSet()
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    if model not in _IN_TRAIN_MODE:  # model.train() walks every module: once per model is enough
+        model.train()
+        _IN_TRAIN_MODE.add(model)
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
