@@ -6660,3 +6660,37 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+
+MUTANTS += [  # stop 59 (round 7 c: c33): the snapshot cloned on a side stream that never waited for the caller's stream
+    dict(
+        grade_id="test_checkpoint",
+        name="snapshot_cloned_on_a_side_stream_that_never_waited_for_the_steps",
+        expect="那条 stream 之前没有等当前 stream",
+        code="""
+# make_checkpoint: on a GPU the snapshot is cloned on a side stream (to overlap with training); the current stream waits
+# for the side stream before the snapshot is used, but the side stream never waits for the current one: the clones may
+# read the parameters / optimizer state before the optimizer.step() the caller just queued on the current stream has
+# written them, so the checkpoint holds the previous step's weights (a stale snapshot, not the one at `epoch`).
+import copy
+
+
+def make_checkpoint(model, optimizer, epoch):
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    dev = next(model.parameters()).device
+    if dev.type == "cuda":
+        side = torch.cuda.Stream(dev)
+        with torch.cuda.stream(side):
+            snap = copy.deepcopy(state)
+        torch.cuda.current_stream(dev).wait_stream(side)
+        return snap
+    return copy.deepcopy(state)
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+]
