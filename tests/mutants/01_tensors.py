@@ -2626,3 +2626,22 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+
+CORRECT += [  # stop 59 (round 7 d: c02): a right wide sum refused by op name (right answers)
+    dict(
+        grade_id="test_masked_row_mean",
+        name="row_sums_as_a_matmul_with_autocast_switched_off",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    kept = torch.where(mask, x, torch.zeros_like(x)).to(wide)
+    kind = "cuda" if x.is_cuda else "cpu"
+    with torch.autocast(kind, enabled=False):  # the row sums stay in `wide`, whatever the caller's autocast
+        total = kept @ torch.ones(x.shape[1], dtype=wide, device=x.device)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+]

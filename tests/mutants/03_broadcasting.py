@@ -3827,3 +3827,43 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+CORRECT += [  # stop 59 (round 7 d: c01, c03): right wide sums refused by op name (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="dot_product_inside_a_block_with_autocast_off",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    with torch.autocast(d.device.type, enabled=False):  # the dot stays in `wide`, whatever the caller's autocast
+        total = torch.dot(d, d)
+    return (total / d.shape[0]).to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="dot_product_of_the_widened_differences",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    return (torch.dot(d, d) / d.shape[0]).to(pred.dtype)  # sum of squares as a dot product, in `wide`
+""",
+    ),
+]
