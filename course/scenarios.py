@@ -461,7 +461,7 @@ class SyncCounter(TorchFunctionMode):
         elif not GPU_PLAYED and (func is _T.to or name == "to"):  # t.to(x.device) stays, as on a CPU machine
             args = tuple(_real_cpu(a) for a in args)
             kwargs = {k: _real_cpu(v) for k, v in kwargs.items()}
-        if not self.race and name not in _METADATA:  # reading a shape or a dtype touches no data on the device
+        if not self.race and name not in _METADATA and not name.startswith("is_"):  # metadata: no data read
             if self.current_stream() is not _DEFAULT_STREAM:
                 self._note_stale(name, tensors)
             elif self._side_made or self._side_alloc:
@@ -1004,11 +1004,6 @@ _ACCELERATOR_WAITS = [
     for name in ("synchronize", "empty_cache")
     if owner is not None and callable(getattr(owner, name, None))
 ]
-# reads of a tensor's metadata, kept on the host: no race between streams (a shape read before the wait is fine)
-_METADATA = frozenset({
-    "__get__", "size", "dim", "numel", "stride", "is_contiguous", "element_size", "nelement", "ndimension",
-    "storage_offset", "is_pinned", "get_device", "__len__", "is_floating_point", "is_complex", "data_ptr",
-})  # fmt: skip
 _REAL_STREAM_WAITS = (torch.cuda.Stream.synchronize, torch.cuda.Event.synchronize)
 _WAITS = [
     (torch.cuda, "synchronize", "torch.cuda.synchronize()"),
