@@ -79,16 +79,25 @@ class _Environ(_ReadAroundImports):
     """``os.environ``; readings taken around an import are the same (a library may set variables for itself)."""
 
     def __init__(self) -> None:
-        super().__init__(dict(os.environ))
+        raw = getattr(os.environ, "_data", None)  # the encoded mapping: a C-level copy (this runs around every call)
+        super().__init__(dict(raw) if isinstance(raw, dict) else dict(os.environ))
+
+    @property
+    def text(self) -> dict[str, str]:
+        """The variables as ``os.environ`` shows them."""
+        if all(isinstance(k, bytes) for k in self.value):
+            return {os.fsdecode(k): os.fsdecode(v) for k, v in self.value.items()}
+        return dict(self.value)
 
     def same(self, other: _Environ, imported: bool) -> bool:
         return imported or self.value == other.value
 
 
 def _set_environ(value: _Environ) -> None:
-    for name in set(os.environ) - set(value.value):
+    wanted = value.text
+    for name in set(os.environ) - set(wanted):
         del os.environ[name]
-    for name, text in value.value.items():
+    for name, text in wanted.items():
         if os.environ.get(name) != text:
             os.environ[name] = text
 
@@ -444,9 +453,9 @@ class _Bindings(_ReadAroundImports):
 
 
 def _same_objects(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Whether two namespace copies hold the same names, in the same order, bound to the same objects (a quick
-    test: False may still mean the same callables, see :meth:`_Bindings.same`)."""
-    return list(a) == list(b) and all(map(operator.is_, a.values(), b.values()))
+    """Whether two namespace copies hold the same names bound to the same objects, by identity (a quick test: False
+    may still mean the same callables, see :meth:`_Bindings.same`)."""
+    return len(a) == len(b) and all(map(operator.is_, a.values(), b.values())) and a.keys() == b.keys()
 
 
 def _callables(names: dict[str, Any]) -> dict[str, Any]:
@@ -691,7 +700,8 @@ def _change(read: Callable[[], Any], before: Any, now: Any) -> str:
     if isinstance(before, (_PythonRandom, _NumpyRandom)):
         return "重设了种子，或从中抽了随机数"
     if isinstance(before, _Environ):
-        names = sorted(k for k in set(before.value) | set(now.value) if before.value.get(k) != now.value.get(k))
+        was, is_now = before.text, now.text
+        names = sorted(k for k in set(was) | set(is_now) if was.get(k) != is_now.get(k))
         return "变了的变量：" + ", ".join(names[:5])
     if read is _global_hooks:
         counts = {name: len(entries) for name, entries in before}
