@@ -52,6 +52,7 @@ _CHANGING = {  # also the state a learner's own copy of a test line sets (checks
     "course.settings._LIBRARY_LOGGERS",
     "course.settings._OWNERS",
     "course.settings._NAMES_OF",
+    "course.cellflags._NOTED",  # what the learner's cells computed from the machine, noted as they run
 }
 _MISSING = object()
 _VARS, _SETATTR = vars, setattr  # as they were at import: the builtins are put back with them, before anything else
