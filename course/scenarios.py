@@ -304,22 +304,7 @@ class SyncCounter(TorchFunctionMode):
         self.cudnn = ""  # the reproducibility switches a torch call ran under, changed by the call (cudnn_changes)
 
     def __enter__(self) -> SyncCounter:
-        # what is patched below, all found before anything is: the waits, and the same functions under names the
-        # learner's code bound before the count (``from torch.cuda import empty_cache``)
         self._waits = [(owner, name, getattr(owner, name), label) for owner, name, label in _WAITS]
-        labels = {id(wait): (wait, label) for _, _, wait, label in self._waits}
-        for names in self.learner_globals:
-            bound = [(k, labels[id(v)]) for k, v in list(names.items()) if labels.get(id(v), (_UNPLAYED,))[0] is v]
-            self._waits += [(names, k, wait, label) for k, (wait, label) in bound]
-        # a wait bound as a default argument of the learner's functions (``def step(..., wait=torch.cuda.synchronize)``)
-        self._defaults = [
-            (f, attr, getattr(f, attr))
-            for names in self.learner_globals
-            for f in list(names.values())
-            if isinstance(f, types.FunctionType)
-            for attr in ("__defaults__", "__kwdefaults__")
-            if any(labels.get(id(v), (_UNPLAYED,))[0] is v for v in _default_values(getattr(f, attr)))
-        ]
         super().__enter__()
         self._dispatch.__enter__()
         answers = _PLAYED if GPU_PLAYED else []  # without a GPU played, torch.cuda answers as this machine does
@@ -329,9 +314,12 @@ class SyncCounter(TorchFunctionMode):
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
         for (owner, name, real), (_, _, value) in zip(self._played, answers):
             setattr(owner, name, _playing(real, value))
-        # the same answers where the learner's code bound the functions before the count (from torch.cuda import
-        # mem_get_info; a default argument; functools.partial)
+        for owner, name, wait, label in self._waits:
+            setattr(owner, name, _counting_wait(self, label, wait))
+        # the same answers and counted waits where the learner's code bound the functions before the count (from
+        # torch.cuda import mem_get_info; a default argument, def step(..., wait=torch.cuda.synchronize); a partial)
         stand_ins = {id(real): (real, getattr(owner, name)) for owner, name, real in self._played}
+        stand_ins |= {id(wait): (wait, getattr(owner, name)) for owner, name, wait, _ in self._waits}
         self._rebound = contextlib.ExitStack()
         self._rebound.enter_context(learner_names_rebound(self.learner_globals, stand_ins))
         if answers:  # the learner's top-level flags as the played machine computes them (USE_AMP = is_available())
@@ -346,19 +334,10 @@ class SyncCounter(TorchFunctionMode):
                 setattr(torch.cuda, name, _legacy_type(self, name, _LEGACY_TYPES[name]))
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
-        for owner, name, wait, label in self._waits:
-            if isinstance(owner, dict):
-                owner[name] = _counting_wait(self, label, wait)
-            else:
-                setattr(owner, name, _counting_wait(self, label, wait))
-        for f, attr, values in self._defaults:
-            setattr(f, attr, _counting_defaults(self, values, labels))
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._rebound.__exit__(*exc)  # first: it put back what it found, the counted waits among defaults included
-        for f, attr, values in self._defaults:
-            setattr(f, attr, values)
+        self._rebound.__exit__(*exc)  # first: it put back the learner's own bindings
         for owner, name, real in self._played:
             setattr(owner, name, real)
         if self._plays_record_stream:
@@ -366,10 +345,7 @@ class SyncCounter(TorchFunctionMode):
         self._switches.close()
         threading.Thread.start = self._thread_start
         for owner, name, wait, _ in reversed(self._waits):
-            if isinstance(owner, dict):
-                owner[name] = wait
-            else:
-                setattr(owner, name, wait)
+            setattr(owner, name, wait)
         self._dispatch.__exit__(*exc)
         super().__exit__(*exc)
 
@@ -1491,11 +1467,6 @@ def _legacy_type(counter: SyncCounter, name: str, dtype: torch.dtype) -> type:
     return _Played(name, (), {})
 
 
-def _default_values(defaults: Any) -> list[Any]:
-    """The values of a function's ``__defaults__`` (a tuple) or ``__kwdefaults__`` (a dict), or none."""
-    return list(defaults.values()) if isinstance(defaults, dict) else list(defaults or ())
-
-
 @contextlib.contextmanager
 def cell_flags_played(learner_globals: list[dict[str, Any]]) -> Iterator[None]:
     """Inside the block (a GPU played), each top-level flag the learner's cells computed from the machine
@@ -1562,18 +1533,6 @@ def learner_names_rebound(
                 owner[key] = value
             else:
                 setattr(owner, key, value)
-
-
-def _counting_defaults(counter: SyncCounter, defaults: Any, labels: dict[int, tuple[Any, str]]) -> Any:
-    """``defaults`` with each wait among them counted by ``counter``."""
-
-    def counted(v: Any) -> Any:
-        wait, label = labels.get(id(v), (_UNPLAYED, ""))
-        return _counting_wait(counter, label, wait) if wait is v else v
-
-    if isinstance(defaults, dict):
-        return {k: counted(v) for k, v in defaults.items()}
-    return tuple(counted(v) for v in defaults)
 
 
 def _playing(real: Callable[..., Any], value: Any) -> Callable[..., Any]:
