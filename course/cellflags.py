@@ -1,31 +1,79 @@
-"""What a learner's cell computed from the machine it ran on, at the top level: ``USE_AMP = torch.cuda.is_available()``.
+"""What a learner's cells computed from the machine they ran on, at the top level, and how a played GPU runs it again.
 
-Such a flag is computed once, when the cell runs, on the machine that runs it: on a CPU machine it is False, and a
-function that reads it never takes its GPU path where the checks play a GPU. This module notes those assignments as
-the cells run (the kernel's ``pre_run_cell`` hook, the grader's learner process), so that a played GPU can compute
-them again (:func:`course.scenarios.cell_flags_played`). Only plain values are computed again (a bool, a number, a
-tuple of them): a device or a string that names one stays as the cell made it, since the course's tensors are on
-the machine's real device.
+``USE_AMP = torch.cuda.is_available()`` is computed once, when the cell runs, on the machine that runs it: on a CPU
+machine it is False, and a function that reads it never takes its GPU path where the checks play a GPU. The same
+holds for every other spelling of "asked once": a flag set in an ``if`` or ``try`` block, a tuple of flags, a flag
+computed by a helper function of the learner's, a memo (``@functools.cache`` on a query, a ``_AMP = None`` the first
+call fills in), a query held in a dict, a class attribute or a closure, a default argument computed from a query.
+
+This module notes the top-level statements of each cell as it runs (the kernel's ``pre_run_cell`` hook, the grader's
+learner process). A played GPU (:func:`course.scenarios.cell_flags_played`) then runs again those that ask the machine
+(their source names a query), those computed from what they bind, and the state the functions among them keep (the
+``_AMP = None`` a memo fills in), so that the learner's functions find, by their global names, what a GPU machine
+would have made. A statement runs again only where everything it binds holds a value that is cheap and safe to make
+again (:func:`replayable`: flags, strings, dtypes, functions, classes, containers of them); a model, a tensor or a
+``torch.device`` stays as the cell made it, since the course's tensors are on the machine's real device. Everything
+is put back after the played call.
 """
 
 from __future__ import annotations
 
 import ast
-from types import CodeType
+import contextlib
+import functools
+import io
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-# words in an expression that asks the machine what it has
+import torch
+
+# words in a statement that asks the machine what it has
 _MACHINE_WORDS = (
     "cuda", "accelerator", "is_available", "device_count", "mem_get_info", "bf16", "get_device_", "backends",
-    "memory_stats", "memory_allocated", "memory_reserved",
+    "memory_stats", "memory_allocated", "memory_reserved", "dlpack",
 )  # fmt: skip
-# id(namespace) -> (the namespace, {name: the compiled expression that assigned it}), in the order assigned
-_NOTED: dict[int, tuple[dict[str, Any], dict[str, CodeType]]] = {}
+_KINDS = (
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.If,
+    ast.Try,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Import,  # from torch.cuda import is_available as have_gpu: imported again, the played machine's
+    ast.ImportFrom,
+)
+
+
+@dataclass
+class _Statement:
+    """One top-level statement of a cell: what it binds, the global names it reads (in nested functions too), and
+    whether its source names a machine query."""
+
+    node: ast.stmt
+    binds: frozenset[str]
+    reads: frozenset[str]
+    asks: bool
+    order: int
+    code: types.CodeType | None = field(default=None, repr=False)
+
+    def compiled(self) -> types.CodeType:
+        if self.code is None:
+            self.code = compile(ast.Module([self.node], type_ignores=[]), "<cell>", "exec")
+        return self.code
+
+
+# id(namespace) -> (the namespace, {name: the statement that bound it last}), see note_cell
+_NOTED: dict[int, tuple[dict[str, Any], dict[str, _Statement]]] = {}
+_ORDER = [0]
 
 
 def note_cell(source: str, namespace: dict[str, Any]) -> None:
-    """Note the top-level assignments of ``source`` (a cell about to run in ``namespace``) whose value asks what the
-    machine has, or is computed from a name noted so; a later assignment of another kind forgets the name."""
+    """Note the top-level statements of ``source`` (a cell about to run in ``namespace``) that bind names; a later
+    statement of another kind (a loop, an import, a ``with``) that binds a name forgets it."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -35,28 +83,215 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
         entry = _NOTED[id(namespace)] = (namespace, {})
     noted = entry[1]
     for node in tree.body:
-        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
-            targets, value = [t.id for t in node.targets], node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            targets, value = [node.target.id], node.value
-        else:
+        binds = _bound(node)
+        if not binds:
             continue
-        used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
-        asks = any(word in ast.unparse(value) for word in _MACHINE_WORDS) or bool(used & set(noted))
-        for name in targets:
-            noted.pop(name, None)  # re-assigned: noted again at its new place, or forgotten
-            if asks:
-                noted[name] = compile(ast.Expression(value), "<cell>", "eval")
+        if not isinstance(node, _KINDS):
+            for name in binds:
+                noted.pop(name, None)
+            continue
+        _ORDER[0] += 1
+        text = ast.unparse(node)
+        statement = _Statement(node, binds, _reads(node), any(w in text for w in _MACHINE_WORDS), _ORDER[0])
+        for name in binds:
+            noted[name] = statement
 
 
-def noted(namespace: dict[str, Any]) -> list[tuple[str, CodeType]]:
-    """The assignments noted for ``namespace``, in the order the cells made them."""
+def _bound(node: ast.stmt) -> frozenset[str]:
+    """The global names a top-level statement binds (not those of the functions and classes it defines inside)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return frozenset({node.name})
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return frozenset((a.asname or a.name).split(".")[0] for a in node.names)
+    found: set[str] = set()
+    todo: list[ast.AST] = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(item.name)
+            continue  # its body binds its own names
+        if isinstance(item, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+            continue
+        if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store):
+            found.add(item.id)
+        todo.extend(ast.iter_child_nodes(item))
+    return frozenset(found)
+
+
+def _reads(node: ast.stmt) -> frozenset[str]:
+    """Every name a statement reads or assigns through ``global``, in the functions it defines too."""
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    names |= {name for n in ast.walk(node) if isinstance(n, ast.Global) for name in n.names}
+    return frozenset(names)
+
+
+def noted(namespace: dict[str, Any]) -> list[str]:
+    """The names a played machine binds again for ``namespace`` (:func:`replayed`), in the order the cells bound them."""
+    return [name for s in _chosen(namespace) for name in sorted(s.binds)]
+
+
+def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
+    """The noted statements a played machine runs again, in the order the cells ran them: those that ask the machine,
+    then (repeatedly) the functions and the flags computed from what those bind (``HAVE_GPU = _has_gpu()``), then the
+    plain state the chosen functions keep (:func:`_state`). Each binds only names it bound last, and each of those
+    holds a :func:`replayable` value now (a block that never ran binds nothing here: it is not run)."""
     entry = _NOTED.get(id(namespace))
-    return list(entry[1].items()) if entry is not None and entry[0] is namespace else []
+    if entry is None or entry[0] is not namespace:
+        return []
+    last = entry[1]
+    eligible = {
+        id(s): s
+        for s in last.values()
+        if all(last.get(n) is s and n in namespace and replayable(namespace[n]) for n in s.binds)
+    }
+    chosen = {key: s for key, s in eligible.items() if s.asks}
+    while True:  # computed from what the chosen ones bind
+        bound = {name for s in chosen.values() for name in s.binds}
+        more = {
+            key: s for key, s in eligible.items() if key not in chosen and s.reads & bound and _follows(s, namespace)
+        }
+        if not more:
+            break
+        chosen |= more
+    reads = {n for s in chosen.values() if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in s.reads}
+    chosen |= {key: s for key, s in eligible.items() if s.binds & reads and _state(s)}
+    return sorted(chosen.values(), key=lambda s: s.order)
 
 
-def plain(value: Any) -> bool:
-    """Whether ``value`` is a flag computed again on a played machine: a bool, a number, None, or a tuple of them."""
+def _follows(statement: _Statement, namespace: dict[str, Any]) -> bool:
+    """Whether a statement that reads a chosen name runs again too: a function (``def uses_flag():``), or one that
+    binds flags or functions only (``HAVE_GPU = _has_gpu()``): never a result of work (``acc = evaluate(...)``)."""
+    if isinstance(statement.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True
+    return not isinstance(statement.node, ast.ClassDef) and all(_flag(namespace[n]) for n in statement.binds)
+
+
+def _flag(value: Any) -> bool:
+    """A flag, or a function a call handed back (``_gpu_ok = _probe()``: a closure over a query)."""
     if isinstance(value, tuple):
-        return all(plain(v) for v in value)
-    return value is None or type(value) in (bool, int, float)
+        return all(_flag(v) for v in value)
+    if isinstance(value, (types.FunctionType, functools.partial)):
+        return True
+    return value is None or type(value) in (bool, str) or isinstance(value, torch.dtype)
+
+
+def _state(statement: _Statement) -> bool:
+    """A plain assignment of a constant or an empty container (``_AMP = None``, ``_SEEN = {}``, ``_CACHE = dict()``):
+    the state a memo starts from."""
+    node = statement.node
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    if value is None:
+        return False
+    if isinstance(value, ast.Call):
+        return isinstance(value.func, ast.Name) and value.func.id in ("dict", "list", "set") and not value.args
+    try:
+        ast.literal_eval(value)
+    except ValueError:
+        return False
+    return True
+
+
+def replayable(value: Any, depth: int = 0) -> bool:
+    """Whether a statement that bound ``value`` may run again on a played machine: a flag (bool, number, None), a
+    string, a dtype, a function or class of the learner's, a builtin or a ``functools.partial`` (a query held), or a
+    tuple, list, set or dict of these. Not a ``torch.device`` (the course's tensors stay on the real device), a
+    tensor, a module or anything that took work to make."""
+    if value is None or type(value) in (bool, int, float, complex, str, bytes) or isinstance(value, torch.dtype):
+        return True
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, functools.partial, type)):
+        return True
+    if callable(value) and hasattr(value, "__wrapped__"):  # functools.cache / lru_cache of a function
+        return True
+    if depth < 3 and isinstance(value, (tuple, list, set, frozenset)):
+        return all(replayable(v, depth + 1) for v in value)
+    if depth < 3 and isinstance(value, dict):
+        return all(replayable(v, depth + 1) for v in value.values())
+    return False
+
+
+_MISSING = object()
+
+
+# id(namespace) -> the played machine's state of it, kept between played calls (a GPU machine runs every call in one
+# process: a memo filled, a stream cached by one call is there at the next): (the namespace, the statements played,
+# the values the cells made, the values the played calls left, the default arguments the played calls left)
+_PLAYED: dict[
+    int, tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, Any, Any]]]
+] = {}
+
+
+@contextlib.contextmanager
+def replayed(namespace: dict[str, Any], around: Callable[[], contextlib.AbstractContextManager]) -> Iterator[None]:
+    """Inside the block, the noted statements of ``namespace`` that ask the machine (and those computed from them,
+    and the state their functions keep) have run again, each inside ``around()``, in the order the cells ran them;
+    a function defined again keeps its object where it was a plain function (its default arguments are the new
+    ones), so that a check holding it meets them. The first played call runs them; the next find what the last one
+    left (a memo, a cached stream), as long as the cells bound nothing new since. Everything is put back after."""
+    chosen = _chosen(namespace)
+    key = tuple(s.order for s in chosen)
+    names = sorted({name for s in chosen for name in s.binds})
+    made = {name: namespace.get(name, _MISSING) for name in names}
+    undo: list[tuple[Any, str, Any]] = []
+    kept = _PLAYED.get(id(namespace))
+    try:
+        if kept is not None and kept[0] is namespace and kept[1] == key and all(made[n] is kept[2][n] for n in names):
+            for name in names:
+                undo.append((namespace, name, made[name]))
+                _put(namespace, name, kept[3][name])
+            for function, defaults, kwdefaults in kept[4]:
+                undo += [(function, "__defaults__", function.__defaults__)]
+                undo += [(function, "__kwdefaults__", function.__kwdefaults__)]
+                function.__defaults__, function.__kwdefaults__ = defaults, kwdefaults
+        else:
+            for statement in chosen:
+                _replay(namespace, statement, around, undo)
+        yield
+    finally:
+        left = {name: namespace.get(name, _MISSING) for name in names}
+        functions = list({id(owner): owner for owner, _, _ in undo if not isinstance(owner, dict)}.values())
+        defaults = [(f, f.__defaults__, f.__kwdefaults__) for f in functions]
+        for owner, name, value in reversed(undo):
+            if isinstance(owner, dict):
+                _put(owner, name, value)
+            else:
+                setattr(owner, name, value)
+        _PLAYED[id(namespace)] = (namespace, key, made, left, defaults)
+
+
+def _replay(
+    namespace: dict[str, Any],
+    statement: _Statement,
+    around: Callable[[], contextlib.AbstractContextManager],
+    undo: list[tuple[Any, str, Any]],
+) -> None:
+    before = {name: namespace.get(name, _MISSING) for name in statement.binds}
+    try:
+        with around(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            exec(statement.compiled(), namespace)  # noqa: S102 - the learner's own statement, in its own process
+    except Exception:  # noqa: BLE001 - a statement only the real machine can run stays as the cell left it
+        for name, value in before.items():
+            _put(namespace, name, value)
+        return
+    for name, old in before.items():
+        new = namespace.get(name, _MISSING)
+        if new is old:
+            continue
+        defined = isinstance(statement.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.node.name == name
+        if (
+            defined
+            and isinstance(old, types.FunctionType)
+            and isinstance(new, types.FunctionType)
+            and not old.__closure__
+        ):
+            _put(namespace, name, old)  # the same object, which a check may hold: its new default arguments
+            undo += [(old, "__defaults__", old.__defaults__), (old, "__kwdefaults__", old.__kwdefaults__)]
+            old.__defaults__, old.__kwdefaults__ = new.__defaults__, new.__kwdefaults__
+            continue
+        undo.append((namespace, name, old))
+
+
+def _put(namespace: dict[str, Any], name: str, value: Any) -> None:
+    if value is _MISSING:
+        namespace.pop(name, None)
+    else:
+        namespace[name] = value

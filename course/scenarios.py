@@ -137,10 +137,10 @@ def devices_of_call(
     """
     if name in _MOVES:
         return {}
-    targets = (_tensors(args[0]) if writes_in_place(name) and args else []) + _tensors(kwargs.get("out"))
+    targets = (tensors_in(args[0]) if writes_in_place(name) and args else []) + tensors_in(kwargs.get("out"))
     written = {id(t) for t in targets}
     found: dict[torch.device, tuple[torch.Tensor, bool]] = {}
-    for t in _tensors((args, kwargs)):
+    for t in tensors_in((args, kwargs)):
         device, writes = device_of(t), id(t) in written
         if device.type == "cpu" and t.dim() == 0 and name not in _JOINS and not writes:
             continue
@@ -273,7 +273,12 @@ class SyncCounter(TorchFunctionMode):
         # side streams (torch.cuda.Stream(), played): the streams the block is inside (torch.cuda.stream(s)), what was
         # made on each and not yet waited for, and the first call that used such a tensor on the current stream
         self.side_streams: list[Any] = []
-        self._side_made: dict[int, tuple[weakref.ref, Any]] = {}
+        self._side_made: dict[int, tuple[weakref.ref, Any, int]] = {}  # (the tensor, its stream, the tick it was made)
+        # a position in the work queued: each torch call is one tick. A wait orders only the work queued before it
+        # (``wait_stream`` at its own tick, ``wait_event`` at the event's record), so waits carry ticks; ``token``
+        # tells this count's ticks from another's (a stream or event kept between calls waited in another count)
+        self.tick = 0
+        self.token = object()
         # every tensor made on a side stream (its memory belongs to that stream) and whether record_stream told the
         # allocator the current stream uses it too
         self._side_alloc: dict[int, tuple[weakref.ref, Any, bool]] = {}
@@ -283,12 +288,14 @@ class SyncCounter(TorchFunctionMode):
         # handed to the caller with nothing waiting for it; "unrecorded": the current stream used side-stream memory
         # without record_stream
         self.race_kind = ""
-        self.synced_all = False  # a device-wide wait happened: every stream's earlier work is done
+        self.synced_all = False  # a device-wide wait happened: every stream's earlier work is done,
+        self.synced_at = -1  # the tick of the last one
         # the first use on the current stream of side-stream memory not recorded for it, until the host waits for the
         # current stream (then that use is done before the memory can be freed): an "unrecorded" race at the end
         self._unrecorded = ""
-        self.streams_made = False  # a side stream was made: results on the current stream are noted from then on
-        self._made_current: dict[int, weakref.ref] = {}  # tensors made on the current stream since then
+        # a side stream was made or used: results on the current stream are noted from then on, with their tick
+        self.streams_made = False
+        self._made_current: dict[int, tuple[weakref.ref, int]] = {}  # tensors made or written on the current stream
         self.swapped_loss = ""  # a loss function called with the target needing grad and the prediction not
         # .numpy() / np.asarray of a device tensor raises, as on a GPU (NumPy reads host memory only); off under
         # host_batches(), where the batches handed in are host memory the counter cannot tell from device tensors
@@ -389,7 +396,7 @@ class SyncCounter(TorchFunctionMode):
     def _note_low_precision(self, name: str, result: Any) -> None:
         """Note ``name`` when its result is a float16 / bfloat16 tensor in the autograd graph: the training
         computation left float32 (``model.half()``, ``x.to(torch.bfloat16)``), where no flag shows it."""
-        for t in _tensors(result):
+        for t in tensors_in(result):
             if t.requires_grad and t.dtype in (torch.float16, torch.bfloat16):
                 self.low_precision, self.low_precision_dtype = name, str(t.dtype).removeprefix("torch.")
                 return
@@ -406,6 +413,7 @@ class SyncCounter(TorchFunctionMode):
                 options = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
                 func, args, kwargs = _T.to, (args[0], PLAYED_CUDA), options
         name = op_name(func)
+        self.tick += 1
         if not self.autocast and torch.is_autocast_enabled("cuda"):
             self.autocast = str(torch.get_autocast_dtype("cuda")).removeprefix("torch.")
         if not self.tf32:
@@ -421,7 +429,7 @@ class SyncCounter(TorchFunctionMode):
             kwargs = {**kwargs, "pin_memory": False}
         if func is _T.pin_memory and args:  # t.pin_memory(): a pinned copy, on a CPU machine a plain one
             func, args, kwargs = _T.clone, args[:1], {}
-        tensors = _tensors((args, kwargs))
+        tensors = tensors_in((args, kwargs))
         if name in _LOSSES and not self.swapped_loss and _swapped(args, kwargs):
             self.swapped_loss = name
         first = next((t for t in tensors if self.on_device(t)), None)
@@ -449,15 +457,15 @@ class SyncCounter(TorchFunctionMode):
             values_read, copied_to_host = self._frames.pop()
         side = self.current_stream()
         if self.streams_made and side is _DEFAULT_STREAM:
-            for t in _tensors((result, _written(name, args, kwargs))):
-                self._made_current[id(t)] = weakref.ref(t)
+            for t in tensors_in((result, _written(name, args, kwargs))):
+                self._made_current[id(t)] = (weakref.ref(t), self.tick)
         if side is not _DEFAULT_STREAM:  # made on a side stream: the current stream must wait for it before using it
-            for t in _tensors((result, _written(name, args, kwargs))):
-                self._side_made[id(t)] = (weakref.ref(t), side)
+            for t in tensors_in((result, _written(name, args, kwargs))):
+                self._side_made[id(t)] = (weakref.ref(t), side, self.tick)
                 if id(t) not in self._side_alloc or self._side_alloc[id(t)][0]() is not t:
                     self._side_alloc[id(t)] = (weakref.ref(t), side, False)
         if pin:
-            for t in _tensors(result):
+            for t in tensors_in(result):
                 key = id(t)
                 self._pinned[key] = weakref.ref(t, lambda _, key=key: self._pinned.pop(key, None))
         if placed is False and first is not None and args and result is args[0]:
@@ -475,7 +483,7 @@ class SyncCounter(TorchFunctionMode):
                 entry = (self.current_stream(), self.copies_queued)
             else:  # computed from copies in flight: it waits for the same copy
                 entry = self._in_flight[id(pending[0])][1:]
-            for t in _tensors(result) + (written if pending or copying else []):  # buf[:] = copy, buf.copy_(t, True)
+            for t in tensors_in(result) + (written if pending or copying else []):  # buf[:] = copy, buf.copy_(t, True)
                 self._in_flight[id(t)] = (weakref.ref(t), *entry)
         if not self.low_precision and not torch.is_autocast_enabled("cuda"):
             self._note_low_precision(name, result)
@@ -489,7 +497,7 @@ class SyncCounter(TorchFunctionMode):
         if read and first is not None and len(self.calls) == recorded:
             self._record(f"{name}()", first)  # a host read only the dispatcher saw (torch.is_nonzero, ...)
             if name == "_to_copy":
-                for t in _tensors(result):
+                for t in tensors_in(result):
                     self._place(t, on_device=False)
             return result
         if func in SYNC_CALLS or func is _T.__setitem__:
@@ -503,7 +511,7 @@ class SyncCounter(TorchFunctionMode):
             return result
         on_device = first is not None if placed is None else placed
         named = kwargs.get("device") if placed is False and isinstance(kwargs.get("device"), str) else None
-        for t in _tensors((result, kwargs.get("out"))):
+        for t in tensors_in((result, kwargs.get("out"))):
             self._place(t, on_device=on_device)
             if named is not None:  # torch.zeros((), device="cpu"), or device=t.device.type (a string, no index)
                 self._named_host[id(t)] = (weakref.ref(t), named)
@@ -538,16 +546,16 @@ class SyncCounter(TorchFunctionMode):
         self.mixed_device_arg = named if ref is not None and ref() is host else ""
 
     def _note_accumulated(self, name: str, result: Any) -> None:
-        for t in _tensors(result):
-            if t.grad_fn is not None and self._losses_reached(t) >= 2:
+        for t in tensors_in(result):
+            if _grad_fn(t) is not None and self._losses_reached(t) >= 2:
                 self.accumulated = name
                 return
 
     def _note_derived(self, result: Any) -> None:
         """Remember (weakly) each tensor of ``result`` whose graph starts right after a per-step loss, or after
         another such tensor: while one is alive, that step's graph is alive (:func:`holds_graph`)."""
-        for t in _tensors(result):
-            node = t.grad_fn
+        for t in tensors_in(result):
+            node = _grad_fn(t)
             if node is None:
                 continue
             for parent, _ in node.next_functions:
@@ -560,12 +568,13 @@ class SyncCounter(TorchFunctionMode):
     def _note_step_graph(self, result: Any) -> None:
         """Remember (weakly) each tensor of ``result`` with a graph under its step: the number of losses made
         before it (:func:`earlier_steps_alive`)."""
-        for t in _tensors(result):
-            if t.grad_fn is not None:
+        for t in tensors_in(result):
+            node = _grad_fn(t)
+            if node is not None:
                 while len(self.step_graphs) <= self.losses_made:
                     self.step_graphs.append([])
                 self.step_graphs[self.losses_made].append(weakref.ref(t))
-                _stamp(t.grad_fn, self.losses_made)
+                _stamp(node, self.losses_made)
 
     def _before(self, func: Any, name: str, args: tuple, kwargs: dict, first: Any) -> bool | None:
         """Record the syncs ``func(*args, **kwargs)`` makes; where its result lives (None: with its inputs)."""
@@ -578,13 +587,13 @@ class SyncCounter(TorchFunctionMode):
         if name in ("lift_fresh", "lift_fresh_copy"):  # torch.Tensor([...]), torch.FloatTensor([...]): legacy
             return self.factories_on_device  # constructors, seen only as this op; they make a tensor on the host
         if name == "backward" and args and self.tracks_losses:  # what a step runs backward() on is that step's loss
-            self.loss_nodes.update(t.grad_fn for t in _tensors(args[0]) if t.grad_fn is not None)
+            self.loss_nodes.update(n for n in map(_grad_fn, tensors_in(args[0])) if n is not None)
         if func in (torch.autograd.grad, torch.autograd.backward, _T.backward) and args:
             # a gradient given on the host for an output on the device: autograd copies it there first (an upload)
             at = 2 if func is torch.autograd.grad else 1  # grad(outputs, inputs, grad_outputs), backward(t, gradient)
             given = args[at] if len(args) > at else next((kwargs[k] for k in _GRAD_ARGS if k in kwargs), None)
-            host = [t for t in _tensors(given) if not self.on_device(t)]
-            if host and any(self.on_device(t) for t in _tensors(args[0])):
+            host = [t for t in tensors_in(given) if not self.on_device(t)]
+            if host and any(self.on_device(t) for t in tensors_in(args[0])):
                 self._blocking_upload(f"{name}(..., 主机上的梯度张量)", host[0], via=_AUTOGRAD_PY)
         if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY + _SAVE_PY):
             self._record(_SAVED if _called_from(_SAVE_PY) else _HANDS_OUT_MEMORY[name], first)
@@ -616,12 +625,12 @@ class SyncCounter(TorchFunctionMode):
                 self._blocking_upload("cpu_tensor.to(device)", args[0], pageable=_non_blocking(args, kwargs))
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
-            read = [t for t in _tensors(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
+            read = [t for t in tensors_in(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
             if read:
                 self._record("torch.ops.aten._to_cpu([t, ...])", read[0], times=len(read))
             return False
         if name == "_to_copy" and args:  # torch.ops.aten._to_copy(t, device="cpu"), and .out(t, out=buf)
-            out = _tensors(kwargs.get("out"))
+            out = tensors_in(kwargs.get("out"))
             named = self._names_device(kwargs.get("device"), moving=self.on_device(args[0]))
             target = named if named is not None else self.on_device(out[0] if out else args[0])
             if self.on_device(args[0]) and not target:
@@ -667,8 +676,8 @@ class SyncCounter(TorchFunctionMode):
                 self._record("torch.ops.aten.copy(cpu_tensor, t)", args[1])
             return self.on_device(args[0])
         if name in ("_foreach_copy_", "_foreach_copy"):  # (dsts, srcs): one copy per pair, each to the host a sync
-            dsts = _tensors(args[0] if args else kwargs.get("self"))
-            srcs = _tensors(args[1] if len(args) > 1 else kwargs.get("src"))
+            dsts = tensors_in(args[0] if args else kwargs.get("self"))
+            srcs = tensors_in(args[1] if len(args) > 1 else kwargs.get("src"))
             read = [s for d, s in zip(dsts, srcs) if not self.on_device(d) and self.on_device(s)]
             if read:
                 self._record(f"torch.{name}([cpu_tensor], [t])", read[0], times=len(read))
@@ -683,14 +692,14 @@ class SyncCounter(TorchFunctionMode):
             # the functional torch.ops.aten._foreach_copy makes its results where the dsts are
             return None if name == "_foreach_copy_" or any(self.on_device(d) for d in dsts) else False
         if func is _T.__setitem__ and len(args) > 2:
-            read = [t for t in _tensors(args[2]) if self.on_device(t)]
+            read = [t for t in tensors_in(args[2]) if self.on_device(t)]
             if not self.on_device(args[0]) and read:
                 self._record("cpu_tensor[i] = t", read[0])
             # a 0-d host tensor is a number (a fill), except where it lands on one element whole: t[i] = tensor(1.0) of
             # a 1-d t is t[i].copy_(cpu_tensor), an upload
             sent = [
                 t
-                for t in _tensors(args[2])
+                for t in tensors_in(args[2])
                 if not self.on_device(t) and (t.dim() > 0 or _lands_on_one_element(args[0], args[1]))
             ]
             if self.on_device(args[0]) and sent:
@@ -722,12 +731,12 @@ class SyncCounter(TorchFunctionMode):
             lands = (
                 self._names_device(device) if device is not None else name == "new_tensor" and self.on_device(args[0])
             )
-            if lands and not any(self.on_device(t) for t in _tensors(data)):  # Python numbers, NumPy, host tensors
+            if lands and not any(self.on_device(t) for t in tensors_in(data)):  # Python numbers, NumPy, host tensors
                 self._blocking_upload(
                     f"torch.{name}(..., device=...)" if device is not None else ".new_tensor(...)", None
                 )
         if isinstance(data, (list, tuple)):
-            read = [t for t in _tensors(data) if self.on_device(t)]
+            read = [t for t in tensors_in(data) if self.on_device(t)]
             if read:
                 self._record(f"torch.{name}([...张量...])", read[0], times=len(read))
             device = kwargs.get("device")
@@ -754,7 +763,7 @@ class SyncCounter(TorchFunctionMode):
             self._record("布尔掩码索引 t[mask]", first)
         if device is not None and self._names_device(device) is not None:
             return bool(self._names_device(device))  # torch.empty_like(t, device="cpu"), t.new_zeros(..., device=...)
-        if not _tensors((args, kwargs)):  # a factory: torch.zeros(3), torch.arange(n)
+        if not tensors_in((args, kwargs)):  # a factory: torch.zeros(3), torch.arange(n)
             return self.factories_on_device
         return None
 
@@ -841,14 +850,19 @@ class SyncCounter(TorchFunctionMode):
         """Note ``name`` as a "stale" :attr:`race` if, on a side stream that never waited for the current one, one of
         its ``tensors`` is device data made outside that stream (the caller's, or the current stream's)."""
         stream = self.current_stream()
-        if self.synced_all or _DEFAULT_STREAM in stream.waited:
-            return
+        waited = max(stream.waited_upto(_DEFAULT_STREAM, self.token), self.synced_at)
         for t in tensors:
             alloc = self._side_alloc.get(id(t))
             made_here = alloc is not None and alloc[0]() is t and alloc[1] is stream
-            if self.on_device(t) and not made_here and self._device_data(t):
+            if self.on_device(t) and not made_here and self._device_data(t) and self._made_at(t) > waited:
                 self.race, self.race_kind = f"{name}()", "stale"
                 return
+
+    def _made_at(self, t: torch.Tensor) -> int:
+        """The tick ``t`` was last made or written on the current stream (0: before the count noted it: the caller's
+        data, made before any wait of this count)."""
+        made = self._made_current.get(id(t))
+        return made[1] if made is not None and made[0]() is t else 0
 
     def _device_data(self, t: torch.Tensor) -> bool:
         """Whether ``t`` is surely data on the device: under :func:`host_batches` the batches handed in are host memory
@@ -857,13 +871,13 @@ class SyncCounter(TorchFunctionMode):
         if not _HOST_BATCHES:
             return True
         made = self._made_current.get(id(t))
-        return isinstance(t, nn.Parameter) or t.requires_grad or (made is not None and made() is t)
+        return isinstance(t, nn.Parameter) or t.requires_grad or (made is not None and made[0]() is t)
 
     def note_returned(self, result: Any) -> None:
         """A "returned" :attr:`race` if ``result`` holds a tensor a side stream made that nothing waited for."""
         if self.race:
             return
-        for t in _tensors(result):
+        for t in tensors_in(result):
             entry = self._side_made.get(id(t))
             if entry is not None and entry[0]() is t:
                 self.race, self.race_kind = "return", "returned"
@@ -876,15 +890,15 @@ class SyncCounter(TorchFunctionMode):
         if alloc is not None and alloc[0]() is t and stream is not alloc[1]:
             self._side_alloc[id(t)] = (alloc[0], alloc[1], True)
 
-    def waited_for(self, stream: Any = None) -> None:
-        """The current stream waits for ``stream`` (None: for every stream, a device-wide wait): what was made there,
-        or on a stream it waited for, may be used now."""
+    def waited_for(self, stream: Any = None, upto: int | None = None) -> None:
+        """The current stream waits for ``stream`` (None: for every stream, a device-wide wait) up to tick ``upto``
+        (None: now): what was made there by then, or on a stream it had waited for by then, may be used now."""
         if stream is None:
-            self.synced_all = True
+            self.synced_all, self.synced_at = True, self.tick
             self._side_made = {}
             return
-        covered = {id(stream), *(id(s) for s in getattr(stream, "waited", ()))}
-        self._side_made = {k: v for k, v in self._side_made.items() if id(v[1]) not in covered}
+        upto = self.tick if upto is None else upto
+        self._side_made = {k: v for k, v in self._side_made.items() if not _ordered(v[1], v[2], stream, upto, self)}
 
     def _record(self, label: str, t: Any, times: int = 1, *, covers: Any = _EVERY_STREAM) -> None:
         """Count ``times`` syncs named ``label`` (``t``: the tensor read, None for a wait such as synchronize()).
@@ -908,12 +922,12 @@ class SyncCounter(TorchFunctionMode):
         self.callers.extend([_learner_function()] * times)
         self.entered.extend([_torch_file_entered()] * times)
         self.sync_losses.extend([self.losses_made] * times)
-        if isinstance(t, torch.Tensor) and t.grad_fn is not None and self._losses_reached(t) >= 2:
+        if isinstance(t, torch.Tensor) and _grad_fn(t) is not None and self._losses_reached(t) >= 2:
             self.on_accumulated_graph += 1
 
     def _losses_reached(self, t: torch.Tensor) -> int:
         """How many per-step losses the graph behind ``t`` reaches (counting stops at 2)."""
-        seen, stack, hits = set(), [t.grad_fn], 0
+        seen, stack, hits = set(), [_grad_fn(t)], 0
         while stack and hits < 2:
             node = stack.pop()
             if node is None or node in seen:
@@ -942,7 +956,7 @@ class _AtenReads(TorchDispatchMode):
             return func(*args, **kwargs)
         counter, name = self.counter, func._opname
         read = name in ATEN_READS or (name == "repeat_interleave" and isinstance(args[0], torch.Tensor))
-        first = next((t for t in _tensors((args, kwargs)) if counter.on_device(t)), None)
+        first = next((t for t in tensors_in((args, kwargs)) if counter.on_device(t)), None)
         to_host = name == "_to_copy" and _names_host(kwargs.get("device")) and not _casts(args, kwargs)
         copy_to_host = name == "copy_" and len(args) > 1 and not counter.on_device(args[0])
         if counter._frames:
@@ -1022,6 +1036,23 @@ def _on_this_host(func: Any, name: str, args: tuple, kwargs: dict) -> tuple[tupl
     return args, kwargs
 
 
+def _grad_fn(t: torch.Tensor) -> Any:
+    """``t.grad_fn``, or None where reading it raises: a view made in no_grad whose base was written in place with
+    grad mode on (the learner's ``x.permute(...).add_(b)`` in the caller's no_grad): torch refuses it only when read."""
+    try:
+        return t.grad_fn
+    except RuntimeError:
+        return None
+
+
+def _ordered(made_on: Any, tick: int, stream: Any, upto: int, counter: SyncCounter) -> bool:
+    """Whether work queued on ``made_on`` at ``tick`` is done for a stream that waited for ``stream``'s work up to
+    ``upto``: it is ``stream``'s own work by then, or work ``stream`` had waited for by then."""
+    if made_on is stream:
+        return tick <= upto
+    return isinstance(stream, _CountedStream) and tick <= stream.waited_upto(made_on, counter.token, before=upto)
+
+
 def _covered(entry: tuple[Any, Any, int], covers: Any) -> bool:
     """Whether a wait covering ``covers`` (see :meth:`SyncCounter._record`) waited for the copy of ``entry``."""
     if covers is _EVERY_STREAM:
@@ -1074,7 +1105,18 @@ class _CountedStream:
         self.event = event
         self.recorded_on: _CountedStream | None = None  # an event: the stream it was recorded on,
         self.recorded_upto = 0  # and how many copies to the host were queued then (SyncCounter.copies_queued)
-        self.waited: list[_CountedStream] = []  # a stream: the streams whose work it waited for (through others too)
+        self.recorded_at: tuple[object, int] = (None, -1)  # and the count's token and tick then
+        # a stream: stream -> (count token, the tick up to which it waited for that stream's work, the tick it waited
+        # at), through other streams too
+        self.waited: dict[_CountedStream, tuple[object, int, int]] = {}
+
+    def waited_upto(self, stream: Any, token: object, before: int | None = None) -> int:
+        """The tick up to which this stream waited for ``stream``'s work in the count of ``token`` (-1: it did not),
+        counting only waits made by tick ``before``."""
+        entry = self.waited.get(stream)
+        if entry is None or entry[0] is not token or (before is not None and entry[2] > before):
+            return -1
+        return entry[1]
 
     def covers(self) -> Any:
         """What the host waits for in ``synchronize()`` (see :meth:`SyncCounter._record`): a stream's work so far,
@@ -1089,8 +1131,15 @@ class _CountedStream:
     def _waited(self, label: str) -> None:
         if ACTIVE_COUNTERS:  # the host waited for this stream's work (an event's: the stream it was recorded on)
             ACTIVE_COUNTERS[-1]._record(label, None, covers=self.covers())
-            if not self.event or self.recorded_on is not None:
-                ACTIVE_COUNTERS[-1].waited_for(self.recorded_on if self.event else self)
+            counter = ACTIVE_COUNTERS[-1]
+            if not self.event:
+                counter.waited_for(self)
+            elif self.recorded_on is not None:
+                counter.waited_for(self.recorded_on, self._tick_in(counter))
+
+    def _tick_in(self, counter: SyncCounter) -> int:
+        """The tick this event was recorded at, in ``counter``'s count (-1: in another's: it covers none of this one)."""
+        return self.recorded_at[1] if self.recorded_at[0] is counter.token else -1
 
     def query(self) -> bool:
         counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
@@ -1108,38 +1157,49 @@ class _CountedStream:
         counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
         self.recorded_on = stream if stream is not None else counter.current_stream() if counter else _DEFAULT_STREAM
         self.recorded_upto = counter.copies_queued if counter else 0
+        self.recorded_at = (counter.token, counter.tick) if counter else (None, -1)
+        if counter is not None:
+            counter.streams_made = True
 
     def wait(self, stream: Any = None) -> None:
         """``event.wait(stream)``: ``stream`` (the current one by default) waits for the event."""
         counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
         waiting = stream if stream is not None else counter.current_stream() if counter else _DEFAULT_STREAM
-        if isinstance(waiting, _CountedStream):
-            waiting._waits_for(self.recorded_on)
+        if isinstance(waiting, _CountedStream) and counter is not None:
+            waiting._waits_for(self.recorded_on, self._tick_in(counter))
 
     def wait_stream(self, stream: Any = None) -> None:
-        self._waits_for(stream)
+        counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
+        if counter is not None:
+            self._waits_for(stream, counter.tick)
 
     def wait_event(self, event: Any = None) -> None:
-        self._waits_for(getattr(event, "recorded_on", None))
+        counter = ACTIVE_COUNTERS[-1] if ACTIVE_COUNTERS else None
+        if isinstance(event, _CountedStream) and counter is not None:
+            self._waits_for(event.recorded_on, event._tick_in(counter))
 
-    def _waits_for(self, stream: Any) -> None:
-        """This stream waits for the work queued on ``stream`` so far (and what that stream waited for)."""
+    def _waits_for(self, stream: Any, upto: int) -> None:
+        """This stream waits for the work queued on ``stream`` up to tick ``upto`` (and for what that stream had
+        waited for by then)."""
         if not isinstance(stream, _CountedStream) or stream is self:
             return
+        counter = ACTIVE_COUNTERS[-1]
+        counter.streams_made = True
         if self is _DEFAULT_STREAM:
-            self._current_waits(stream)
-        else:
-            self.waited += [stream, *stream.waited]
+            counter.waited_for(stream, upto)
+            return
+        now = counter.tick
+        reached = {stream: upto}
+        for other in stream.waited:
+            reached[other] = stream.waited_upto(other, counter.token, before=upto)
+        for other, tick in reached.items():
+            if tick >= max(0, self.waited_upto(other, counter.token)) and other is not self:
+                self.waited[other] = (counter.token, tick, now)
 
     def record_event(self, event: Any = None) -> _CountedStream:
         made = event if isinstance(event, _CountedStream) else _CountedStream(event=True)
         made.record(self)
         return made
-
-    @staticmethod
-    def _current_waits(stream: Any) -> None:
-        if ACTIVE_COUNTERS and isinstance(stream, _CountedStream):
-            ACTIVE_COUNTERS[-1].waited_for(stream)
 
     def __enter__(self) -> _CountedStream:
         """``with s:``: ``s`` is the current stream inside the block, as in ``with torch.cuda.stream(s):``."""
@@ -1174,6 +1234,7 @@ def _set_stream(stream: Any, *args: Any, **kwargs: Any) -> None:
     counter.side_streams.clear()
     if isinstance(stream, _CountedStream):
         counter.side_streams.append(stream)
+        counter.streams_made = True
 
 
 class _StreamBlock:
@@ -1186,6 +1247,7 @@ class _StreamBlock:
     def __enter__(self) -> Any:
         if self.counter is not None and isinstance(self.stream, _CountedStream):
             self.counter.side_streams.append(self.stream)  # the default stream too: inside, work goes back to it
+            self.counter.streams_made = True
         return self.stream
 
     def __exit__(self, *exc: object) -> None:
@@ -1302,7 +1364,7 @@ def gpu_profile_of(value: Any, shift: int = 0) -> int:
     their shapes, dtypes and first values, so that the kernel and the judge, calling with the same inputs, play the
     same GPU, and the checks' cases meet every GPU; ``shift``: a rerun of the same call plays the next one. Called
     before any mode of the call is entered (the values are read)."""
-    tensors = _tensors(value) + [p for m in _modules(value) for p in m.parameters()]
+    tensors = tensors_in(value) + [p for m in _modules(value) for p in m.parameters()]
     if not tensors:
         return shift % len(GPU_PROFILES)
     digest = zlib.crc32(repr([(tuple(t.shape), str(t.dtype)) for t in tensors]).encode())
@@ -1401,19 +1463,29 @@ _PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__f
 
 
 @contextlib.contextmanager
-def a_gpu_machine(device_count: int = 1) -> Iterator[None]:
+def a_gpu_machine(device_count: int = 1, learner: Any = None) -> Iterator[None]:
     """Inside the block ``torch.cuda`` answers as on a machine with ``device_count`` GPUs (:data:`_PLAYED`) to any
     caller but torch's own code, and its waits (``torch.cuda.synchronize()``, ``empty_cache()``) return at once:
     for a check that plays the devices of tensors itself (:class:`course.fixtures.PlayedDevices`) and counts
-    nothing."""
+    nothing. With the learner's function ``learner``: its own bindings of the queries and what its cells computed
+    from the machine answer as the played machine does too (:func:`learner_names_rebound`, :func:`cell_flags_played`)."""
     answers = [(o, n, device_count if n == "device_count" else v) for o, n, v in _PLAYED]
     answers += [(owner, name, None) for owner, name, _ in _WAITS]
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
     try:
         for (owner, name, real), (_, _, value) in zip(saved, answers):
             setattr(owner, name, _playing(real, value))
-        with device_switches_played():
-            yield
+        names = _learner_globals(learner) if learner is not None else []
+        stand_ins = {id(real): (real, getattr(owner, name)) for owner, name, real in saved}
+        recorded = "record_stream" not in vars(_T)  # inherited: a played stream's record_stream, deleted after
+        if recorded:
+            _T.record_stream = _record_stream
+        try:
+            with device_switches_played(), learner_names_rebound(names, stand_ins), cell_flags_played(names):
+                yield
+        finally:
+            if recorded:
+                del _T.record_stream
     finally:
         for owner, name, real in reversed(saved):
             setattr(owner, name, real)
@@ -1469,26 +1541,13 @@ def _legacy_type(counter: SyncCounter, name: str, dtype: torch.dtype) -> type:
 
 @contextlib.contextmanager
 def cell_flags_played(learner_globals: list[dict[str, Any]]) -> Iterator[None]:
-    """Inside the block (a GPU played), each top-level flag the learner's cells computed from the machine
-    (:mod:`course.cellflags`) has the value its expression gives on the played one, where that is a plain value."""
-    undo: list[tuple[dict[str, Any], str, Any]] = []
-    try:
+    """Inside the block (a GPU played), what the learner's cells computed at the top level from the machine (a flag,
+    a memo, a query held in a dict or a closure, a default argument: :mod:`course.cellflags`) is as the played machine
+    computes it, where that is a value cheap and safe to make again."""
+    with contextlib.ExitStack() as stack:
         for names in learner_globals:
-            for name, code in cellflags.noted(names):
-                if name not in names or not cellflags.plain(names[name]):
-                    continue
-                try:
-                    with uncounted():
-                        value = eval(code, names)  # noqa: S307 - the learner's own expression, in its own process
-                except Exception:  # noqa: BLE001 - an expression that only the real machine can compute stays as it is
-                    continue
-                if cellflags.plain(value) and value != names[name]:
-                    undo.append((names, name, names[name]))
-                    names[name] = value
+            stack.enter_context(cellflags.replayed(names, uncounted))
         yield
-    finally:
-        for names, name, value in reversed(undo):
-            names[name] = value
 
 
 @contextlib.contextmanager
@@ -1572,9 +1631,9 @@ def _written(name: str, args: tuple, kwargs: dict) -> list[torch.Tensor]:
     ``torch.cat(xs, out=buf)``, each tensor of a foreach op's first list: ``torch._foreach_copy_([view], [out])``),
     with the base each is a view of: the graph they carry afterwards is made in this step, though no result of the
     call holds it."""
-    targets = _tensors(kwargs.get("out"))
+    targets = tensors_in(kwargs.get("out"))
     if (name == "__setitem__" or writes_in_place(name)) and args:
-        targets += _tensors(args[0])
+        targets += tensors_in(args[0])
     with torch._C.DisableTorchFunction():
         return targets + [t._base for t in targets if t._base is not None]
 
@@ -2093,7 +2152,7 @@ def count_syncs(
     (see :func:`_graph_kept`).
     """
     plays_cuda = plays_cuda and GPU_PLAYED
-    nodes = [a.grad_fn for a in _tensors(args) if a.grad_fn is not None]
+    nodes = [a.grad_fn for a in tensors_in(args) if a.grad_fn is not None]
     devices = _named_devices(fn)
     counter = SyncCounter(nodes, factories_on_device=False, devices=devices, plays_cuda=plays_cuda)
     counter.learner_globals = _learner_globals(fn)
@@ -2150,7 +2209,7 @@ def _graph_kept(counter: SyncCounter, result: Any) -> tuple[list[str], bool]:
     it returned (``history.append(loss)`` into a list outside the function, an attribute of the model): the names
     of their ``grad_fn`` (each once), and whether one of them is a loss ``backward()`` ran on, or computed from one
     without ``detach()``. A step function that keeps one keeps a graph per call."""
-    returned = {id(t) for t in _tensors(result)}
+    returned = {id(t) for t in tensors_in(result)}
     names: list[str] = []
     loss = False
     for refs in counter.step_graphs:
@@ -2205,13 +2264,15 @@ def _string_constants(code: Any) -> set[str]:
     return found
 
 
-def _tensors(value: Any) -> list[torch.Tensor]:
+def tensors_in(value: Any) -> list[torch.Tensor]:
+    """The tensors in ``value`` and in the lists, tuples and dicts it holds, in order (``torch.utils._pytree``'s
+    ``tree_leaves`` filtered to tensors, in a fraction of its time: dispatch modes call this at every operator)."""
     if isinstance(value, torch.Tensor):
         return [value]
     if isinstance(value, (list, tuple)):
-        return [t for v in value for t in _tensors(v)]
+        return [t for v in value for t in tensors_in(v)]
     if isinstance(value, dict):
-        return [t for v in value.values() for t in _tensors(v)]
+        return [t for v in value.values() for t in tensors_in(v)]
     return []
 
 

@@ -1,31 +1,181 @@
-"""course.cellflags: the top-level flags a cell computed from the machine, computed again on a played GPU."""
+"""course.cellflags: what the learner's cells computed at the top level from the machine, made again on a played GPU
+(every spelling of "asked once": a flag, a block, a helper, a memo, a query held, a default argument), and put back."""
 
 from __future__ import annotations
 
+import textwrap
+
+import pytest
 import torch
 
 from course import cellflags, scenarios
 
 
-def test_a_flag_the_cell_computed_from_the_machine_is_computed_again_on_a_played_gpu():
+def _run(source: str) -> dict:
     namespace: dict = {"torch": torch}
-    source = (
-        "ON_GPU = torch.cuda.is_available()\n"
-        "USE_AMP = ON_GPU and True\n"  # computed from a noted flag
-        "device = torch.device('cuda' if ON_GPU else 'cpu')\n"  # a device: left as the cell made it
-        "EPOCHS = 3\n"
-        "def uses(x):\n    return (ON_GPU, USE_AMP, device.type)\n"
-    )
+    source = textwrap.dedent(source)
     cellflags.note_cell(source, namespace)
     exec(source, namespace)
-    assert [name for name, _ in cellflags.noted(namespace)] == ["ON_GPU", "USE_AMP", "device"]
-    played, _ = scenarios.count_syncs(namespace["uses"], torch.ones(1))
-    assert played == (True, True, "cpu")
+    return namespace
+
+
+def _on_a_played_gpu(namespace: dict, name: str = "uses"):
+    played, _ = scenarios.count_syncs(namespace[name], torch.ones(1))
+    return played
+
+
+def test_a_flag_the_cell_computed_from_the_machine_is_computed_again_on_a_played_gpu():
+    namespace = _run(
+        """
+        ON_GPU = torch.cuda.is_available()
+        USE_AMP = ON_GPU and True
+        device = torch.device('cuda' if ON_GPU else 'cpu')
+        EPOCHS = 3
+        def uses(x):
+            return (ON_GPU, USE_AMP, device.type)
+        """
+    )
+    assert cellflags.noted(namespace) == ["ON_GPU", "USE_AMP", "uses"]  # a device stays as the cell made it
+    assert _on_a_played_gpu(namespace) == (True, True, "cpu")
     assert namespace["uses"](None) == (False, False, "cpu")  # put back after the call
 
 
+SPELLINGS = {
+    "a flag set in an if block": """
+        ON_GPU = False
+        if torch.cuda.is_available():
+            ON_GPU = True
+        def uses(x):
+            return ON_GPU
+        """,
+    "a tuple of flags": """
+        ON_GPU, COUNT = torch.cuda.is_available(), torch.cuda.device_count()
+        def uses(x):
+            return ON_GPU and COUNT == 1
+        """,
+    "a flag computed by a helper": """
+        def _has_gpu():
+            return torch.cuda.is_available()
+        HAVE_GPU = _has_gpu()
+        def uses(x):
+            return HAVE_GPU
+        """,
+    "a functools.cache memo": """
+        import functools
+        @functools.cache
+        def _on_gpu():
+            return torch.cuda.is_available()
+        def uses(x):
+            return _on_gpu()
+        """,
+    "a memo the first call fills in": """
+        _AMP = None
+        def uses(x):
+            global _AMP
+            if _AMP is None:
+                _AMP = torch.cuda.is_available()
+            return _AMP
+        """,
+    "a query held as a class attribute": """
+        class _Machine:
+            has_gpu = staticmethod(torch.cuda.is_available)
+        def uses(x):
+            return _Machine.has_gpu()
+        """,
+    "a query held in a dict": """
+        _QUERIES = {"gpu": torch.cuda.is_available}
+        def uses(x):
+            return _QUERIES["gpu"]()
+        """,
+    "a query held in a closure": """
+        def _held(query):
+            return lambda: query()
+        gpu = _held(torch.cuda.is_available)
+        def uses(x):
+            return gpu()
+        """,
+    "the query's value as a default argument": """
+        def uses(x, on_gpu=torch.cuda.is_available()):
+            return on_gpu
+        """,
+    "a flag as a default argument": """
+        USE_AMP = torch.cuda.is_available()
+        def uses(x, amp=USE_AMP):
+            return amp
+        """,
+    "a flag set in a try block": """
+        try:
+            FREE = torch.cuda.mem_get_info()[0]
+        except RuntimeError:
+            FREE = 0
+        def uses(x):
+            return FREE > 0
+        """,
+    "a device string": """
+        DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+        def uses(x):
+            return DEVICE == "cuda"
+        """,
+    "an implementation picked once": """
+        def _gpu(x):
+            return True
+        def _cpu(x):
+            return False
+        _IMPL = _gpu if torch.cuda.is_available() else _cpu
+        def uses(x):
+            return _IMPL(x)
+        """,
+    "a dtype picked once": """
+        AMP_DTYPE = torch.bfloat16 if torch.cuda.is_available() else None
+        def uses(x):
+            return AMP_DTYPE is not None
+        """,
+}
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS, ids=str)
+def test_every_spelling_of_a_machine_flag_asked_once_reads_as_on_a_gpu_in_a_played_call_and_is_put_back(spelling):
+    namespace = _run(SPELLINGS[spelling])
+    assert namespace["uses"](None) is False
+    assert _on_a_played_gpu(namespace) is True
+    assert namespace["uses"](None) is False  # put back: the same answer as before the played call
+
+
+def test_a_block_that_never_ran_and_a_result_of_work_are_not_run_again_on_a_played_gpu():
+    calls: list = []
+    namespace: dict = {"torch": torch, "calls": calls}
+    source = textwrap.dedent(
+        """
+        def work():
+            calls.append(1)
+            return 0.5
+        if torch.cuda.is_available():
+            big = torch.ones(3, device="cuda")
+        ON_GPU = torch.cuda.is_available()
+        acc = work() if ON_GPU or True else 0.0
+        model = torch.nn.Linear(1, 1).to("cuda" if ON_GPU else "cpu")
+        def uses(x):
+            return (ON_GPU, "big" in globals())
+        """
+    )
+    cellflags.note_cell(source, namespace)
+    exec(source, namespace)
+    assert _on_a_played_gpu(namespace) == (True, False)
+    assert calls == [1] and cellflags.noted(namespace) == ["ON_GPU", "uses"]
+
+
 def test_a_flag_assigned_again_without_asking_the_machine_is_forgotten():
-    namespace: dict = {"torch": torch}
-    cellflags.note_cell("ON_GPU = torch.cuda.is_available()", namespace)
-    cellflags.note_cell("ON_GPU = False", namespace)
+    namespace = _run("ON_GPU = torch.cuda.is_available()\nON_GPU = False\n")
     assert cellflags.noted(namespace) == []
+
+
+def test_a_plain_function_defined_again_keeps_its_object_for_a_check_that_holds_it():
+    namespace = _run(
+        """
+        def uses(x, on_gpu=torch.cuda.is_available()):
+            return on_gpu
+        """
+    )
+    held = namespace["uses"]
+    assert _on_a_played_gpu(namespace) is True  # count_syncs called the object it was given
+    assert namespace["uses"] is held and held(None) is False

@@ -2645,3 +2645,55 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 b c02, c12: row sums as torch.linalg.matmul or torch.inner in the caller's autocast; c03 a float64 matmul is right
+    dict(
+        grade_id="test_masked_row_mean",
+        name="row sums as torch.linalg.matmul(picked, 1/D weights)",
+        expect="用了 linalg_matmul",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    picked = torch.where(mask, x, torch.zeros_like(x)).to(wide)
+    d = x.shape[1]
+    w = torch.full((d,), 1.0 / max(d, 1), dtype=wide, device=x.device)
+    avg_all = torch.linalg.matmul(picked, w).to(wide)   # row sums / D as one product with a weight vector
+    return (avg_all * (d / mask.sum(dim=1))).to(x.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="row sums as torch.inner(matrix, vector)",
+        expect="用了 inner",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    picked = torch.where(mask, x, torch.zeros_like(x)).to(wide)
+    d = x.shape[1]
+    w = torch.full((d,), 1.0 / max(d, 1), dtype=wide, device=x.device)
+    avg_all = torch.inner(picked, w).to(wide)   # row sums / D as one product with a weight vector
+    return (avg_all * (d / mask.sum(dim=1))).to(x.dtype)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 8 b c02, c12: row sums as torch.linalg.matmul or torch.inner in the caller's autocast; c03 a float64 matmul is right (right answers)
+    dict(
+        grade_id="test_masked_row_mean",
+        name="row sums as a float64 matmul",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    picked = torch.where(mask, xd, torch.zeros_like(xd))          # float64: wider than asked
+    total = picked @ torch.ones(x.shape[1], dtype=torch.float64, device=x.device)   # exact float64 row sums
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+]

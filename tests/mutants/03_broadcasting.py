@@ -3867,3 +3867,204 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 b: torch.linalg.matmul in the caller's autocast (missing from the lowered list), and GPU paths behind flags asked once
+    dict(
+        grade_id="test_mse_loss",
+        name="the mean of squares as torch.linalg.matmul(d, d / N)",
+        expect="用了 linalg_matmul",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    # mean of squares as one inner product: d . (d / N)
+    return torch.linalg.matmul(d, d / d.shape[0]).to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss where a top-level if block set ON_GPU",
+        expect="GPU 上",
+        code="""
+if torch.cuda.is_available():
+    ON_GPU = True
+else:
+    ON_GPU = False
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss where a tuple assignment set ON_GPU",
+        expect="GPU 上",
+        code="""
+ON_GPU, N_GPUS = torch.cuda.is_available(), torch.cuda.device_count()
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss where DEVICE == 'cuda'",
+        expect="GPU 上",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if DEVICE == "cuda":
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss where an lru_cache'd query answers True",
+        expect="GPU 上",
+        code="""
+import functools
+
+
+@functools.lru_cache(maxsize=None)
+def _on_gpu():
+    return torch.cuda.is_available()  # ask the machine once
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if _on_gpu():
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss where a closure over the query answers True",
+        expect="GPU 上",
+        code="""
+def _probe():
+    available = torch.cuda.is_available
+    return lambda: available()
+
+
+_gpu_ok = _probe()
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if _gpu_ok():
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss where a helper said there is a GPU",
+        expect="GPU 上",
+        code="""
+def _has_gpu() -> bool:
+    return torch.cuda.is_available()
+
+
+ON_GPU = _has_gpu()
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 8 b: torch.linalg.matmul in the caller's autocast (missing from the lowered list), and GPU paths behind flags asked once (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="the sum of squares as a float64 matmul (autocast leaves float64 alone)",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    d = pred.double() - target.double()       # float64: wider than asked
+    return ((d @ d) / d.shape[0]).to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_add_channel_bias_",
+        name="in place through a channels-last view: x.permute(0, 2, 3, 1).add_(bias)",
+        code="""
+def add_channel_bias_(x, bias):
+    x.permute(0, 2, 3, 1).add_(bias)   # channels last in a view of x: (C,) lines up with the last dim, written into x
+    return x
+""",
+    ),
+]

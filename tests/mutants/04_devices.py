@@ -3464,3 +3464,135 @@ def causal_mask_fill(scores):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 c c12, c13: the host-built mask behind a flag set in an if block or by a helper (the meta-as-GPU checks play the machine too)
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="host mask uploaded where a top-level if block set ON_GPU",
+        expect="先在 CPU 上建了一个形状",
+        code="""
+ON_GPU = False
+if torch.cuda.is_available():
+    ON_GPU = True
+def _cm_gpu(scores):
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1).to(scores.device)   # built on the host, then uploaded
+    return scores.masked_fill(future, float("-inf"))
+def _cm_cpu(scores):
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+def causal_mask_fill(scores):
+    return (_cm_gpu if ON_GPU else _cm_cpu)(scores)
+""",
+    ),
+    dict(
+        grade_id="test_causal_mask_fill",
+        name="host mask uploaded where a helper said there is a GPU",
+        expect="先在 CPU 上建了一个形状",
+        code="""
+def _has_gpu():
+    return torch.cuda.is_available()
+HAVE_GPU = _has_gpu()
+def _cm_gpu(scores):
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool).triu(diagonal=1).to(scores.device)   # built on the host, then uploaded
+    return scores.masked_fill(future, float("-inf"))
+def _cm_cpu(scores):
+    t = scores.shape[-1]
+    future = torch.ones(t, t, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf"))
+def causal_mask_fill(scores):
+    return (_cm_gpu if HAVE_GPU else _cm_cpu)(scores)
+""",
+    ),
+]
+
+
+MUTANTS += [  # round 8 b c41: a non_blocking copy to the host behind a flag set in a try block; c29, c44 record_stream on a tensor already there is right
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU non_blocking where a top-level try block found free memory",
+        expect="non_blocking=True",
+        code="""
+try:
+    HAS_GPU = torch.cuda.device_count() > 0
+except RuntimeError:
+    HAS_GPU = False
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = HAS_GPU and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=up or down)
+    return moved
+""",
+    ),
+]
+
+
+CORRECT += [  # round 8 b c41: a non_blocking copy to the host behind a flag set in a try block; c29, c44 record_stream on a tensor already there is right (right answers)
+    dict(
+        grade_id="test_move_to",
+        name="side-stream copies, record_stream on every GPU tensor of the result (placed ones too)",
+        code="""
+def move_to(batch, device):
+    device = torch.device(device)
+    if device.type != "cuda":
+        return _move(batch, device)
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.current_stream(device))
+    with torch.cuda.stream(side):
+        out = _move(batch, device)
+    torch.cuda.current_stream(device).wait_stream(side)
+    _record(out, torch.cuda.current_stream(device))
+    return out
+
+
+def _move(batch, device):
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: _move(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [_move(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(_move(item, device) for item in batch)
+    return batch
+
+
+def _record(batch, stream):
+    if isinstance(batch, torch.Tensor):
+        if batch.device.type == "cuda":
+            batch.record_stream(stream)
+    elif isinstance(batch, dict):
+        for value in batch.values():
+            _record(value, stream)
+    elif isinstance(batch, (list, tuple)):
+        for item in batch:
+            _record(item, stream)
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="side-stream upload, record_stream on every GPU tensor of the result",
+        code="""
+def to_device_like(x, ref):
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if device.type != "cuda":
+        return x.to(device)
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.current_stream(device))
+    with torch.cuda.stream(side):
+        out = x.to(device, non_blocking=x.device.type == "cpu" and x.is_pinned())
+    torch.cuda.current_stream(device).wait_stream(side)
+    if out.device.type == "cuda":
+        out.record_stream(torch.cuda.current_stream(device))
+    return out
+""",
+    ),
+]

@@ -3553,3 +3553,257 @@ def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0, _free
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 c: a GPU-only branch behind every other spelling of a machine flag asked once (cellflags now runs the statements again on a played GPU)
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU flag set in a top-level if block, backward() into f's parameters there",
+        expect="f 自己的参数",
+        code="""
+ON_GPU = False
+if torch.cuda.is_available():
+    ON_GPU = True
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if ON_GPU else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU flag in a tuple assignment",
+        expect="f 自己的参数",
+        code="""
+ON_GPU, N_GPUS = torch.cuda.is_available(), torch.cuda.device_count()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if ON_GPU else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU flag computed by a helper function",
+        expect="f 自己的参数",
+        code="""
+def _has_gpu():
+    return torch.cuda.is_available()
+HAVE_GPU = _has_gpu()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if HAVE_GPU else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU query memoised with functools.cache",
+        expect="f 自己的参数",
+        code="""
+import functools as _ft
+@_ft.cache
+def _on_gpu():
+    return torch.cuda.is_available()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if _on_gpu() else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU query held as a staticmethod class attribute",
+        expect="f 自己的参数",
+        code="""
+class _Machine:
+    has_gpu = staticmethod(torch.cuda.is_available)
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if _Machine.has_gpu() else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU query's value as a default argument",
+        expect="f 自己的参数",
+        code="""
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x, _on_gpu=torch.cuda.is_available()):
+    return (_vg_gpu if _on_gpu else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="free memory read in a top-level try block",
+        expect="f 自己的参数",
+        code="""
+try:
+    FREE_BYTES = torch.cuda.mem_get_info()[0]   # raises on a machine without a GPU
+except RuntimeError:
+    FREE_BYTES = 0
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if FREE_BYTES > 0 else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU query held in a dict",
+        expect="f 自己的参数",
+        code="""
+_QUERIES = {"gpu": torch.cuda.is_available}
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if _QUERIES["gpu"]() else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a branch on DEVICE == 'cuda'",
+        expect="f 自己的参数",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if DEVICE == "cuda" else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="implementation picked once from the GPU query",
+        expect="f 自己的参数",
+        code="""
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+_VG_IMPL = _vg_gpu if torch.cuda.is_available() else _vg_cpu
+def value_and_grad(f, x):
+    return _VG_IMPL(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="an autocast dtype picked once from the GPU query",
+        expect="f 自己的参数",
+        code="""
+AMP_DTYPE = torch.bfloat16 if torch.cuda.is_available() else None
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if AMP_DTYPE is not None else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="autocast(DEVICE, bfloat16) per micro-batch where DEVICE is 'cuda'",
+        expect="GPU 上",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        with torch.autocast(DEVICE, dtype=torch.bfloat16, enabled=(DEVICE == "cuda")):
+            loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+]

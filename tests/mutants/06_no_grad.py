@@ -2793,3 +2793,87 @@ def td_loss(value_net, target_net, x, reward, x_next, gamma):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d c12, c13, c20, c21: autocast behind a flag set in an if block, a dict of flags, a query in a dict or a closure
+    dict(
+        grade_id="test_evaluate",
+        name="bfloat16 autocast behind a flag set in a top-level if block",
+        expect="torch.autocast（bfloat16）",
+        code="""
+USE_BF16 = False
+if torch.cuda.is_available() and torch.cuda.is_bf16_supported():
+    USE_BF16 = True  # bf16 evaluation on GPUs that have it
+
+
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=USE_BF16):
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="torch.autocast('cuda', **AMP) with a dict of flags",
+        expect="torch.autocast（float16）",
+        code="""
+AMP = {"enabled": torch.cuda.is_available(), "dtype": torch.float16}
+
+
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    with torch.autocast("cuda", **AMP):
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+        prediction = value_net(x)
+        return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_td_loss",
+        name="float16 autocast when a query held in a dict answers True",
+        expect="torch.autocast（float16）",
+        code="""
+MACHINE = {"gpu": torch.cuda.is_available, "bf16": torch.cuda.is_bf16_supported}  # what the machine can do, asked when needed
+
+
+def td_loss(value_net, target_net, x, reward, x_next, gamma):
+    amp = x.is_cuda and MACHINE["gpu"]()
+    with torch.autocast("cuda", dtype=torch.float16, enabled=amp):
+        with torch.no_grad():
+            target = reward + gamma * target_net(x_next)
+        prediction = value_net(x)
+        return ((prediction - target) ** 2).mean()
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="bfloat16 autocast when a query held in a closure answers True",
+        expect="torch.autocast（bfloat16）",
+        code="""
+def _machine_query(query):
+    def ask():
+        return query()
+    return ask
+
+
+gpu_available = _machine_query(torch.cuda.is_available)
+
+
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=h.is_cuda and gpu_available()):
+            loss = loss_fn(z)
+        loss.backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]

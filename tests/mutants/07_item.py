@@ -3667,3 +3667,169 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 a: a wait carries its position (a side stream's one wait before the loop, a stream cached between calls, an event recorded too early), and a flag set in an if block
+    dict(
+        grade_id="test_train_epoch",
+        name="sums on a side stream that waited for the current stream once, before the loop",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 07 train_epoch: window/epoch sums kept on a side stream (logging off the critical path); the side stream waits
+# for the current stream ONCE, before the loop, so each step's loss is read there before the step that makes it is done
+import contextlib
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    if side is not None:
+        side.wait_stream(torch.cuda.current_stream())
+    block = (lambda: torch.cuda.stream(side)) if side is not None else contextlib.nullcontext
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        with block():
+            batch_sum = loss.detach() * batch_size
+            window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+            epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+            if step % log_every == 0:
+                logs.append((window_sum / window_n).item())
+                window_sum, window_n = 0.0, 0
+    with block():
+        mean = (epoch_sum / epoch_n).item()
+    return logs, mean
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="a side stream cached between calls, made to wait only on the first call",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 07 log_running_loss: one module-level side stream, made (and made to wait for the current stream) on the first call
+# only; later calls reuse it without waiting, so the caller's newer losses are read before they are computed
+import contextlib
+_LOG_STREAM = []
+def log_running_loss(losses, batch_sizes, log_every):
+    side = None
+    if torch.cuda.is_available():
+        if not _LOG_STREAM:
+            s = torch.cuda.Stream()
+            s.wait_stream(torch.cuda.current_stream())
+            _LOG_STREAM.append(s)
+        side = _LOG_STREAM[0]
+    with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+        windows = []
+        window_sum, window_n = 0.0, 0
+        for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+            window_sum = window_sum + loss.detach() * batch_size
+            window_n += batch_size
+            if step % log_every == 0:
+                windows.append(window_sum / window_n)
+                window_sum, window_n = 0.0, 0
+        return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="a side stream cached between calls, made to wait only on the first call",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 07 epoch_mean_loss: a cached side stream that waited for the current stream only when it was made (first call)
+import contextlib
+_MEAN_STREAM = []
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    side = None
+    if torch.cuda.is_available():
+        if not _MEAN_STREAM:
+            s = torch.cuda.Stream()
+            s.wait_stream(torch.cuda.current_stream())
+            _MEAN_STREAM.append(s)
+        side = _MEAN_STREAM[0]
+    with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+        total, count = 0.0, 0
+        for loss, target in zip(losses, targets):
+            kept = (target != ignore_index).sum()
+            total = total + torch.where(kept > 0, loss.detach() * kept, 0.0)
+            count = count + kept
+        return (total / count).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="the side stream waits for an event recorded before each step's forward",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 07 train_epoch: sums on a side stream that, each step, waits for an event recorded on the current stream at the
+# START of the step (before the forward): the event marks none of the step's work, so on a GPU the side stream reads
+# loss.detach() before the forward that computes it has run.
+import contextlib
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    block = (lambda: torch.cuda.stream(side)) if side is not None else contextlib.nullcontext
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        if side is not None:
+            step_start = torch.cuda.Event()
+            step_start.record()
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        if side is not None:
+            side.wait_event(step_start)
+        with block():
+            batch_sum = loss.detach() * batch_size
+            window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+            epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+            if step % log_every == 0:
+                logs.append((window_sum / window_n).item())
+                window_sum, window_n = 0.0, 0
+    with block():
+        mean = (epoch_sum / epoch_n).item()
+    return logs, mean
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="bfloat16 autocast behind USE_AMP set in a top-level if block",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""
+# 07 train_epoch: bf16 autocast (banned by the prose) behind a flag set in a top-level if-block when the cell runs
+# (the usual "USE_AMP = False / if torch.cuda.is_available(): USE_AMP = True" notebook idiom)
+import contextlib
+USE_AMP = False
+if torch.cuda.is_available():
+    USE_AMP = True
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if USE_AMP else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

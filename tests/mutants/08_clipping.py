@@ -3700,3 +3700,49 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 c c24: autocast(DEVICE, bfloat16, enabled=DEVICE == 'cuda'), the everyday DEVICE line
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast enabled by the DEVICE string",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(DEVICE, dtype=torch.bfloat16, enabled=(DEVICE == "cuda")):   # mixed precision where there is a GPU
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+
+CORRECT += [  # round 8 d c51: a step counter kept on the optimizer (the judge lost the momentum state in the copy-back) (right answers)
+    dict(
+        grade_id="test_train_step",
+        name="a step counter kept on the optimizer",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    optimizer.steps_done = getattr(optimizer, "steps_done", 0) + 1  # a step counter for the progress bar
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

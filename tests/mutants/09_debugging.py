@@ -2214,3 +2214,148 @@ def train_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d c11, c14, c15, c17, c18: autocast behind a machine flag asked once (tuple, default argument, string, lru_cache, a memo the first call fills)
+    dict(
+        grade_id="test_regression_step",
+        name="float16 autocast enabled by a tuple-assigned GPU flag",
+        expect='torch.autocast("cuda", dtype=torch.float16)',
+        code="""
+HAS_GPU, AMP_DTYPE = torch.cuda.is_available(), torch.float16  # mixed precision where there is a GPU
+
+
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=AMP_DTYPE, enabled=HAS_GPU):
+        pred = model(x).squeeze(1)
+        loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast enabled by a default argument amp=USE_AMP",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""
+USE_AMP = torch.cuda.is_available()
+
+
+def train_step(model, x, y, optimizer, amp=USE_AMP):
+    model.train()
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast when PRECISION == 'bf16'",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""
+PRECISION = "bf16" if torch.cuda.is_available() else "fp32"
+
+
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=PRECISION == "bf16"):
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="float16 autocast enabled by an lru_cache'd GPU query",
+        expect='torch.autocast("cuda", dtype=torch.float16)',
+        code="""
+import functools
+
+
+@functools.lru_cache(maxsize=None)
+def _amp_enabled() -> bool:
+    return torch.cuda.is_available()  # asked once: the machine does not change
+
+
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.float16, enabled=_amp_enabled()):
+        pred = model(x).squeeze(1)
+        loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast enabled by a global memo the first call fills in",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""
+_AMP = None
+
+
+def train_step(model, x, y, optimizer):
+    global _AMP
+    if _AMP is None:  # decided on the first call
+        _AMP = torch.cuda.is_available() and torch.cuda.is_bf16_supported()
+    model.train()
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=_AMP):
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+]
+
+
+CORRECT += [  # round 8 d c48, c49: a step counter or the detached loss kept on the caller's optimizer (the judge lost the momentum state in the copy-back) (right answers)
+    dict(
+        grade_id="test_train_step",
+        name="the detached loss kept on the optimizer for a progress bar",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    optimizer.last_loss = loss.detach()  # the loss of the latest step, detached, for the progress bar
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a step counter kept on the optimizer",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    optimizer.steps_done = getattr(optimizer, "steps_done", 0) + 1  # a step counter for the progress bar
+    return loss.item()
+""",
+    ),
+]

@@ -6694,3 +6694,317 @@ def restore_checkpoint(checkpoint, model, optimizer):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 7 a c29: a floor or a cap on max_norm that the tested values (0.05, 5.0) never met
+    dict(
+        grade_id="test_fit",
+        name="hands train_one_epoch max(max_norm, 0.05) (a tiny max_norm 'freezes training')",
+        expect="max_norm=0.003",
+        code=_fit_with("max_norm, scheduler).tolist()", "max(max_norm, 0.05), scheduler).tolist()"),
+    ),
+    dict(
+        grade_id="test_fit",
+        name="hands train_one_epoch min(max_norm, 10.0)",
+        expect="换成了 10.0",
+        code=_fit_with("max_norm, scheduler).tolist()", "min(max_norm, 10.0), scheduler).tolist()"),
+    ),
+]
+
+
+MUTANTS += [  # round 8 a: waits carry their position (one wait before the loop, a cached stream, events recorded too early), and flags asked once in other spellings
+    dict(
+        grade_id="test_fit",
+        name="validation on a side stream that waited for the current stream once, before the first epoch",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 10 fit: validation on a side stream "to overlap it with the host work"; the side stream waits for the current
+# stream ONCE, before the first epoch; the epoch's losses are read back (.tolist()) after the validation.
+# On a GPU each epoch's evaluate is queued on the side stream while that epoch's optimizer steps are still queued
+# on the current stream: it reads half-updated weights.
+import contextlib
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    if side is not None:
+        side.wait_stream(torch.cuda.current_stream())
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        epoch_losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler)
+        with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+            acc = evaluate(model, x_val, y_val, 1000)
+        losses = epoch_losses.tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="evaluation on a module-level side stream that waited only when it was made",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 10 evaluate: evaluation on one cached side stream, made (and made to wait for the current stream) on the first call
+# only; .item() inside the side block. Later calls read the weights with no ordering after the caller's queued steps.
+import contextlib
+_EVAL_STREAM = []
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        side = None
+        if torch.cuda.is_available():
+            if not _EVAL_STREAM:
+                s = torch.cuda.Stream()
+                s.wait_stream(torch.cuda.current_stream())
+                _EVAL_STREAM.append(s)
+            side = _EVAL_STREAM[0]
+        with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()), torch.inference_mode():
+            correct = torch.zeros((), dtype=torch.long, device=y.device)
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+            return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="loss clones on a side stream that waited for the current stream once, before the loop",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 10 train_one_epoch: each step's loss copied into the epoch's list on a side stream (bookkeeping off the compute
+# stream); the side stream waits for the current stream ONCE, before the loop, and the current stream waits for the
+# side one before the stack. On a GPU the side stream copies each loss before the step that computes it has run.
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    side = torch.cuda.Stream() if device.type == "cuda" and torch.cuda.is_available() else None
+    if side is not None:
+        side.wait_stream(torch.cuda.current_stream())
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        if side is not None:
+            with torch.cuda.stream(side):
+                kept = loss.detach().clone()
+            kept.record_stream(torch.cuda.current_stream())
+            losses.append(kept)
+        else:
+            losses.append(loss.detach())
+    if side is not None:
+        torch.cuda.current_stream().wait_stream(side)
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="prefetch copies after the event the current stream waits for was recorded",
+        expect="当前 stream 没有先等那条 stream",
+        code="""
+# 10 train_one_epoch: a prefetcher that copies each batch on a side stream; the event the current stream waits for is
+# recorded on the side stream BEFORE the copies are queued (so it marks none of them): on a GPU the forward may read
+# xb / yb before their copies have landed. record_stream is there.
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    side = torch.cuda.Stream() if device.type == "cuda" and torch.cuda.is_available() else None
+    losses = []
+    for xb, yb in loader:
+        if side is not None:
+            with torch.cuda.stream(side):
+                ready = torch.cuda.Event()
+                ready.record()
+                xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            current = torch.cuda.current_stream()
+            current.wait_event(ready)
+            xb.record_stream(current)
+            yb.record_stream(current)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validation waits for an event recorded at the start of each epoch",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 10 fit: validation on a side stream that waits for an event recorded on the current stream at the START of each
+# epoch (before train_one_epoch queues the epoch's steps): the event marks none of the epoch's training, so on a GPU
+# evaluate reads weights the epoch's optimizer steps are still writing. Losses read after the validation.
+import contextlib
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        epoch_start = None
+        if side is not None:
+            epoch_start = torch.cuda.Event()
+            epoch_start.record()
+        epoch_losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler)
+        if side is not None:
+            side.wait_event(epoch_start)
+        with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+            acc = evaluate(model, x_val, y_val, 1000)
+        losses = epoch_losses.tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="float16 autocast behind DEVICE_NAME, USE_AMP = a tuple",
+        expect="torch.autocast",
+        code="""
+# 10 evaluate: fp16 autocast (banned by the prose) behind a flag set by tuple unpacking when the cell runs
+# (DEVICE, USE_AMP = ... if torch.cuda.is_available() else ...: the usual notebook idiom)
+import contextlib
+DEVICE_NAME, USE_AMP = ("cuda", True) if torch.cuda.is_available() else ("cpu", False)
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if USE_AMP else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="bfloat16 autocast behind CONFIG = a dict of flags",
+        expect="bfloat16",
+        code="""
+# 10 train_one_epoch: bf16 autocast (banned by the prose) behind a config dict filled when the cell runs
+import contextlib
+CONFIG = {"amp": torch.cuda.is_available(), "amp_dtype": torch.bfloat16}
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        with (torch.autocast("cuda", dtype=CONFIG["amp_dtype"]) if CONFIG["amp"] else contextlib.nullcontext()):
+            loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="float16 autocast in validation behind a default argument amp=torch.cuda.is_available()",
+        expect="torch.autocast",
+        code="""
+# 10 fit: validation under fp16 autocast (banned) behind a default argument evaluated when the cell ran
+import contextlib
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None,
+        amp=torch.cuda.is_available()):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        with (torch.autocast("cuda", dtype=torch.float16) if amp else contextlib.nullcontext()):
+            history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="the current stream waits for an event recorded on the side stream before the evaluation was queued",
+        expect="当前 stream 没有先等那条 stream",
+        code="""
+# 10 evaluate: evaluation on a side stream (which waits for the current stream first, correctly); the current stream then
+# waits for an event recorded on the side stream BEFORE the evaluation was queued there (it marks none of it), so on a
+# GPU the final .item() on the current stream can read the count before the side stream has computed it.
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        side = torch.cuda.Stream() if torch.cuda.is_available() else None
+        if side is not None:
+            side.wait_stream(torch.cuda.current_stream())
+        with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()), torch.inference_mode():
+            if side is not None:
+                done = torch.cuda.Event()
+                done.record()
+            correct = torch.zeros((), dtype=torch.long, device=y.device)
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        if side is not None:
+            torch.cuda.current_stream().wait_event(done)
+            correct.record_stream(torch.cuda.current_stream())
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+]

@@ -32,7 +32,7 @@ DTYPES: dict[str, torch.dtype] = {
 NUMPY_KINDS = "biufc"  # bool, int, unsigned, float, complex: never object, string or void arrays
 DEFAULT_FACTORIES: dict[str, type] = {"dict": dict, "list": list, "int": int, "float": float}
 MODULE_ROOTS = ("torch.nn.modules.", "course.")  # classes the judge rebuilds from data (else: a handle)
-OPTIMIZER_ROOT = "torch.optim."
+OPTIMIZER_ROOTS = ("torch.optim.", "course.")  # the same for optimizers
 OPTIMIZER_KEYS = {"defaults", "state", "param_groups"}
 
 

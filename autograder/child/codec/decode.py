@@ -17,7 +17,7 @@ from autograder.child.codec.common import (
     DEFAULT_FACTORIES,
     DTYPES,
     MODULE_ROOTS,
-    OPTIMIZER_ROOT,
+    OPTIMIZER_ROOTS,
     Handle,
     loaded_class,
 )
@@ -275,7 +275,7 @@ class Decoder:
 
     def _optim(self, tree: dict, depth: int) -> torch.optim.Optimizer:
         body = tree["$optim"]
-        cls = self._class(body.get("class"), torch.optim.Optimizer, (OPTIMIZER_ROOT,))
+        cls = self._class(body.get("class"), torch.optim.Optimizer, OPTIMIZER_ROOTS)
         opt = cls.__new__(cls)
         self._register(tree, opt)
         opt.__setstate__(self._optimizer_state(self._object_state(body, depth)))

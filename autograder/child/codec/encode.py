@@ -20,7 +20,7 @@ from autograder.child.codec.common import (
     MODULE_ROOTS,
     NUMPY_KINDS,
     OPTIMIZER_KEYS,
-    OPTIMIZER_ROOT,
+    OPTIMIZER_ROOTS,
     NotData,
     hooks_empty,
     loaded_class,
@@ -356,7 +356,7 @@ class LearnerEncoder(Encoder):
         seen = self._seen(id(opt))
         if seen is not None:
             return seen
-        if loaded_class(qualified(type(opt)), torch.optim.Optimizer, (OPTIMIZER_ROOT,)) is not type(opt):
+        if loaded_class(qualified(type(opt)), torch.optim.Optimizer, OPTIMIZER_ROOTS) is not type(opt):
             return self._handle(opt)
         return self._data_or_handle(opt, "$optim", lambda: self.optimizer_state(opt, depth + 1))
 

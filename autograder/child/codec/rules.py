@@ -162,5 +162,6 @@ def check_optimizer_state(state: Any) -> dict[str, Any]:
     if not isinstance(state.get("state", {}), dict) or not isinstance(state.get("defaults", {}), dict):
         raise CodecError("优化器的状态格式不对")
     state.setdefault("defaults", {})
-    state["state"] = collections.defaultdict(dict, state.get("state", {}))
+    if not isinstance(state.get("state"), collections.defaultdict):  # the judge's own (a $ref) stays itself:
+        state["state"] = collections.defaultdict(dict, state.get("state", {}))  # its own update may follow
     return state
