@@ -45,6 +45,7 @@ _KINDS = (
     ast.ClassDef,
     ast.Import,  # from torch.cuda import is_available as have_gpu: imported again, the played machine's
     ast.ImportFrom,
+    ast.With,  # with warnings.catch_warnings(): _SCALER = torch.amp.GradScaler("cuda")
 )
 
 
@@ -202,6 +203,8 @@ def replayable(value: Any, depth: int = 0) -> bool:
         return True
     if callable(value) and hasattr(value, "__wrapped__"):  # functools.cache / lru_cache of a function
         return True
+    if isinstance(value, torch.amp.GradScaler):  # GradScaler("cuda"): enabled only where the machine has a GPU
+        return True
     if depth < 3 and isinstance(value, (tuple, list, set, frozenset)):
         return all(replayable(v, depth + 1) for v in value)
     if depth < 3 and isinstance(value, dict):
@@ -218,6 +221,18 @@ _MISSING = object()
 _PLAYED: dict[
     int, tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, Any, Any]]]
 ] = {}
+
+
+_SWAPPED: list[dict[int, Any]] = []  # per played block: id(what the cells bound) -> what the played machine binds
+
+
+def played_version(fn: Any) -> Any:
+    """``fn``, or where the played machine binds its name to another function (``step = _amp if is_available() else
+    _fp32``, a ``def`` in an ``if`` block), that one: a check that holds the cell's function calls the GPU's."""
+    for swapped in reversed(_SWAPPED):
+        if id(fn) in swapped:
+            return swapped[id(fn)]
+    return fn
 
 
 @contextlib.contextmanager
@@ -245,7 +260,17 @@ def replayed(namespace: dict[str, Any], around: Callable[[], contextlib.Abstract
         else:
             for statement in chosen:
                 _replay(namespace, statement, around, undo)
-        yield
+        _SWAPPED.append(
+            {
+                id(made[n]): namespace[n]
+                for n in names
+                if callable(made[n]) and n in namespace and namespace[n] is not made[n] and callable(namespace[n])
+            }
+        )
+        try:
+            yield
+        finally:
+            _SWAPPED.pop()
     finally:
         left = {name: namespace.get(name, _MISSING) for name in names}
         functions = list({id(owner): owner for owner, _, _ in undo if not isinstance(owner, dict)}.values())

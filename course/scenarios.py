@@ -83,7 +83,7 @@ _NUMPY_HANDOFFS = {_T.numpy, _T.__array__}
 # Results whose shape depends on the data: the host must learn the size before it can go on.
 DATA_DEPENDENT = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount", "to_sparse"}
 # Calls that return Python values without reading any element (metadata), and comparisons with non-tensors.
-_METADATA = {
+METADATA = {  # torch calls that read no values: a shape, a dtype, an attribute
     "size", "dim", "ndimension", "numel", "nelement", "stride", "storage_offset", "element_size", "data_ptr",
     "get_device", "__len__", "__get__", "__set__", "type", "dim_order", "has_names", "result_type", "can_cast",
     "promote_types", "__eq__", "__ne__", "__reduce_ex__", "__sizeof__", "__hash__",
@@ -266,6 +266,8 @@ class SyncCounter(TorchFunctionMode):
         # blocking sync: on a GPU their values may not have arrived yet; ``unsynced`` names the first read of one
         # (each: a weak ref, the stream its copy was queued on, its copy's number: a wait covers some copies only)
         self._in_flight: dict[int, tuple[weakref.ref, Any, int]] = {}
+        # pinned host tensors a non_blocking copy to the device reads from, until a wait covers it (the same numbering)
+        self._uploading: dict[int, tuple[weakref.ref, Any, int]] = {}
         self.copies_queued = 0  # the non_blocking copies to the host queued so far (an event covers those before it)
         self._copying = False
         self._pending_async: list[int] = []  # the entries of ``calls`` that are non_blocking copies not yet waited for
@@ -293,8 +295,6 @@ class SyncCounter(TorchFunctionMode):
         # the first use on the current stream of side-stream memory not recorded for it, until the host waits for the
         # current stream (then that use is done before the memory can be freed): an "unrecorded" race at the end
         self._unrecorded = ""
-        # a side stream was made or used: results on the current stream are noted from then on, with their tick
-        self.streams_made = False
         self._made_current: dict[int, tuple[weakref.ref, int]] = {}  # tensors made or written on the current stream
         self.swapped_loss = ""  # a loss function called with the target needing grad and the prediction not
         # .numpy() / np.asarray of a device tensor raises, as on a GPU (NumPy reads host memory only); off under
@@ -445,7 +445,9 @@ class SyncCounter(TorchFunctionMode):
         elif not GPU_PLAYED and (func is _T.to or name == "to"):  # t.to(x.device) stays, as on a CPU machine
             args = tuple(_real_cpu(a) for a in args)
             kwargs = {k: _real_cpu(v) for k, v in kwargs.items()}
-        if not self.race and name not in _METADATA and not name.startswith("is_"):  # metadata: no data read
+        if not self.race and self._uploading:
+            self._note_reused(name, args, kwargs)
+        if not self.race and name not in METADATA and not name.startswith("is_"):  # metadata: no data read
             if self.current_stream() is not _DEFAULT_STREAM:
                 self._note_stale(name, tensors)
             elif self._side_made or self._side_alloc:
@@ -456,7 +458,7 @@ class SyncCounter(TorchFunctionMode):
         finally:
             values_read, copied_to_host = self._frames.pop()
         side = self.current_stream()
-        if self.streams_made and side is _DEFAULT_STREAM:
+        if GPU_PLAYED and side is _DEFAULT_STREAM:  # what the current stream made, and when (the stale race)
             for t in tensors_in((result, _written(name, args, kwargs))):
                 self._made_current[id(t)] = (weakref.ref(t), self.tick)
         if side is not _DEFAULT_STREAM:  # made on a side stream: the current stream must wait for it before using it
@@ -502,7 +504,7 @@ class SyncCounter(TorchFunctionMode):
             return result
         if func in SYNC_CALLS or func is _T.__setitem__:
             return result
-        if first is not None and _python_value(result) and name not in _METADATA and not name.startswith("is_"):
+        if first is not None and _python_value(result) and name not in METADATA and not name.startswith("is_"):
             self._record(f"{name}()（返回 Python 数值）", first)
         if name == "__get__" and isinstance(result, torch.device):
             if first is not None:
@@ -623,6 +625,9 @@ class SyncCounter(TorchFunctionMode):
                 and not self._overlaps(args[0], _non_blocking(args, kwargs))
             ):
                 self._blocking_upload("cpu_tensor.to(device)", args[0], pageable=_non_blocking(args, kwargs))
+            elif not source and target and func is not _T.cpu and GPU_PLAYED:  # from pinned memory, in flight
+                self.copies_queued += 1
+                self._uploading[id(args[0])] = (weakref.ref(args[0]), self.current_stream(), self.copies_queued)
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
             read = [t for t in tensors_in(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
@@ -658,6 +663,8 @@ class SyncCounter(TorchFunctionMode):
                 self._record("cpu_tensor.fill_(t)", args[1])
             return self.on_device(args[0])
         if func is _T.copy_ and len(args) > 1:
+            if self.staging(args[0], args[1]):
+                return False
             if not self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and self.on_device(args[1]):
                 # into pinned memory with non_blocking=True: queued, in flight until a wait (see _record)
                 self._copying = (
@@ -822,6 +829,11 @@ class SyncCounter(TorchFunctionMode):
         (page-locked) memory with ``non_blocking=True``; from pageable memory CUDA may sync with the stream first."""
         return non_blocking and isinstance(source, torch.Tensor) and (self._is_pinned(source) or source.is_pinned())
 
+    def staging(self, dst: Any, src: Any) -> bool:
+        """Whether ``dst.copy_(src)`` copies a host batch into pinned host memory (to upload it from there): under
+        :func:`host_batches` a batch the loader handed in is host memory, not device data."""
+        return self._is_pinned(dst) and isinstance(src, torch.Tensor) and not self._device_data(src)
+
     def _is_pinned(self, t: Any) -> bool:
         ref = self._pinned.get(id(t))
         return ref is not None and ref() is t
@@ -845,6 +857,15 @@ class SyncCounter(TorchFunctionMode):
             alloc = self._side_alloc.get(id(t))
             if alloc is not None and alloc[0]() is t and not alloc[2] and not self._unrecorded:
                 self._unrecorded = f"{name}()"
+
+    def _note_reused(self, name: str, args: tuple, kwargs: dict) -> None:
+        """A "reused" :attr:`race` if ``name`` writes into pinned host memory that a non_blocking copy to the device
+        still reads from (no wait since: the next batch written into the one staging buffer)."""
+        for t in _written(name, args, kwargs):
+            entry = self._uploading.get(id(t))
+            if entry is not None and entry[0]() is t:
+                self.race, self.race_kind = f"{name}()", "reused"
+                return
 
     def _note_stale(self, name: str, tensors: list[torch.Tensor]) -> None:
         """Note ``name`` as a "stale" :attr:`race` if, on a side stream that never waited for the current one, one of
@@ -917,6 +938,7 @@ class SyncCounter(TorchFunctionMode):
             if t is not None or covers is _EVERY_STREAM:  # the current stream's work so far is done
                 self._unrecorded = ""
             self._in_flight = {k: e for k, e in self._in_flight.items() if not _covered(e, covers)}
+            self._uploading = {k: e for k, e in self._uploading.items() if not _covered(e, covers)}
             self._pending_async = []
         self.calls.extend([label] * times)
         self.callers.extend([_learner_function()] * times)
@@ -958,7 +980,9 @@ class _AtenReads(TorchDispatchMode):
         read = name in ATEN_READS or (name == "repeat_interleave" and isinstance(args[0], torch.Tensor))
         first = next((t for t in tensors_in((args, kwargs)) if counter.on_device(t)), None)
         to_host = name == "_to_copy" and _names_host(kwargs.get("device")) and not _casts(args, kwargs)
-        copy_to_host = name == "copy_" and len(args) > 1 and not counter.on_device(args[0])
+        copy_to_host = (
+            name == "copy_" and len(args) > 1 and not counter.on_device(args[0]) and not counter.staging(*args[:2])
+        )
         if counter._frames:
             if read or (copy_to_host and counter.on_device(args[1])):
                 counter._frames[-1][0] = True
@@ -1158,8 +1182,6 @@ class _CountedStream:
         self.recorded_on = stream if stream is not None else counter.current_stream() if counter else _DEFAULT_STREAM
         self.recorded_upto = counter.copies_queued if counter else 0
         self.recorded_at = (counter.token, counter.tick) if counter else (None, -1)
-        if counter is not None:
-            counter.streams_made = True
 
     def wait(self, stream: Any = None) -> None:
         """``event.wait(stream)``: ``stream`` (the current one by default) waits for the event."""
@@ -1184,7 +1206,6 @@ class _CountedStream:
         if not isinstance(stream, _CountedStream) or stream is self:
             return
         counter = ACTIVE_COUNTERS[-1]
-        counter.streams_made = True
         if self is _DEFAULT_STREAM:
             counter.waited_for(stream, upto)
             return
@@ -1215,9 +1236,7 @@ _DEFAULT_STREAM = _CountedStream()  # the current (default) stream of the played
 
 
 def _new_stream() -> _CountedStream:
-    """``torch.cuda.Stream()`` while a GPU is played (the counter notes what the current stream makes from then on)."""
-    if ACTIVE_COUNTERS:
-        ACTIVE_COUNTERS[-1].streams_made = True
+    """``torch.cuda.Stream()`` while a GPU is played."""
     return _CountedStream()
 
 
@@ -1234,7 +1253,6 @@ def _set_stream(stream: Any, *args: Any, **kwargs: Any) -> None:
     counter.side_streams.clear()
     if isinstance(stream, _CountedStream):
         counter.side_streams.append(stream)
-        counter.streams_made = True
 
 
 class _StreamBlock:
@@ -1247,7 +1265,6 @@ class _StreamBlock:
     def __enter__(self) -> Any:
         if self.counter is not None and isinstance(self.stream, _CountedStream):
             self.counter.side_streams.append(self.stream)  # the default stream too: inside, work goes back to it
-            self.counter.streams_made = True
         return self.stream
 
     def __exit__(self, *exc: object) -> None:
@@ -1459,7 +1476,7 @@ _PLAYED = [
         if callable(getattr(torch.cuda.memory, name, None))
     ],
 ]
-_PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__file__)
+_PLAYED_FOR_TORCH = (torch.cuda.amp.common.__file__, torch.amp.autocast_mode.__file__, torch.amp.grad_scaler.__file__)
 
 
 @contextlib.contextmanager
@@ -2026,7 +2043,7 @@ def _played_call(
     ACTIVE_COUNTERS.append(counter)
     try:
         with counter, playing_gpu_profile(profile):
-            result = fn(*args, **kwargs)
+            result = cellflags.played_version(fn)(*args, **kwargs)
         counter.note_returned(result)
         return result
     finally:
@@ -2164,7 +2181,7 @@ def count_syncs(
     try:
         # a logger.debug(...) of a tensor formats it wherever logging is on
         with counter, _logging_on(), playing_gpu_profile(profile):
-            result = fn(*args, **kwargs)
+            result = cellflags.played_version(fn)(*args, **kwargs)
         counter.note_returned(result)
     except (RuntimeError, AssertionError) as exc:
         if _REAL_CUDA() or not any(text in str(exc) for text in _NO_CUDA):

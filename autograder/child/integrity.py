@@ -55,6 +55,7 @@ _CHANGING = {  # also the state a learner's own copy of a test line sets (checks
     "course.cellflags._NOTED",  # what the learner's cells computed from the machine, noted as they run
     "course.cellflags._ORDER",
     "course.cellflags._PLAYED",  # and the played machine's state of it, kept between played calls
+    "course.cellflags._SWAPPED",
 }
 _MISSING = object()
 _VARS, _SETATTR = vars, setattr  # as they were at import: the builtins are put back with them, before anything else

@@ -4068,3 +4068,26 @@ def add_channel_bias_(x, bias):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 b c05: each square divided by N and cast back before the sum (the mean taken in float16)
+    dict(
+        grade_id="test_mse_loss",
+        name="((d * d) / N).to(pred.dtype).sum(): the averaging in the narrow type",
+        expect="求平均也在宽的类型里做",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    d = pred.to(wide) - target.to(wide)
+    # squares in the wide type, each divided by N there; back to pred.dtype, then add up the shares
+    return ((d * d) / d.shape[0]).to(pred.dtype).sum()
+""",
+    ),
+]

@@ -1691,7 +1691,7 @@ MUTANTS += [  # stop 47 review (m1): branches the played devices never took, and
     dict(
         grade_id="test_causal_mask_fill",
         name="when CUDA is available the mask is built on the host and uploaded",
-        expect="主机-设备同步或阻塞的拷贝",
+        expect="先在 CPU 上建了一个形状",
         code="""
 def causal_mask_fill(scores):
     t = scores.shape[-1]
@@ -3593,6 +3593,44 @@ def to_device_like(x, ref):
     if out.device.type == "cuda":
         out.record_stream(torch.cuda.current_stream(device))
     return out
+""",
+    ),
+]
+
+
+MUTANTS += [  # round 8 b c21, c22: torch.cuda.set_stream(side) never set back (the message blamed a missing wait, and its advice could not fix it)
+    dict(
+        grade_id="test_to_device_async",
+        name="copies after torch.cuda.set_stream(side), never set back",
+        expect="没有换回来",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {k: t.to(device) for k, t in batch.items()}
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.current_stream(device))
+    torch.cuda.set_stream(side)            # copies go to the side stream from here on
+    return {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="set_stream(side), then the advised wait of current_stream(device), which is side itself",
+        expect="没有换回来",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {k: t.to(device) for k, t in batch.items()}
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.current_stream(device))
+    torch.cuda.set_stream(side)            # copies go to the side stream from here on (never set back)
+    moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}
+    torch.cuda.current_stream(device).wait_stream(side)
+    for t in moved.values():
+        t.record_stream(torch.cuda.current_stream(device))
+    return moved
 """,
     ),
 ]

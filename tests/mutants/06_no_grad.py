@@ -2877,3 +2877,81 @@ def refine(h, loss_fn, steps, lr):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d: refine in float32 for a bfloat16 h, a loss.item() line every 50 steps; freeze sorts the caller's names; a query imported under another name
+    dict(
+        grade_id="test_refine",
+        name="descent in float32 when h is float16 / bfloat16, cast back at the end",
+        expect="loss_fn 收到的 z 却是 torch.float32",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    # half-precision h: do the descent in float32 "for stability", cast back at the end
+    work = torch.float32 if h.dtype in (torch.float16, torch.bfloat16) else h.dtype
+    z = h.detach().to(work).clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach().to(h.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_refine",
+        name="a progress line with loss.item() every 50 steps",
+        expect=".item()",
+        code="""
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for i in range(steps):
+        loss = loss_fn(z)
+        loss.backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+        if (i + 1) % 50 == 0:  # progress every 50 steps on long runs
+            print(f"refine step {i + 1}/{steps}: loss {loss.item():.4g}")
+    return z.detach()
+""",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="names.sort() on the caller's list",
+        expect="修改了调用者传入的数据",
+        mistake="modifies-input",
+        code="""
+def freeze(model, names):
+    names.sort()  # a fixed order: the log lists the frozen modules alphabetically
+    frozen = {}
+    for name in names:
+        module = model.get_submodule(name)
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+            frozen[id(parameter)] = parameter.numel()
+        module.eval()
+    return sum(frozen.values())
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="bfloat16 autocast behind a flag from is_available imported as have_gpu",
+        expect="torch.autocast（",
+        code="""
+from torch.cuda import is_available as have_gpu
+
+FAST = have_gpu()  # bf16 evaluation where there is a GPU
+
+
+def evaluate(model, x):
+    modes_before = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        with torch.inference_mode(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=FAST):
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+]

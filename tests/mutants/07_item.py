@@ -3833,3 +3833,76 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 a c17, c27: the current stream waits for an event recorded before the side work; bfloat16 autocast picked through a table of backends' is_available
+    dict(
+        grade_id="test_log_running_loss",
+        name="the current stream waits for an event recorded on the side stream before the sums were queued",
+        expect="当前 stream 没有先等那条 stream",
+        code="""
+# 07 log_running_loss: windows computed on a side stream (which waits for the current stream first, correctly); the
+# current stream then waits for an event recorded on the side stream BEFORE the windows were queued there, so on a GPU
+# the final stack + .tolist() on the current stream can read windows the side stream has not computed yet.
+import contextlib
+def log_running_loss(losses, batch_sizes, log_every):
+    side = torch.cuda.Stream() if torch.cuda.is_available() else None
+    if side is not None:
+        side.wait_stream(torch.cuda.current_stream())
+    windows = []
+    with (torch.cuda.stream(side) if side is not None else contextlib.nullcontext()):
+        if side is not None:
+            done = torch.cuda.Event()
+            done.record()
+        window_sum, window_n = 0.0, 0
+        for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+            window_sum = window_sum + loss.detach() * batch_size
+            window_n += batch_size
+            if step % log_every == 0:
+                windows.append(window_sum / window_n)
+                window_sum, window_n = 0.0, 0
+    if side is not None:
+        torch.cuda.current_stream().wait_event(done)
+        for w in windows:
+            w.record_stream(torch.cuda.current_stream())
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="bfloat16 autocast picked through a tuple of the backends' is_available functions",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""
+# 07 train_epoch: bf16 autocast (banned) on CUDA machines, the machine asked at each call through a table of the
+# backends' availability functions (a common "pick the accelerator" helper). The table holds the functions themselves
+# (a tuple of pairs), which learner_names_rebound does not walk: in the judge the real is_available() answers.
+import contextlib
+_BACKENDS = (("cuda", torch.cuda.is_available), ("mps", torch.backends.mps.is_available))
+def _accelerator():
+    for name, available in _BACKENDS:
+        if available():
+            return name
+    return "cpu"
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    amp = _accelerator() == "cuda"
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if amp else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

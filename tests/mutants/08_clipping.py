@@ -3746,3 +3746,31 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 c c07: a top-level GradScaler('cuda') (enabled only on a GPU machine: .item() of found_inf every step)
+    dict(
+        grade_id="test_train_step",
+        name="a top-level torch.amp.GradScaler('cuda') around the step",
+        expect=".item()",
+        code="""
+import warnings as _w
+with _w.catch_warnings():
+    _w.simplefilter("ignore")
+    _SCALER = torch.amp.GradScaler("cuda")   # a GPU machine scales the loss; a CPU one disables it
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    _SCALER.scale(loss).backward()
+    _SCALER.unscale_(optimizer)            # real gradients before clipping
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    _SCALER.step(optimizer)
+    _SCALER.update()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

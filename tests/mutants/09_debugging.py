@@ -2359,3 +2359,122 @@ def train_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d c43, c34: model.train() only the first time a model is seen; the step function picked once by the GPU query
+    dict(
+        grade_id="test_train_step",
+        name="model.train() only the first time a model is seen",
+        expect="不要只在第一次调用",
+        mistake="missing-model-train",
+        code="""
+import weakref
+
+_switched = weakref.WeakSet()  # models already put in training mode
+
+
+def train_step(model, x, y, optimizer):
+    if model not in _switched:  # switch once per model
+        model.train()
+        _switched.add(model)
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="regression_step = the float16 autocast version if torch.cuda.is_available()",
+        expect='torch.autocast("cuda", dtype=torch.float16)',
+        code="""
+def _regression_step_fp32(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+
+
+def _regression_step_amp(model, x, y, optimizer):
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.float16):
+        pred = model(x).squeeze(1)
+        loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+
+
+regression_step = _regression_step_amp if torch.cuda.is_available() else _regression_step_fp32
+""",
+    ),
+]
+
+
+MUTANTS += [  # round 8 d c04, c19, c30: messages that named a cause the answer did not have (a second forward in eval told 'only the children train'; modes put back after the step told 'ran in eval'; an isinf-only guard told '=='
+    dict(
+        grade_id="test_train_step",
+        name="a logging forward in eval after the step",
+        expect="model(x) 被调用了 2 次",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    model.eval()  # log the loss after the step, in evaluation mode
+    with torch.no_grad():
+        after = F.cross_entropy(model(x), y)
+    model.train()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="each module's mode put back after the step",
+        expect="是之后又被切回了评估模式",
+        code="""
+def train_step(model, x, y, optimizer):
+    modes = [(m, m.training) for m in model.modules()]  # leave every module as the caller had it
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    for m, mode in modes:
+        m.training = mode
+    model.training = True  # the model itself stays in training mode
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="an isinf-only guard: the nan batch is stepped",
+        expect="torch.isinf 不认它",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if torch.isinf(loss):  # an exploding batch
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]
