@@ -4091,3 +4091,19 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 b c15: widened to float64 / int64, added there, cast back (the spec's 不要转宽, untested before)
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="the sum made in float64 / int64 and cast back to the input dtype",
+        expect="不要转宽",
+        code="""
+def batch_outer_sum(a, b):
+    # add in the widest type of the family (exact for every int and float input), then back to the input dtype
+    wide = torch.float64 if a.is_floating_point() else torch.int64
+    out = a.to(wide, copy=True).unsqueeze(2) + b.to(wide, copy=True).unsqueeze(1)
+    return out.to(a.dtype, copy=True)
+""",
+    ),
+]

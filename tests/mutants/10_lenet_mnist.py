@@ -7008,3 +7008,326 @@ def evaluate(model, x, y, batch_size):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 a: checkpoints on a side stream kept from an earlier call or never waited for, restore on an unordered side stream, a stack on a late side stream, a pinned staging buffer rewritten in flight, GPU branches behind an if-block flag
+    dict(
+        grade_id="test_checkpoint",
+        name="the snapshot cloned on a side stream cached per device, which waited only when it was made",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 10 make_checkpoint: the snapshot is cloned on one cached side stream per device (to overlap with training), which
+# waited for the current stream when it was made (the first checkpoint); later checkpoints clone the weights and the
+# optimizer state with no ordering after the optimizer steps the caller queued since: a stale / torn snapshot.
+import copy
+_SNAP_STREAMS = {}
+def make_checkpoint(model, optimizer, epoch):
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    dev = next(model.parameters()).device
+    if dev.type == "cuda":
+        side = _SNAP_STREAMS.get(str(dev))
+        if side is None:
+            side = torch.cuda.Stream(dev)
+            side.wait_stream(torch.cuda.current_stream(dev))
+            _SNAP_STREAMS[str(dev)] = side
+        with torch.cuda.stream(side):
+            snap = copy.deepcopy(state)
+        torch.cuda.current_stream(dev).wait_stream(side)
+        return snap
+    return copy.deepcopy(state)
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="the current stream waits for an event recorded on the side stream before the snapshot copies",
+        expect="返回前当前 stream",
+        code="""
+# 10 make_checkpoint: the snapshot is deep-copied on a side stream that first waits for the current stream (right);
+# the current stream then waits for an event recorded on the side stream BEFORE the copies were queued (it marks none
+# of them): on a GPU the caller's next optimizer.step() on the current stream can overwrite the weights while the
+# side stream is still copying them, and the caller's torch.save / restore may read unfinished copies.
+import copy
+def make_checkpoint(model, optimizer, epoch):
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    dev = next(model.parameters()).device
+    if dev.type == "cuda":
+        side = torch.cuda.Stream(dev)
+        side.wait_stream(torch.cuda.current_stream(dev))
+        with torch.cuda.stream(side):
+            done = torch.cuda.Event()
+            done.record()
+            snap = copy.deepcopy(state)
+        torch.cuda.current_stream(dev).wait_event(done)
+        for t in [v for v in snap["model"].values()] + [v for s in snap["optimizer"]["state"].values() for v in s.values()]:
+            if isinstance(t, torch.Tensor):
+                t.record_stream(torch.cuda.current_stream(dev))
+        return snap
+    return copy.deepcopy(state)
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="the snapshot returned while its side-stream copies still run",
+        expect="返回前当前 stream",
+        code="""
+# 10 make_checkpoint: snapshot cloned on a side stream "to overlap with training", following the stale-race message's
+# own advice (s.wait_stream(torch.cuda.current_stream()) before entering the side stream) -- but nothing makes the
+# current stream (or the host) wait for the side stream before the snapshot is handed back: on a GPU the caller's next
+# optimizer.step() on the current stream can overwrite weights / momenta the side stream is still copying, and
+# torch.save(checkpoint) can read copies that have not run yet.
+import copy
+def make_checkpoint(model, optimizer, epoch):
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    dev = next(model.parameters()).device
+    if dev.type == "cuda":
+        side = torch.cuda.Stream(dev)
+        side.wait_stream(torch.cuda.current_stream(dev))
+        with torch.cuda.stream(side):
+            return copy.deepcopy(state)
+    return copy.deepcopy(state)
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restore_checkpoint loads the weights on a fresh side stream with no waits",
+        expect="restore_checkpoint 在另一条 CUDA stream 上",
+        code="""
+# 10 restore_checkpoint: the weights are loaded on a side stream ("so the copies overlap with the optimizer's") that
+# never waits for the current stream and that nothing waits for: on a GPU the copies can read a checkpoint that
+# torch.load(map_location=device) is still filling on the current stream, and the caller's next forward / step on the
+# current stream can read the parameters before the copies have written them.
+import copy
+def make_checkpoint(model, optimizer, epoch):
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    dev = next(model.parameters()).device
+    if dev.type == "cuda":
+        with torch.cuda.stream(torch.cuda.Stream(dev)):
+            model.load_state_dict(checkpoint["model"])
+    else:
+        model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="the losses stacked on a side stream made at the end of the epoch, never waiting",
+        expect="在另一条 CUDA stream 上",
+        code="""
+# 10 train_one_epoch: the epoch's losses stacked on a side stream made at the end of the epoch ("so the stack does not
+# wait behind the last step"), which never waits for the current stream: on a GPU the stack reads the last steps'
+# losses before their forwards have run. The current stream waits for the side one and records the result (right).
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    if device.type == "cuda" and torch.cuda.is_available():
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            out = torch.stack(losses)
+        current = torch.cuda.current_stream()
+        current.wait_stream(side)
+        out.record_stream(current)
+        return out
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="one pinned staging buffer rewritten while its non_blocking upload is in flight",
+        expect="pinned 内存里写了新数据",
+        code="""
+# 10 train_one_epoch: one reused pinned staging pair (pinned once, "so the upload can be non_blocking without pinning
+# every batch"): each batch is copied into it on the host, then uploaded with non_blocking=True. On a GPU the host's
+# copy of batch k+1 into the staging buffer can run before batch k's queued upload has read it: batch k trains on
+# (part of) batch k+1's data.
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    staging = None
+    losses = []
+    for xb, yb in loader:
+        if device.type == "cuda":
+            if staging is None or staging[0].shape != xb.shape:
+                staging = (torch.empty(xb.shape, dtype=xb.dtype, pin_memory=True),
+                           torch.empty(yb.shape, dtype=yb.dtype, pin_memory=True))
+            staging[0].copy_(xb)
+            staging[1].copy_(yb)
+            xb, yb = staging[0].to(device, non_blocking=True), staging[1].to(device, non_blocking=True)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="self.cuda() in __init__ behind an if-block flag",
+        expect="GPU 上",
+        code="""
+# 10 LeNet: the model moves itself to the GPU in __init__ (the prose: __init__ only builds the layers; the caller
+# does .to(device)), behind a flag set in a top-level if-block when the cell runs
+ON_GPU = False
+if torch.cuda.is_available():
+    ON_GPU = True
+class LeNet(nn.Module):
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        if ON_GPU:
+            self.cuda()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="each sample moved to the GPU in __getitem__ behind an if-block flag",
+        expect="GPU 上",
+        code="""
+# 10 MNISTDataset: each sample moved to the GPU in __getitem__ (the prose: both stay on the CPU, moving is the
+# training loop's job, once per batch), behind a flag set in a top-level if-block when the cell runs
+ON_GPU = False
+if torch.cuda.is_available():
+    ON_GPU = True
+class MNISTDataset(Dataset):
+
+    def __init__(self, pixels: torch.Tensor, labels: torch.Tensor):
+        self.pixels = pixels
+        self.labels = labels
+
+    def __len__(self) -> int:
+        return self.pixels.shape[0]
+
+    def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
+        image = ((self.pixels[index].to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD).unsqueeze(0)
+        if ON_GPU:
+            image = image.cuda()
+        return image, self.labels[index]
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="num_workers=2 behind an if-block flag",
+        expect="num_workers",
+        code="""
+# 10 make_loader: worker processes (banned: 不开工作进程) behind a flag set in a top-level if-block when the cell runs
+ON_GPU = False
+if torch.cuda.is_available():
+    ON_GPU = True
+
+class TensorBatches(Dataset):
+
+    def __init__(self, x: torch.Tensor, y: torch.Tensor):
+        self.x, self.y = x, y
+
+    def __len__(self) -> int:
+        return self.x.shape[0]
+
+    def __getitem__(self, indices: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.x[indices], self.y[indices]
+
+
+def make_loader(
+    x: torch.Tensor,
+    y: torch.Tensor,
+    batch_size: int,
+    *,
+    shuffle: bool,
+    generator: torch.Generator | None = None,
+    pin_memory: bool = False,
+) -> DataLoader:
+    dataset = TensorBatches(x, y)
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    sampler = BatchSampler(order, batch_size, drop_last=False)
+    return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory, num_workers=2 if ON_GPU else 0)  # GPU 机器上两个进程并行取 batch
+    ### END SOLUTION
+""",
+    ),
+]
+
+
+CORRECT += [  # round 8 a: checkpoints on a side stream kept from an earlier call or never waited for, restore on an unordered side stream, a stack on a late side stream, a pinned staging buffer rewritten in flight, GPU branches behind an if-block flag (right answers)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="each batch copied into a fresh pinned buffer, then uploaded non_blocking",
+        code="""
+# RIGHT answer (control for a false failure): each batch copied into a FRESH pinned buffer (the loader of the exercise
+# may hand pageable batches), then uploaded with non_blocking=True. Host-to-host copy_: no sync, no reuse hazard.
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        if device.type == "cuda":
+            xp = torch.empty(xb.shape, dtype=xb.dtype, pin_memory=True)
+            yp = torch.empty(yb.shape, dtype=yb.dtype, pin_memory=True)
+            xp.copy_(xb)
+            yp.copy_(yb)
+            xb, yb = xp.to(device, non_blocking=True), yp.to(device, non_blocking=True)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
