@@ -2478,3 +2478,35 @@ def regression_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d c03: a wider row-sum tolerance for half-precision logits (the spec's 1e-3 holds for every dtype)
+    dict(
+        grade_id="test_diagnose",
+        name="row sums within 1e-2 for float16 / bfloat16 logits",
+        expect="float16 的 logits",
+        code="""
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            # half-precision softmax outputs do not sum to 1 within 1e-3: allow their rounding
+            tol = 1e-2 if logits.dtype in (torch.float16, torch.bfloat16) else 1e-3
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            if in_unit and bool(((logits.sum(dim=1) - 1).abs() <= tol).all()):
+                problems.add("probabilities_not_logits")
+    return problems
+""",
+    ),
+]
