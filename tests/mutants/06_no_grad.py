@@ -2955,3 +2955,28 @@ def evaluate(model, x):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d c40: every step's loss kept, with its graph, in a module-level list
+    dict(
+        grade_id="test_refine",
+        name="refine_losses.append(loss) in a module-level list, not detached",
+        expect="还连着计算图被留着",
+        mistake="losses-kept-with-graph",
+        code="""
+refine_losses = []  # every step's loss, to plot the descent afterwards
+
+
+def refine(h, loss_fn, steps, lr):
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss = loss_fn(z)
+        loss.backward(inputs=[z])
+        refine_losses.append(loss)
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]

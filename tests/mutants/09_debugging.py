@@ -2510,3 +2510,38 @@ def diagnose(logits, labels, num_classes):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d c41: the caller's logits, with their graph, kept in a module-level list of bad batches
+    dict(
+        grade_id="test_diagnose",
+        name="bad_batches.append((logits, labels, problems)) for inspection",
+        expect="调用者丢掉 logits 之后它还活着",
+        code="""
+bad_batches = []  # the batches that had a problem, kept for inspection afterwards
+
+
+def diagnose(logits, labels, num_classes):
+    problems = set()
+    if logits.device != labels.device:
+        problems.add("device_mismatch")
+    if logits.dim() != 2 or logits.shape[1] != num_classes or labels.dim() != 1 or labels.shape[0] != logits.shape[0]:
+        problems.add("shape_mismatch")
+    if labels.dtype != torch.long:
+        problems.add("label_dtype")
+    if not labels.is_meta and labels.numel() > 0:
+        if not bool(((labels >= 0) & (labels < num_classes)).all()):
+            problems.add("label_range")
+    if not logits.is_meta and logits.numel() > 0:
+        if not bool(torch.isfinite(logits).all()):
+            problems.add("nonfinite")
+        elif logits.dim() == 2 and logits.shape[1] >= 2:
+            in_unit = bool(((logits >= 0) & (logits <= 1)).all())
+            if in_unit and bool(((logits.sum(dim=1) - 1).abs() <= 1e-3).all()):
+                problems.add("probabilities_not_logits")
+    if problems:
+        bad_batches.append((logits, labels, sorted(problems)))
+    return problems
+""",
+    ),
+]
