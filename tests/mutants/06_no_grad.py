@@ -2980,3 +2980,55 @@ def refine(h, loss_fn, steps, lr):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 d c36, c37: each model's module list or submodule lookups memoised between calls
+    dict(
+        grade_id="test_evaluate",
+        name="each model's module list memoised in a WeakKeyDictionary",
+        expect="按模型缓存了模块列表",
+        code="""
+import weakref
+
+_MODULES = weakref.WeakKeyDictionary()  # each model's module list, walked once
+
+
+def evaluate(model, x):
+    modules = _MODULES.get(model)
+    if modules is None:
+        modules = _MODULES[model] = list(model.modules())
+    modes_before = [(module, module.training) for module in modules]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="submodule lookups memoised per model",
+        expect="按模型缓存了查找结果",
+        code="""
+import weakref
+
+_LOOKUP = weakref.WeakKeyDictionary()  # model -> {name: submodule}, looked up once
+
+
+def freeze(model, names):
+    table = _LOOKUP.setdefault(model, {})
+    frozen = {}
+    for name in names:
+        if name not in table:
+            table[name] = model.get_submodule(name)
+        module = table[name]
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+            frozen[id(parameter)] = parameter.numel()
+        module.eval()
+    return sum(frozen.values())
+""",
+    ),
+]
