@@ -3634,3 +3634,67 @@ def to_device_async(batch: dict, device) -> dict:
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 b c09, c27, d c28: waits and record_stream on default_stream() instead of the current stream (a caller on its own stream now played)
+    dict(
+        grade_id="test_to_device_async",
+        name="side-stream copies waited for and recorded on default_stream()",
+        expect="的当前流",
+        code="""
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {k: t.to(device) for k, t in batch.items()}
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.default_stream(device))
+    with torch.cuda.stream(side):
+        moved = {k: t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned()) for k, t in batch.items()}
+    torch.cuda.default_stream(device).wait_stream(side)   # "the GPU's stream" waits for the copies
+    for t in moved.values():
+        t.record_stream(torch.cuda.default_stream(device))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="a pinned upload on a side stream waited for and recorded on default_stream()",
+        expect="的当前流",
+        code="""
+def to_device_like(x, ref):
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if x.device == device:
+        return x
+    if device.type != "cuda" or x.device.type != "cpu":
+        return x.to(device)
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.default_stream(device))
+    with torch.cuda.stream(side):
+        out = x.to(device, non_blocking=x.is_pinned())
+    torch.cuda.default_stream(device).wait_stream(side)
+    out.record_stream(torch.cuda.default_stream(device))
+    return out
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="main = torch.cuda.default_stream(); main.wait_stream(s); t.record_stream(main)",
+        expect="的当前流",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    if device.type != "cuda":
+        return {key: t.to(device) for key, t in batch.items()}
+    moved = {}
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        for key, t in batch.items():
+            moved[key] = t.to(device, non_blocking=t.device.type == "cpu" and t.is_pinned())
+    main = torch.cuda.default_stream()  # the stream the training loop runs on
+    main.wait_stream(s)
+    for t in moved.values():
+        t.record_stream(main)
+    return moved
+""",
+    ),
+]
