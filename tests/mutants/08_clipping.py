@@ -3774,3 +3774,29 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 c c21: a progress line with loss.item() every 100 calls (the checks made fewer than 100 calls before)
+    dict(
+        grade_id="test_train_step",
+        name="a module-level call counter and loss.item() printed every 100 steps",
+        expect="之前的调用没有",
+        code="""
+_CALLS = [0]
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    _CALLS[0] += 1
+    if _CALLS[0] % 100 == 0:   # log now and then
+        print(f"step {_CALLS[0]}: loss {loss.item():.4f}, grad_norm {grad_norm.item():.3f}")
+    return loss.detach(), grad_norm
+""",
+    ),
+]
