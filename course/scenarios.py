@@ -1319,10 +1319,14 @@ def _properties(name: str, major: int, minor: int, total_gib: int, sms: int, l2_
     )
 
 
-def _profile(props: types.SimpleNamespace, free_gib: float, used_gib: float, arch: list[str]) -> dict[str, Any]:
-    """The answers of one played GPU to what code may ask ``torch.cuda`` (see :data:`GPU_PROFILES`)."""
+def _profile(
+    props: types.SimpleNamespace, free_gib: float, used_gib: float, arch: list[str], gpus: int = 1
+) -> dict[str, Any]:
+    """The answers of one played GPU to what code may ask ``torch.cuda`` (see :data:`GPU_PROFILES`); ``gpus``: how
+    many the machine has (the tensors stay on the first)."""
     used = int(used_gib * 2**30)
     return {
+        "device_count": gpus,
         "get_device_capability": (props.major, props.minor),
         "get_device_name": props.name,
         "get_device_properties": props,
@@ -1364,7 +1368,7 @@ def _memory_stats(used: int) -> dict[str, int]:
 # (count_syncs, a_gpu_machine, fixtures.PlayedCudaModule). The first is the default.
 GPU_PROFILES = (
     _profile(_properties("NVIDIA A100-SXM4-80GB (played)", 8, 0, 80, 108, 40), 70, 1, ["sm_80", "sm_90"]),
-    _profile(_properties("NVIDIA H200 (played)", 9, 0, 141, 132, 50), 130, 1, ["sm_80", "sm_90"]),
+    _profile(_properties("NVIDIA H200 (played)", 9, 0, 141, 132, 50), 130, 1, ["sm_80", "sm_90"], gpus=2),
     _profile(_properties("Tesla V100-SXM2-16GB (played)", 7, 0, 16, 80, 6), 0.5, 15, ["sm_70"]),
 )
 GPU_QUERIES = tuple(GPU_PROFILES[0])  # the names answered
@@ -1436,7 +1440,6 @@ def played_current_cuda() -> int:
 
 _PLAYED = [
     (torch.cuda, "is_available", True),
-    (torch.cuda, "device_count", 1),
     (torch.cuda, "is_initialized", True),  # any process that has run on a GPU
     (torch.cuda, "current_device", _CURRENT),
     # what a learner's device test might ask: the answers of a recent GPU holding the inputs
@@ -1454,7 +1457,7 @@ _PLAYED = [
         (torch.accelerator, name, value)
         for name, value in (
             ("is_available", True),
-            ("device_count", 1),
+            ("device_count", _Profiled("device_count")),
             ("current_accelerator", torch.device("cuda")),
             ("current_stream", _Made(_current_stream)),
             ("set_stream", _Made(_set_stream)),
@@ -1468,7 +1471,7 @@ _PLAYED = [
         for name in _ACCELERATOR_QUERIES
         if owner is not None and callable(getattr(owner, name, None))
     ],
-    (torch._C, "_cuda_getDeviceCount", 1),  # what torch.cuda.device_count() asks, for code that asks it itself
+    (torch._C, "_cuda_getDeviceCount", _Profiled("device_count")),  # what torch.cuda.device_count() asks itself
     # the same queries under torch.cuda.memory's own names (torch.cuda.memory.mem_get_info)
     *[
         (torch.cuda.memory, name, _Profiled(name))
@@ -1486,7 +1489,7 @@ def a_gpu_machine(device_count: int = 1, learner: Any = None) -> Iterator[None]:
     for a check that plays the devices of tensors itself (:class:`course.fixtures.PlayedDevices`) and counts
     nothing. With the learner's function ``learner``: its own bindings of the queries and what its cells computed
     from the machine answer as the played machine does too (:func:`learner_names_rebound`, :func:`cell_flags_played`)."""
-    answers = [(o, n, device_count if n == "device_count" else v) for o, n, v in _PLAYED]
+    answers = [(o, n, device_count if n in ("device_count", "_cuda_getDeviceCount") else v) for o, n, v in _PLAYED]
     answers += [(owner, name, None) for owner, name, _ in _WAITS]
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
     try:

@@ -3800,3 +3800,27 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 8 c c30: bfloat16 autocast on a machine with more than one GPU (the H200 played now has two)
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast enabled by torch.cuda.device_count() > 1",
+        expect='torch.autocast("cuda", dtype=torch.bfloat16)',
+        code="""
+MULTI_GPU_ENABLED = True
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=torch.cuda.device_count() > 1):   # big multi-GPU jobs: bf16
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
