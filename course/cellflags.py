@@ -143,7 +143,7 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
     eligible = {
         id(s): s
         for s in last.values()
-        if all(last.get(n) is s and n in namespace and replayable(namespace[n]) for n in s.binds)
+        if all(last.get(n) is s and n in namespace and _runs_again(namespace[n], s) for n in s.binds)
     }
     chosen = {key: s for key, s in eligible.items() if s.asks}
     while True:  # computed from what the chosen ones bind
@@ -159,12 +159,34 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
     return sorted(chosen.values(), key=lambda s: s.order)
 
 
+def _runs_again(value: Any, statement: _Statement) -> bool:
+    """Whether ``statement``, which bound ``value``, may run again: a :func:`replayable` value, or a ``torch.device``
+    bound by a statement that asks the machine (``device = torch.device("cuda" if ...)``): it runs again so that what
+    is computed from it (``USE_AMP = device.type == "cuda"``) is the GPU machine's, and is put back before the call
+    (:func:`replayed`): the course's tensors stay on the real device."""
+    return replayable(value) or (statement.asks and _devices(value))
+
+
+def _devices(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return all(_devices(v) or replayable(v) for v in value) and any(_devices(v) for v in value)
+    return isinstance(value, torch.device)
+
+
 def _follows(statement: _Statement, namespace: dict[str, Any]) -> bool:
     """Whether a statement that reads a chosen name runs again too: a function (``def uses_flag():``), or one that
-    binds flags or functions only (``HAVE_GPU = _has_gpu()``): never a result of work (``acc = evaluate(...)``)."""
+    binds flags or functions only (``HAVE_GPU = _has_gpu()``), or numbers computed without a call
+    (``WORKERS = 2 if HAVE_GPU else 0``): never a result of work (``acc = evaluate(...)``)."""
     if isinstance(statement.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return True
-    return not isinstance(statement.node, ast.ClassDef) and all(_flag(namespace[n]) for n in statement.binds)
+    if isinstance(statement.node, ast.ClassDef):
+        return False
+    calls = any(isinstance(n, ast.Call) for n in ast.walk(statement.node))
+    return all(_flag(namespace[n]) or (not calls and _number(namespace[n])) for n in statement.binds)
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float) or (isinstance(value, tuple) and all(_number(v) or _flag(v) for v in value))
 
 
 def _flag(value: Any) -> bool:
@@ -260,6 +282,9 @@ def replayed(namespace: dict[str, Any], around: Callable[[], contextlib.Abstract
         else:
             for statement in chosen:
                 _replay(namespace, statement, around, undo)
+            for name in names:  # a device the played machine named: back to the real one for the call itself
+                if _devices(namespace.get(name)):
+                    _put(namespace, name, made[name])
         _SWAPPED.append(
             {
                 id(made[n]): namespace[n]

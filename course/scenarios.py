@@ -302,6 +302,7 @@ class SyncCounter(TorchFunctionMode):
         self.numpy_raises = True
         # host tensors made "pinned" in the block (pin_memory=True, t.pin_memory()): played, as a GPU machine pins
         self._pinned: dict[int, weakref.ref] = {}
+        self._pinned_memory: dict[int, weakref.ref] = {}  # the same by storage: a view of a pinned tensor is pinned
         self.autocast = ""  # the dtype of a CUDA autocast a torch call ran under ("float16"), if one did
         self.low_precision = ""  # the first call whose result in the autograd graph is float16 / bfloat16 ("half")
         self.low_precision_dtype = ""  # and that result's dtype ("float16")
@@ -470,6 +471,7 @@ class SyncCounter(TorchFunctionMode):
             for t in tensors_in(result):
                 key = id(t)
                 self._pinned[key] = weakref.ref(t, lambda _, key=key: self._pinned.pop(key, None))
+                self._pinned_memory[_memory(t)] = weakref.ref(t)
         if placed is False and first is not None and args and result is args[0]:
             result = result.clone()  # a copy of a device tensor to the host is a new tensor (.cpu(), .to("cpu"))
         read = values_read or (copied_to_host and name not in _CONVERTS)
@@ -627,7 +629,7 @@ class SyncCounter(TorchFunctionMode):
                 self._blocking_upload("cpu_tensor.to(device)", args[0], pageable=_non_blocking(args, kwargs))
             elif not source and target and func is not _T.cpu and GPU_PLAYED:  # from pinned memory, in flight
                 self.copies_queued += 1
-                self._uploading[id(args[0])] = (weakref.ref(args[0]), self.current_stream(), self.copies_queued)
+                self._uploading[_memory(args[0])] = (weakref.ref(args[0]), self.current_stream(), self.copies_queued)
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
             read = [t for t in tensors_in(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
@@ -676,6 +678,13 @@ class SyncCounter(TorchFunctionMode):
             if self.on_device(args[0]) and isinstance(args[1], torch.Tensor) and not self.on_device(args[1]):
                 if not self._overlaps(args[1], _non_blocking(args, kwargs)):
                     self._blocking_upload("t.copy_(cpu_tensor)", args[1], pageable=_non_blocking(args, kwargs))
+                elif GPU_PLAYED:  # from pinned memory, in flight until a wait covers it
+                    self.copies_queued += 1
+                    self._uploading[_memory(args[1])] = (
+                        weakref.ref(args[1]),
+                        self.current_stream(),
+                        self.copies_queued,
+                    )
             return self.on_device(args[0])
         if name == "copy" and len(args) > 1 and all(isinstance(a, torch.Tensor) for a in args[:2]):
             # torch.ops.aten.copy(dst, src): a new tensor where dst is (the host too), with src's values
@@ -836,7 +845,13 @@ class SyncCounter(TorchFunctionMode):
 
     def _is_pinned(self, t: Any) -> bool:
         ref = self._pinned.get(id(t))
-        return ref is not None and ref() is t
+        if ref is not None and ref() is t:
+            return True
+        if not isinstance(t, torch.Tensor) or not self._pinned_memory:
+            return False
+        owner = self._pinned_memory.get(_memory(t))
+        kept = owner() if owner is not None else None
+        return kept is not None and _memory(kept) == _memory(t)  # a view of it (.view, [:n]): the same pinned memory
 
     def _is_in_flight(self, t: torch.Tensor) -> bool:
         entry = self._in_flight.get(id(t))
@@ -862,8 +877,9 @@ class SyncCounter(TorchFunctionMode):
         """A "reused" :attr:`race` if ``name`` writes into pinned host memory that a non_blocking copy to the device
         still reads from (no wait since: the next batch written into the one staging buffer)."""
         for t in _written(name, args, kwargs):
-            entry = self._uploading.get(id(t))
-            if entry is not None and entry[0]() is t:
+            entry = self._uploading.get(_memory(t))
+            source = entry[0]() if entry is not None else None
+            if source is not None and _memory(source) == _memory(t):  # the memory an upload still reads, any view
                 self.race, self.race_kind = f"{name}()", "reused"
                 return
 
@@ -1058,6 +1074,12 @@ def _on_this_host(func: Any, name: str, args: tuple, kwargs: dict) -> tuple[tupl
     ):
         args = (args[0], *("cpu" if _names_cuda(a, index=True) else a for a in args[1:]))
     return args, kwargs
+
+
+def _memory(t: torch.Tensor) -> int:
+    """Where ``t``'s memory starts (its storage's address): views of one tensor share it."""
+    with torch._C.DisableTorchFunction():
+        return t.untyped_storage().data_ptr()
 
 
 def _grad_fn(t: torch.Tensor) -> Any:

@@ -35,7 +35,8 @@ def test_a_flag_the_cell_computed_from_the_machine_is_computed_again_on_a_played
             return (ON_GPU, USE_AMP, device.type)
         """
     )
-    assert cellflags.noted(namespace) == ["ON_GPU", "USE_AMP", "uses"]  # a device stays as the cell made it
+    assert cellflags.noted(namespace) == ["ON_GPU", "USE_AMP", "device", "uses"]
+    # the device runs again for what is computed from it, and is the cell's own again in the call
     assert _on_a_played_gpu(namespace) == (True, True, "cpu")
     assert namespace["uses"](None) == (False, False, "cpu")  # put back after the call
 
@@ -179,3 +180,18 @@ def test_a_plain_function_defined_again_keeps_its_object_for_a_check_that_holds_
     held = namespace["uses"]
     assert _on_a_played_gpu(namespace) is True  # count_syncs called the object it was given
     assert namespace["uses"] is held and held(None) is False
+
+
+def test_a_flag_computed_from_a_device_the_cell_chose_reads_as_on_a_gpu_while_the_device_stays_real():
+    namespace = _run(
+        """
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        USE_AMP = device.type == "cuda"
+        WORKERS = 2 if USE_AMP else 0
+        DEVICE, FAST = (torch.device("cuda"), True) if torch.cuda.is_available() else (torch.device("cpu"), False)
+        def uses(x):
+            return (device.type, USE_AMP, WORKERS, DEVICE.type, FAST)
+        """
+    )
+    assert _on_a_played_gpu(namespace) == ("cpu", True, 2, "cpu", True)
+    assert namespace["uses"](None) == ("cpu", False, 0, "cpu", False)
