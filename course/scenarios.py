@@ -629,7 +629,11 @@ class SyncCounter(TorchFunctionMode):
                 self._blocking_upload("cpu_tensor.to(device)", args[0], pageable=_non_blocking(args, kwargs))
             elif not source and target and func is not _T.cpu and GPU_PLAYED:  # from pinned memory, in flight
                 self.copies_queued += 1
-                self._uploading[_memory(args[0])] = (weakref.ref(args[0]), self.current_stream(), self.copies_queued)
+                self._uploading[_memory(args[0])] = (
+                    weakref.ref(_owner(args[0])),
+                    self.current_stream(),
+                    self.copies_queued,
+                )
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
             read = [t for t in tensors_in(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
@@ -681,7 +685,7 @@ class SyncCounter(TorchFunctionMode):
                 elif GPU_PLAYED:  # from pinned memory, in flight until a wait covers it
                     self.copies_queued += 1
                     self._uploading[_memory(args[1])] = (
-                        weakref.ref(args[1]),
+                        weakref.ref(_owner(args[1])),
                         self.current_stream(),
                         self.copies_queued,
                     )
@@ -1080,6 +1084,12 @@ def _memory(t: torch.Tensor) -> int:
     """Where ``t``'s memory starts (its storage's address): views of one tensor share it."""
     with torch._C.DisableTorchFunction():
         return t.untyped_storage().data_ptr()
+
+
+def _owner(t: torch.Tensor) -> torch.Tensor:
+    """The tensor whose memory ``t`` views (``t`` itself when it is no view): alive as long as its memory is in use."""
+    with torch._C.DisableTorchFunction():
+        return t._base if t._base is not None else t
 
 
 def _grad_fn(t: torch.Tensor) -> Any:
