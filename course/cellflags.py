@@ -77,13 +77,24 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
     statement of another kind (a loop, an import, a ``with``) that binds a name forgets it."""
     try:
         tree = ast.parse(source)
-    except SyntaxError:
-        return
+    except SyntaxError:  # IPython's own syntax (%matplotlib inline, !nvidia-smi, %%time): its lines left out
+        lines = source.splitlines()
+        kept = ["pass" if line.lstrip().startswith(("%", "!")) else line for line in lines]
+        try:
+            tree = ast.parse("\n".join(kept[1:] if lines and lines[0].startswith("%%") else kept))
+        except SyntaxError:
+            return
     entry = _NOTED.get(id(namespace))
     if entry is None or entry[0] is not namespace:
         entry = _NOTED[id(namespace)] = (namespace, {})
     noted = entry[1]
     for node in tree.body:
+        for name in _mutated(node):  # CONFIG["gpu"] = ..., CONFIG.update(...): made again, it would lose this
+            noted.pop(name, None)
+            mutated = _MUTATED.get(id(namespace))
+            if mutated is None or mutated[0] is not namespace:
+                mutated = _MUTATED[id(namespace)] = (namespace, set())
+            mutated[1].add(name)
         binds = _bound(node)
         if not binds:
             continue
@@ -92,10 +103,45 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
                 noted.pop(name, None)
             continue
         _ORDER[0] += 1
-        text = ast.unparse(node)
-        statement = _Statement(node, binds, _reads(node), any(w in text for w in _MACHINE_WORDS), _ORDER[0])
+        statement = _Statement(node, binds, _reads(node), _asks(node), _ORDER[0])
         for name in binds:
             noted[name] = statement
+
+
+# id(namespace) -> (the namespace, the names a top-level statement changed in place)
+_MUTATED: dict[int, tuple[dict[str, Any], set[str]]] = {}
+
+
+def _asks(node: ast.stmt) -> bool:
+    """Whether a statement names a machine query: in its code (names, attributes, imported names), not in its
+    strings (a docstring that mentions CUDA asks nothing)."""
+    words = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+    words += [n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)]
+    words += [a.name for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names]
+    words += [n.module or "" for n in ast.walk(node) if isinstance(n, ast.ImportFrom)]
+    words += [  # torch.device("cuda" if ... else "cpu"), x.to("cuda"): a string handed to a call
+        c.value
+        for n in ast.walk(node)
+        if isinstance(n, ast.Call)
+        for a in n.args
+        for c in ast.walk(a)
+        if isinstance(c, ast.Constant)
+    ]
+    return any(isinstance(w, str) and any(m in w for m in _MACHINE_WORDS) for w in words)
+
+
+def _mutated(node: ast.stmt) -> set[str]:
+    """The global names a top-level statement changes in place: ``X[k] = v``, ``X.a = v``, ``X.update(...)``."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return set()
+    found = set()
+    for n in ast.walk(node):
+        target = n.value if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store) else None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            target = n.func.value
+        if isinstance(target, ast.Name):
+            found.add(target.id)
+    return found
 
 
 def _bound(node: ast.stmt) -> frozenset[str]:
@@ -155,16 +201,18 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
             break
         chosen |= more
     reads = {n for s in chosen.values() if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in s.reads}
-    chosen |= {key: s for key, s in eligible.items() if s.binds & reads and _state(s)}
+    kept = _MUTATED.get(id(namespace))
+    mutated = kept[1] if kept is not None and kept[0] is namespace else set()
+    chosen |= {key: s for key, s in eligible.items() if s.binds & reads and _state(s) and not s.binds & mutated}
     return sorted(chosen.values(), key=lambda s: s.order)
 
 
 def _runs_again(value: Any, statement: _Statement) -> bool:
     """Whether ``statement``, which bound ``value``, may run again: a :func:`replayable` value, or a ``torch.device``
-    bound by a statement that asks the machine (``device = torch.device("cuda" if ...)``): it runs again so that what
-    is computed from it (``USE_AMP = device.type == "cuda"``) is the GPU machine's, and is put back before the call
-    (:func:`replayed`): the course's tensors stay on the real device."""
-    return replayable(value) or (statement.asks and _devices(value))
+    (``device = torch.device("cuda" if ...)``): it runs again so that what is computed from it
+    (``USE_AMP = device.type == "cuda"``) is the GPU machine's, and is put back before the call (:func:`replayed`):
+    the course's tensors stay on the real device."""
+    return replayable(value) or _devices(value)
 
 
 def _devices(value: Any) -> bool:
@@ -182,7 +230,8 @@ def _follows(statement: _Statement, namespace: dict[str, Any]) -> bool:
     if isinstance(statement.node, ast.ClassDef):
         return False
     calls = any(isinstance(n, ast.Call) for n in ast.walk(statement.node))
-    return all(_flag(namespace[n]) or (not calls and _number(namespace[n])) for n in statement.binds)
+    values = [namespace[n] for n in statement.binds]
+    return all(_flag(v) or _devices(v) or (not calls and _number(v)) for v in values)
 
 
 def _number(value: Any) -> bool:

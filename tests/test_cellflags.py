@@ -195,3 +195,27 @@ def test_a_flag_computed_from_a_device_the_cell_chose_reads_as_on_a_gpu_while_th
     )
     assert _on_a_played_gpu(namespace) == ("cpu", True, 2, "cpu", True)
     assert namespace["uses"](None) == ("cpu", False, 0, "cpu", False)
+
+
+def test_a_dict_filled_after_it_was_made_and_a_docstring_that_mentions_cuda_are_left_alone():
+    namespace = _run(
+        """
+        RUN = {}
+        RUN["cuda"] = torch.cuda.is_available()
+        def uses(x):
+            return RUN["cuda"]
+        def plain(x):
+            \"\"\"Works on CUDA and on the CPU.\"\"\"
+            return 1
+        """
+    )
+    assert _on_a_played_gpu(namespace) is False  # RUN is not made again empty: a right answer keeps its table
+    assert "plain" not in cellflags.noted(namespace)
+
+
+def test_a_cell_with_ipython_magics_is_noted_without_them():
+    namespace: dict = {"torch": torch}
+    source = "%matplotlib inline\n!nvidia-smi\nUSE_GPU = torch.cuda.is_available()\ndef uses(x):\n    return USE_GPU\n"
+    cellflags.note_cell(source, namespace)
+    exec("USE_GPU = torch.cuda.is_available()\ndef uses(x):\n    return USE_GPU\n", namespace)
+    assert cellflags.noted(namespace) == ["USE_GPU", "uses"]

@@ -56,6 +56,7 @@ _CHANGING = {  # also the state a learner's own copy of a test line sets (checks
     "course.cellflags._ORDER",
     "course.cellflags._PLAYED",  # and the played machine's state of it, kept between played calls
     "course.cellflags._SWAPPED",
+    "course.cellflags._MUTATED",
 }
 _MISSING = object()
 _VARS, _SETATTR = vars, setattr  # as they were at import: the builtins are put back with them, before anything else

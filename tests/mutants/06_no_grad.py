@@ -1983,7 +1983,7 @@ def make_optimizer(model: nn.Module, lr: float, weight_decay: float) -> torch.op
     dict(
         grade_id="test_refine",
         name="a result cached per loss_fn (equal h, steps, lr): a repeat skips the descent",
-        expect="输入都在 GPU 上时（测试让 x.is_cuda、torch.cuda.is_available() 读作 True，按 GPU 上的行为判断）再跑一遍",
+        expect="不要缓存结果",
         code="""
 import weakref
 

@@ -642,7 +642,7 @@ MUTANTS += [
             prob_check="bool(((logits >= 0) & (logits <= 1)).all()) "
             "and torch.allclose(logits.sum(dim=1), torch.ones(logits.shape[0]), atol=1e-3, rtol=0)"
         ),
-        expect="Expected all tensors to be on the same device",
+        expect="和它一起算的新张量要跟着它的 dtype",
     ),
     dict(
         grade_id="test_diagnose",
@@ -756,7 +756,7 @@ MUTANTS += [
             prob_check="bool(((logits >= 0) & (logits <= 1)).all()) and torch.allclose(logits.sum(dim=1), "
             "torch.ones(logits.shape[0], device=logits.device), atol=1e-3, rtol=0)"
         ),
-        expect="torch.float64（不是 float32）",
+        expect="和它一起算的新张量要跟着它的 dtype",
     ),
     dict(  # the model comes in with the previous step's .grad: zero_grad() at the end accumulates it once
         grade_id="test_train_step",
