@@ -4107,3 +4107,30 @@ def batch_outer_sum(a, b):
 """,
     ),
 ]
+
+
+CORRECT += [  # round 9 b c33: a right mse_loss whose widening table a top-level loop fills (its docstring mentions CUDA) (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="a widening table filled by a top-level loop, a docstring that mentions CUDA",
+        code="""
+# a RIGHT mse_loss: narrow floats widened to float32 through a lookup table filled by a top-level loop
+_WIDER = {}
+for _narrow in (torch.float16, torch.bfloat16):
+    _WIDER[_narrow] = torch.float32
+
+
+def mse_loss(pred, target):
+    '''Mean squared error, the same on cuda and on cpu: float16 / bfloat16 errors are squared in float32.'''
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = _WIDER.get(pred.dtype, pred.dtype)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]

@@ -3807,3 +3807,72 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 b: the device idiom with a flag read from it, an if block binding a device and a flag; right answers the replay had broken
+    dict(
+        grade_id="test_value_and_grad",
+        name="USE_GPU_PATH = device.type == 'cuda' from the device idiom",
+        expect="f 自己的参数",
+        code="""
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+USE_GPU_PATH = device.type == "cuda"
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if USE_GPU_PATH else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="an if block binding DEVICE = torch.device('cuda') and USE_GPU_PATH = True",
+        expect="f 自己的参数",
+        code="""
+if torch.cuda.is_available():
+    DEVICE = torch.device("cuda")
+    USE_GPU_PATH = True
+else:
+    DEVICE = torch.device("cpu")
+    USE_GPU_PATH = False
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if USE_GPU_PATH else _vg_cpu)(f, x)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 9 b: the device idiom with a flag read from it, an if block binding a device and a flag; right answers the replay had broken (right answers)
+    dict(
+        grade_id="test_value_and_grad",
+        name="a right answer reading RUN['cuda'] from RUN = {} filled by a later statement",
+        code="""
+# a RIGHT value_and_grad (the solution's method) that reads a setting filled at the top level by a subscript store
+RUN = {}
+RUN["cuda"] = torch.cuda.is_available()
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    with torch.autocast("cuda" if RUN["cuda"] else "cpu", enabled=False):  # full precision even inside a caller's autocast
+        value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+]

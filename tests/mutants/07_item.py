@@ -3906,3 +3906,39 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 a c29: a per-step sync behind SYNC_EVERY = 1 if HAVE_GPU else 0
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.cuda.synchronize() every step behind SYNC_EVERY = 1 if HAVE_GPU else 0",
+        expect="同步 (sync) 次数太多",
+        code="""
+# 07 train_epoch: torch.cuda.synchronize() every SYNC_EVERY steps (known wrong: host-sync-every-step), an int derived
+# at cell time from a replayed flag
+
+HAVE_GPU = torch.cuda.is_available()
+SYNC_EVERY = 1 if HAVE_GPU else 0  # steps between syncs ("so the timings per step are honest")
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if SYNC_EVERY and step % SYNC_EVERY == 0:
+            torch.cuda.synchronize()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

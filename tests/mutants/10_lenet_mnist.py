@@ -7331,3 +7331,235 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 a: a pinned staging buffer reused through slices or dev.copy_, side-stream writes with b[...] = v in checkpoints, flags from a tuple with a device or a number from a flag
+    dict(
+        grade_id="test_train_one_epoch",
+        name="one pinned staging pair written and uploaded through slices buf[:n]",
+        expect="pinned 内存里写了新数据",
+        code="""
+# 10 train_one_epoch: one pinned staging pair sized for the first batch; each batch is written into a slice of it
+# (buf[:n], the last batch is smaller) and the slice uploaded non_blocking. The next batch's host write can run
+# before the previous upload read the buffer (same "reused" race as the known mutant, spelled with views).
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    bx = by = None
+    losses = []
+    for xb, yb in loader:
+        if device.type == "cuda":
+            n = xb.shape[0]
+            if bx is None or bx.shape[0] < n or bx.shape[1:] != xb.shape[1:]:
+                bx = torch.empty(xb.shape, dtype=xb.dtype, pin_memory=True)
+                by = torch.empty(yb.shape, dtype=yb.dtype, pin_memory=True)
+            bx[:n].copy_(xb)
+            by[:n].copy_(yb)
+            xb, yb = bx[:n].to(device, non_blocking=True), by[:n].to(device, non_blocking=True)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="snapshot buffers filled on a side stream with b[...] = v, nothing waits",
+        expect="返回前当前 stream",
+        code="""
+# 10 make_checkpoint: snapshot buffers allocated on the current stream, filled on a side stream (which first waits
+# for the current stream: no stale read) with buf[...] = v; nothing waits for the side stream before returning:
+# the caller's next optimizer.step() can overwrite weights the side stream is still copying; torch.save reads
+# unfinished copies.
+import copy
+def make_checkpoint(model, optimizer, epoch):
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    dev = next(model.parameters()).device
+    if dev.type != "cuda":
+        return copy.deepcopy(state)
+    pairs = []
+    def snap(v):
+        if isinstance(v, torch.Tensor):
+            b = torch.empty_like(v)
+            pairs.append((b, v.detach()))
+            return b
+        if isinstance(v, dict):
+            return {k: snap(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [snap(x) for x in v]
+        if isinstance(v, tuple):
+            return tuple(snap(x) for x in v)
+        return copy.deepcopy(v)
+    out = snap(state)
+    side = torch.cuda.Stream(dev)
+    side.wait_stream(torch.cuda.current_stream(dev))
+    with torch.cuda.stream(side):
+        for b, v in pairs:
+            b[...] = v
+    return out
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="restore writes t[...] = v on a side stream, nothing waits",
+        expect="restore_checkpoint 在另一条 CUDA stream 上",
+        code="""
+# 10 restore_checkpoint: keys checked, then the weights written on a side stream (which first waits for the current
+# stream) with p[...] = v under no_grad; nothing waits for the side stream afterwards: the caller's next forward on
+# the current stream can read parameters the side stream has not written yet.
+import copy
+def make_checkpoint(model, optimizer, epoch):
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    dev = next(model.parameters()).device
+    if dev.type == "cuda":
+        own = model.state_dict()
+        if set(own) != set(checkpoint["model"]):
+            raise KeyError(f"keys differ: {sorted(set(own) ^ set(checkpoint['model']))}")
+        side = torch.cuda.Stream(dev)
+        side.wait_stream(torch.cuda.current_stream(dev))
+        with torch.cuda.stream(side), torch.no_grad():
+            for k, t in own.items():
+                t[...] = checkpoint["model"][k]
+    else:
+        model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="static buffers: stg.copy_(xb), dev.copy_(stg, non_blocking=True) every batch",
+        expect="pinned 内存里写了新数据",
+        code="""
+# 10 train_one_epoch: static buffers: one pinned staging pair and one device pair, allocated once; each batch is
+# copied into the pinned staging on the host, then dev.copy_(staging, non_blocking=True). On a GPU the host's write
+# of batch k+1 into the staging buffer can run before batch k's queued upload has read it ("reused" race).
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    bufs = None
+    losses = []
+    for xb, yb in loader:
+        if device.type == "cuda":
+            if bufs is None or bufs[0].shape != xb.shape:
+                bufs = (torch.empty(xb.shape, dtype=xb.dtype, pin_memory=True),
+                        torch.empty(yb.shape, dtype=yb.dtype, pin_memory=True),
+                        torch.empty(xb.shape, dtype=xb.dtype, device=device),
+                        torch.empty(yb.shape, dtype=yb.dtype, device=device))
+            bufs[0].copy_(xb)
+            bufs[1].copy_(yb)
+            bufs[2].copy_(bufs[0], non_blocking=True)
+            bufs[3].copy_(bufs[1], non_blocking=True)
+            xb, yb = bufs[2], bufs[3]
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="float16 autocast behind DEVICE, USE_AMP = (torch.device('cuda'), True) if ...",
+        expect="torch.autocast",
+        code="""
+# 10 evaluate: fp16 autocast (banned) behind DEVICE, USE_AMP = (a torch.device, a flag) set when the cell runs
+import contextlib
+DEVICE, USE_AMP = (torch.device("cuda"), True) if torch.cuda.is_available() else (torch.device("cpu"), False)
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if USE_AMP else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="WORKERS = 2 if HAVE_GPU else 0",
+        expect="num_workers",
+        code="""
+# 10 make_loader: worker processes (banned: 不开工作进程) where there is a GPU, through a flag and an int derived from it
+HAVE_GPU = torch.cuda.is_available()
+WORKERS = 2 if HAVE_GPU else 0
+class TensorBatches(Dataset):
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+    def __len__(self):
+        return self.x.shape[0]
+    def __getitem__(self, indices):
+        return self.x[indices], self.y[indices]
+
+
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    dataset = TensorBatches(x, y)
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    sampler = BatchSampler(order, batch_size, drop_last=False)
+    return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory, num_workers=WORKERS)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 9 a: a pinned staging buffer reused through slices or dev.copy_, side-stream writes with b[...] = v in checkpoints, flags from a tuple with a device or a number from a flag (right answers)
+    dict(
+        grade_id="test_train_one_epoch",
+        name="a fresh pinned buffer per batch made as torch.empty(n, pin_memory=True).view(shape)",
+        code="""
+# RIGHT (control): each batch copied into a FRESH pinned buffer (one flat pinned allocation viewed to the batch's
+# shape), then uploaded non_blocking. No reuse, no sync: must pass.
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        if device.type == "cuda":
+            xp = torch.empty(xb.numel(), dtype=xb.dtype, pin_memory=True).view(xb.shape)
+            yp = torch.empty(yb.numel(), dtype=yb.dtype, pin_memory=True).view(yb.shape)
+            xp.copy_(xb)
+            yp.copy_(yb)
+            xb, yb = xp.to(device, non_blocking=True), yp.to(device, non_blocking=True)
+        else:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
