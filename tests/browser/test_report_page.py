@@ -35,6 +35,7 @@ import pytest
 from autograder.grade import grade
 from autograder.parent.sandbox import bwrap_problem
 from autograder.results import report
+from course import cellflags
 from tests import notebooks as nbs
 
 pytestmark = pytest.mark.browser
@@ -123,6 +124,7 @@ def judge_verdict(mutant: nbs.Mutant) -> str:
     """The mistake id the judge's code (in this process) reports when ``mutant`` fails its own test cell
     ('unknown': no named mistake); the rest of the answers are the solution's."""
     learner = dict(_learner(mutant.assignment))
+    cellflags.note_cell(mutant.code, learner)  # as the grader's learner process notes each cell it runs
     exec(compile(mutant.code, f"<mutant {mutant}>", "exec"), learner)
     stage = _stages(mutant.assignment)[mutant.grade_id]
     result = nbs.run_judge(stage.plan, learner, dict(stage.namespace))[mutant.grade_id]
