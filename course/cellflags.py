@@ -11,9 +11,11 @@ learner process). A played GPU (:func:`course.scenarios.cell_flags_played`) then
 (their source names a query), those computed from what they bind, and the state the functions among them keep (the
 ``_AMP = None`` a memo fills in), so that the learner's functions find, by their global names, what a GPU machine
 would have made. A statement runs again only where everything it binds holds a value that is cheap and safe to make
-again (:func:`replayable`: flags, strings, dtypes, functions, classes, containers of them); a model, a tensor or a
-``torch.device`` stays as the cell made it, since the course's tensors are on the machine's real device. Everything
-is put back after the played call.
+again (:func:`replayable`: flags, strings, dtypes, functions, classes, containers of them); a model or a tensor stays
+as the cell made it. A ``torch.device`` runs again only for what is computed from it (``USE_AMP = device.type ==
+"cuda"``) and is the cell's own again in the call, since the course's tensors are on the machine's real device. A
+name a later statement changes in place (``CONFIG["gpu"] = ...``) is never made again. Everything is put back after
+the played call.
 """
 
 from __future__ import annotations
