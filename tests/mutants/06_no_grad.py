@@ -3032,3 +3032,53 @@ def freeze(model, names):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 b c29, c30: module lists or lookups cached per model, refreshed only when a direct child changes
+    dict(
+        grade_id="test_evaluate",
+        name="the module list cached per model, refreshed when the direct children change",
+        expect="按模型缓存了模块列表",
+        code="""
+import weakref
+_MODULES = weakref.WeakKeyDictionary()  # model -> (ids of its children, its module list): model.modules() once per structure
+def evaluate(model, x):
+    key = tuple(id(child) for child in model.children())
+    hit = _MODULES.get(model)
+    if hit is None or hit[0] != key:  # a child swapped in: walk the model again
+        hit = (key, list(model.modules()))
+        _MODULES[model] = hit
+    modes_before = [(module, module.training) for module in hit[1]]
+    model.eval()
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        for module, training in modes_before:
+            module.training = training
+""",
+    ),
+    dict(
+        grade_id="test_freeze",
+        name="get_submodule cached per model, refreshed when the direct children change",
+        expect="按模型缓存了查找结果",
+        code="""
+import weakref
+_FOUND = weakref.WeakKeyDictionary()  # model -> {name: (id of the top-level child it lives under, the submodule)}
+def freeze(model, names):
+    found = _FOUND.setdefault(model, {})
+    frozen = {}
+    for name in names:
+        top = id(model.get_submodule(name.split(".")[0]))
+        hit = found.get(name)
+        if hit is None or hit[0] != top:  # the top-level child was swapped: look again
+            hit = found[name] = (top, model.get_submodule(name))
+        module = hit[1]
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+            frozen[id(parameter)] = parameter.numel()
+        module.eval()
+    return sum(frozen.values())
+""",
+    ),
+]
