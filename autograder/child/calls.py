@@ -27,6 +27,7 @@ from autograder.child.codec import (
     MessageLimits,
     NotData,
     check_module_state,
+    plain_extra,
     set_grad,
     storage_bytes,
 )
@@ -203,6 +204,9 @@ def apply_state(obj: Any, new: Any) -> None:
             raise CodecError("优化器的更新类型不对")
         for key in ("defaults", "state", "param_groups"):
             setattr(obj, key, getattr(new, key))
+        for key, value in vars(new).items():  # the learner's own plain attributes (a step counter), as data
+            if key not in ("defaults", "state", "param_groups") and plain_extra(type(obj), key, value):
+                setattr(obj, key, value)
     elif isinstance(obj, torch.Generator):
         if not isinstance(new, torch.Generator):
             raise CodecError("Generator 的更新类型不对")

@@ -3824,3 +3824,28 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 c c08: clip only on the first call with this optimizer, remembered in an attribute of the optimizer (the judge now carries such attributes back)
+    dict(
+        grade_id="test_train_step",
+        name="a flag kept on the optimizer: clip only on its first step",
+        expect="第 2 步",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    # clip only during the first 2 calls with this optimizer (warm-up), counter kept on the optimizer
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    optimizer.warm_calls = getattr(optimizer, "warm_calls", 0) + 1
+    limit = max_norm if optimizer.warm_calls <= 1 else float("inf")
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), limit)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+]

@@ -17,7 +17,7 @@ returns (its own functions, classes, generators) stays in the learner process as
 depth, dtypes, shapes and strides are checked before a byte is used.
 """
 
-from autograder.child.codec.common import Handle, NotData, qualified, storage_bytes
+from autograder.child.codec.common import Handle, NotData, plain_extra, qualified, storage_bytes
 from autograder.child.codec.decode import Decoder, JudgeDecoder, LearnerDecoder
 from autograder.child.codec.encode import Encoder, JudgeEncoder, LearnerEncoder
 from autograder.child.codec.rules import check_module_state, set_grad
@@ -36,6 +36,7 @@ __all__ = [
     "MessageLimits",
     "NotData",
     "check_module_state",
+    "plain_extra",
     "qualified",
     "set_grad",
     "storage_bytes",

@@ -34,6 +34,18 @@ DEFAULT_FACTORIES: dict[str, type] = {"dict": dict, "list": list, "int": int, "f
 MODULE_ROOTS = ("torch.nn.modules.", "course.")  # classes the judge rebuilds from data (else: a handle)
 OPTIMIZER_ROOTS = ("torch.optim.", "course.")  # the same for optimizers
 OPTIMIZER_KEYS = {"defaults", "state", "param_groups"}
+OPTIMIZER_EXTRA = "extra"  # an optimizer's own plain attributes beside those (a step counter the learner's code keeps)
+
+
+def plain_extra(cls: type, name: Any, value: Any) -> bool:
+    """Whether ``name = value`` is an attribute of an optimizer of ``cls`` that crosses as data: a public name its class
+    does not define (no method or property is shadowed) holding a number, a string, a bool or None."""
+    return (
+        isinstance(name, str)
+        and not name.startswith("_")
+        and not hasattr(cls, name)
+        and (value is None or type(value) in (bool, int, float, str))
+    )
 
 
 class NotData(CodecError):

@@ -17,9 +17,11 @@ from autograder.child.codec.common import (
     DEFAULT_FACTORIES,
     DTYPES,
     MODULE_ROOTS,
+    OPTIMIZER_EXTRA,
     OPTIMIZER_ROOTS,
     Handle,
     loaded_class,
+    plain_extra,
 )
 from autograder.child.codec.rules import (
     check_module_state,
@@ -278,7 +280,12 @@ class Decoder:
         cls = self._class(body.get("class"), torch.optim.Optimizer, OPTIMIZER_ROOTS)
         opt = cls.__new__(cls)
         self._register(tree, opt)
-        opt.__setstate__(self._optimizer_state(self._object_state(body, depth)))
+        state = self._optimizer_state(self._object_state(body, depth))
+        extra = state.pop(OPTIMIZER_EXTRA, {}) if isinstance(state, dict) else {}
+        opt.__setstate__(state)
+        for name, value in extra.items():  # plain attributes its class does not define (checked for the judge)
+            if plain_extra(cls, name, value):
+                setattr(opt, name, value)
         return opt
 
     def _object_state(self, body: dict, depth: int) -> Any:

@@ -19,11 +19,13 @@ from autograder.child.codec.common import (
     DTYPES,
     MODULE_ROOTS,
     NUMPY_KINDS,
+    OPTIMIZER_EXTRA,
     OPTIMIZER_KEYS,
     OPTIMIZER_ROOTS,
     NotData,
     hooks_empty,
     loaded_class,
+    plain_extra,
     qualified,
     storage_bytes,
     storage_key,
@@ -237,7 +239,11 @@ class Encoder:
 
     def optimizer_state(self, opt: torch.optim.Optimizer, depth: int) -> Any:
         state = opt.__getstate__()
-        return self._dict_body({k: state[k] for k in OPTIMIZER_KEYS if k in state}, depth)
+        body = {k: state[k] for k in OPTIMIZER_KEYS if k in state}
+        extra = {k: v for k, v in vars(opt).items() if k not in OPTIMIZER_KEYS and plain_extra(type(opt), k, v)}
+        if extra:
+            body[OPTIMIZER_EXTRA] = extra
+        return self._dict_body(body, depth)
 
     def _module(self, m: nn.Module, depth: int) -> Any:
         raise NotImplementedError  # JudgeEncoder, LearnerEncoder

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.child.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_KEYS
+from autograder.child.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_EXTRA, OPTIMIZER_KEYS
 from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 from course import remote
 
@@ -150,7 +150,11 @@ def check_module_state(cls: type, state: Any) -> dict[str, Any]:
 
 def check_optimizer_state(state: Any) -> dict[str, Any]:
     """A learner-sent optimizer: defaults, state and param_groups (with tensors as params), nothing else."""
-    if not isinstance(state, dict) or not set(state) <= OPTIMIZER_KEYS or "param_groups" not in state:
+    if (
+        not isinstance(state, dict)
+        or not set(state) <= OPTIMIZER_KEYS | {OPTIMIZER_EXTRA}
+        or "param_groups" not in state
+    ):
         raise CodecError("优化器的状态 (optimizer state) 格式不对")
     groups = state["param_groups"]
     if not isinstance(groups, list) or not all(
@@ -161,6 +165,11 @@ def check_optimizer_state(state: Any) -> dict[str, Any]:
         raise CodecError("优化器的 params 必须是张量")
     if not isinstance(state.get("state", {}), dict) or not isinstance(state.get("defaults", {}), dict):
         raise CodecError("优化器的状态格式不对")
+    extra = state.get(OPTIMIZER_EXTRA, {})
+    if not isinstance(extra, dict) or not all(isinstance(k, str) and not k.startswith("_") for k in extra):
+        raise CodecError("优化器的属性格式不对")
+    if not all(v is None or type(v) in (bool, int, float, str) for v in extra.values()):
+        raise CodecError("优化器的属性只能是数、字符串、布尔值或 None")
     state.setdefault("defaults", {})
     if not isinstance(state.get("state"), collections.defaultdict):  # the judge's own (a $ref) stays itself:
         state["state"] = collections.defaultdict(dict, state.get("state", {}))  # its own update may follow
