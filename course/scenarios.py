@@ -628,12 +628,7 @@ class SyncCounter(TorchFunctionMode):
             ):
                 self._blocking_upload("cpu_tensor.to(device)", args[0], pageable=_non_blocking(args, kwargs))
             elif not source and target and func is not _T.cpu and GPU_PLAYED:  # from pinned memory, in flight
-                self.copies_queued += 1
-                self._uploading[_memory(args[0])] = (
-                    weakref.ref(_owner(args[0])),
-                    self.current_stream(),
-                    self.copies_queued,
-                )
+                self._note_upload(args[0])
             return target
         if name == "_to_cpu":  # torch.ops.aten._to_cpu([t, ...]): a copy of each on the host
             read = [t for t in tensors_in(args[0] if args else kwargs.get("tensors")) if self.on_device(t)]
@@ -683,12 +678,7 @@ class SyncCounter(TorchFunctionMode):
                 if not self._overlaps(args[1], _non_blocking(args, kwargs)):
                     self._blocking_upload("t.copy_(cpu_tensor)", args[1], pageable=_non_blocking(args, kwargs))
                 elif GPU_PLAYED:  # from pinned memory, in flight until a wait covers it
-                    self.copies_queued += 1
-                    self._uploading[_memory(args[1])] = (
-                        weakref.ref(_owner(args[1])),
-                        self.current_stream(),
-                        self.copies_queued,
-                    )
+                    self._note_upload(args[1])
             return self.on_device(args[0])
         if name == "copy" and len(args) > 1 and all(isinstance(a, torch.Tensor) for a in args[:2]):
             # torch.ops.aten.copy(dst, src): a new tensor where dst is (the host too), with src's values
@@ -841,6 +831,12 @@ class SyncCounter(TorchFunctionMode):
         """Whether a copy of ``source`` (a host tensor) to the device may overlap the device's work: only from pinned
         (page-locked) memory with ``non_blocking=True``; from pageable memory CUDA may sync with the stream first."""
         return non_blocking and isinstance(source, torch.Tensor) and (self._is_pinned(source) or source.is_pinned())
+
+    def _note_upload(self, source: torch.Tensor) -> None:
+        """A non_blocking copy from pinned ``source`` to the device: in flight, reading that memory, until a wait covers
+        it (numbered with the copies to the host; noted against the memory's owner: a slice ``buf[:n]`` dies at once)."""
+        self.copies_queued += 1
+        self._uploading[_memory(source)] = (weakref.ref(_owner(source)), self.current_stream(), self.copies_queued)
 
     def staging(self, dst: Any, src: Any) -> bool:
         """Whether ``dst.copy_(src)`` copies a host batch into pinned host memory (to upload it from there): under
