@@ -2986,7 +2986,7 @@ MUTANTS += [  # round 8 d c36, c37: each model's module list or submodule lookup
     dict(
         grade_id="test_evaluate",
         name="each model's module list memoised in a WeakKeyDictionary",
-        expect="按模型缓存了模块列表",
+        expect="像是用了第一次调用时记下的模块列表",
         code="""
 import weakref
 
@@ -3010,7 +3010,7 @@ def evaluate(model, x):
     dict(
         grade_id="test_freeze",
         name="submodule lookups memoised per model",
-        expect="按模型缓存了查找结果",
+        expect="已经换下来的那个子模块",
         code="""
 import weakref
 
@@ -3038,7 +3038,7 @@ MUTANTS += [  # round 9 b c29, c30: module lists or lookups cached per model, re
     dict(
         grade_id="test_evaluate",
         name="the module list cached per model, refreshed when the direct children change",
-        expect="按模型缓存了模块列表",
+        expect="像是用了第一次调用时记下的模块列表",
         code="""
 import weakref
 _MODULES = weakref.WeakKeyDictionary()  # model -> (ids of its children, its module list): model.modules() once per structure
@@ -3061,7 +3061,7 @@ def evaluate(model, x):
     dict(
         grade_id="test_freeze",
         name="get_submodule cached per model, refreshed when the direct children change",
-        expect="按模型缓存了查找结果",
+        expect="已经换下来的那个子模块",
         code="""
 import weakref
 _FOUND = weakref.WeakKeyDictionary()  # model -> {name: (id of the top-level child it lives under, the submodule)}
