@@ -14,14 +14,19 @@ would have made. A statement runs again only where everything it binds holds a v
 again (:func:`replayable`: flags, strings, dtypes, functions, classes, containers of them); a model or a tensor stays
 as the cell made it. A ``torch.device`` runs again only for what is computed from it (``USE_AMP = device.type ==
 "cuda"``) and is the cell's own again in the call, since the course's tensors are on the machine's real device. A
-name a later statement changes in place (``CONFIG["gpu"] = ...``) is never made again. Everything is put back after
-the played call.
+name a later statement changes in place (``CONFIG["gpu"] = ...``) is never made again: the statements that change it
+in place and ask the machine run again on it instead (``CONFIG["gpu"] = ...``, ``args.cuda = ...``,
+``FLAGS.update(...)``, a ``setup()`` of the learner's that sets a global), where every call they make is a machine
+query, a builtin or such a function of the learner's. Everything is put back after the played call (a container's
+contents too).
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
+import dataclasses
 import functools
 import io
 import types
@@ -34,7 +39,7 @@ import torch
 # words in a statement that asks the machine what it has
 _MACHINE_WORDS = (
     "cuda", "accelerator", "is_available", "device_count", "mem_get_info", "bf16", "get_device_", "backends",
-    "memory_stats", "memory_allocated", "memory_reserved", "dlpack",
+    "memory_stats", "memory_allocated", "memory_reserved", "dlpack", "current_device",
 )  # fmt: skip
 _KINDS = (
     ast.Assign,
@@ -48,7 +53,14 @@ _KINDS = (
     ast.Import,  # from torch.cuda import is_available as have_gpu: imported again, the played machine's
     ast.ImportFrom,
     ast.With,  # with warnings.catch_warnings(): _SCALER = torch.amp.GradScaler("cuda")
+    ast.Expr,  # print(amp := torch.cuda.is_available()), setup() (a function of the learner's that sets a global)
+    ast.For,  # for name in ("cuda", "cpu"): ... BACKEND = name (only where its calls are plain: _plain_calls)
 )
+# builtins a statement may call and still run again (where it is not an assignment of flags: _plain_calls)
+_PLAIN_BUILTINS = frozenset(
+    {"print", "setattr", "bool", "int", "float", "str", "len", "getattr", "hasattr", "isinstance", "min", "max", "any", "all",
+     "dict", "list", "set", "tuple", "sorted", "range", "enumerate", "zip", "repr", "format", "round", "abs"}
+)  # fmt: skip
 
 
 @dataclass
@@ -61,6 +73,8 @@ class _Statement:
     reads: frozenset[str]
     asks: bool
     order: int
+    changes: frozenset[str] = frozenset()  # global names it changes in place (CONFIG["gpu"] = ..., args.cuda = ...)
+    plain: bool = False  # every call it makes is a machine query, a builtin or a plain function of the learner's
     code: types.CodeType | None = field(default=None, repr=False)
 
     def compiled(self) -> types.CodeType:
@@ -75,8 +89,8 @@ _ORDER = [0]
 
 
 def note_cell(source: str, namespace: dict[str, Any]) -> None:
-    """Note the top-level statements of ``source`` (a cell about to run in ``namespace``) that bind names; a later
-    statement of another kind (a loop, an import, a ``with``) that binds a name forgets it."""
+    """Note the top-level statements of ``source`` (a cell about to run in ``namespace``) that bind names or change
+    them in place; a later statement of another kind (a ``while`` loop, a ``del``) that binds a name forgets it."""
     try:
         tree = ast.parse(source)
     except SyntaxError:  # IPython's own syntax (%matplotlib inline, !nvidia-smi, %%time): its lines left out
@@ -90,28 +104,37 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
     if entry is None or entry[0] is not namespace:
         entry = _NOTED[id(namespace)] = (namespace, {})
     noted = entry[1]
+    mutated = _MUTATED.get(id(namespace))
+    if mutated is None or mutated[0] is not namespace:
+        mutated = _MUTATED[id(namespace)] = (namespace, set(), [])
     for node in tree.body:
-        for name in _mutated(node):  # CONFIG["gpu"] = ..., CONFIG.update(...): made again, it would lose this
+        binds, changes, asks, plain = _bound(node), _changed(node), _asks(node), _plain_calls(node, noted)
+        for name in _called(node):  # setup(): what the learner's function sets through ``global`` or in place
+            defined = noted.get(name)
+            if defined is not None and isinstance(defined.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                binds |= _globals_set(defined.node)
+                changes |= _changed_inside(defined.node)
+                asks = asks or defined.asks
+        kept = isinstance(node, _KINDS) and (plain or not isinstance(node, (ast.For, ast.Expr)))
+        for name in _mutated(node) | changes - (changes if kept else frozenset()):  # made again, it would lose this
             noted.pop(name, None)
-            mutated = _MUTATED.get(id(namespace))
-            if mutated is None or mutated[0] is not namespace:
-                mutated = _MUTATED[id(namespace)] = (namespace, set())
             mutated[1].add(name)
-        binds = _bound(node)
-        if not binds:
+        if not binds and not changes:
             continue
-        if not isinstance(node, _KINDS):
+        if not kept:
             for name in binds:
                 noted.pop(name, None)
             continue
         _ORDER[0] += 1
-        statement = _Statement(node, binds, _reads(node), _asks(node), _ORDER[0])
+        statement = _Statement(node, binds, _reads(node), asks, _ORDER[0], changes, plain)
         for name in binds:
             noted[name] = statement
+        if changes:
+            mutated[2].append(statement)
 
 
-# id(namespace) -> (the namespace, the names a top-level statement changed in place)
-_MUTATED: dict[int, tuple[dict[str, Any], set[str]]] = {}
+# id(namespace) -> (the namespace, the names a top-level statement changed in place, those statements in order)
+_MUTATED: dict[int, tuple[dict[str, Any], set[str], list[_Statement]]] = {}
 
 
 def _asks(node: ast.stmt) -> bool:
@@ -146,6 +169,86 @@ def _mutated(node: ast.stmt) -> set[str]:
     return found
 
 
+_CHANGING_METHODS = frozenset(
+    {"update", "setdefault", "add", "append", "extend", "insert", "__setitem__", "__setattr__", "discard", "pop"}
+)
+
+
+def _changed(node: ast.stmt) -> frozenset[str]:
+    """The global names a statement surely changes in place, to run it again on them: ``X[k] = v``, ``X.a = v``,
+    ``X.update(...)`` (a method that changes a container), ``setattr(X, ...)``."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return frozenset()
+    found = set()
+    for n in ast.walk(node):
+        target = n.value if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store) else None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _CHANGING_METHODS:
+            target = n.func.value
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and n.args:
+            target = n.args[0]
+        if isinstance(target, ast.Name):
+            found.add(target.id)
+    return frozenset(found)
+
+
+def _called(node: ast.stmt) -> set[str]:
+    """The names a statement calls directly (``setup()``), outside the functions it defines."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return set()
+    return {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def _globals_set(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function declares ``global`` and assigns."""
+    declared = {name for n in ast.walk(node) if isinstance(n, ast.Global) for name in n.names}
+    stored = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return frozenset(declared & stored)
+
+
+def _changed_inside(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The global names a function changes in place (``CONFIG["gpu"] = ...`` in its body): roots it does not bind."""
+    local = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    local |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    local -= _globals_set(node)
+    found: set[str] = set()
+    for statement in node.body:
+        found |= _changed(statement)
+    return frozenset(found - local)
+
+
+def _dotted(node: ast.AST) -> str:
+    return ast.unparse(node) if isinstance(node, (ast.Attribute, ast.Name, ast.Call, ast.Subscript)) else ""
+
+
+def _plain_calls(node: ast.stmt, noted: dict[str, _Statement]) -> bool:
+    """Whether every call a statement makes (outside the functions it defines) is a machine query
+    (``torch.cuda.is_available()``, ``getattr(torch, name).is_available()``), a builtin, a method of a name it
+    changes in place (``FLAGS.update(...)``), a ``torch`` constructor of a device or dtype, or a function of the
+    learner's whose own calls are plain: a statement cheap and safe to run again."""
+    changes = _changed(node)
+    todo: list[ast.AST] = [node]
+    while todo:
+        item = todo.pop()
+        if item is not node and isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(item))
+        if not isinstance(item, ast.Call):
+            continue
+        func = item.func
+        if isinstance(func, ast.Name):
+            defined = noted.get(func.id)
+            if func.id in _PLAIN_BUILTINS or (defined is not None and defined.plain and defined.node is not node):
+                continue
+            return False
+        text = _dotted(func)
+        if any(m in text for m in _MACHINE_WORDS) or text in ("torch.device", "torch.dtype"):
+            continue
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in changes:
+            continue
+        return False
+    return True
+
+
 def _bound(node: ast.stmt) -> frozenset[str]:
     """The global names a top-level statement binds (not those of the functions and classes it defines inside)."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -175,37 +278,63 @@ def _reads(node: ast.stmt) -> frozenset[str]:
 
 
 def noted(namespace: dict[str, Any]) -> list[str]:
-    """The names a played machine binds again for ``namespace`` (:func:`replayed`), in the order the cells bound them."""
-    return [name for s in _chosen(namespace) for name in sorted(s.binds)]
+    """The names a played machine binds or changes again for ``namespace`` (:func:`replayed`), in the order the cells
+    did."""
+    return [name for s in _chosen(namespace) for name in sorted(s.binds | s.changes)]
 
 
 def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
     """The noted statements a played machine runs again, in the order the cells ran them: those that ask the machine,
-    then (repeatedly) the functions and the flags computed from what those bind (``HAVE_GPU = _has_gpu()``), then the
-    plain state the chosen functions keep (:func:`_state`). Each binds only names it bound last, and each of those
-    holds a :func:`replayable` value now (a block that never ran binds nothing here: it is not run)."""
+    then (repeatedly) the functions and the flags computed from what those bind or change (``HAVE_GPU =
+    _has_gpu()``), then the plain state the chosen functions keep (:func:`_state`), and with a statement that made a
+    name, every later one that changed it in place. Each binds only names it bound last, and each of those holds a
+    :func:`replayable` value now, or binds names a block never bound here where its calls are plain; each changes in
+    place only replayable values, with plain calls."""
     entry = _NOTED.get(id(namespace))
     if entry is None or entry[0] is not namespace:
         return []
     last = entry[1]
-    eligible = {
-        id(s): s
-        for s in last.values()
-        if all(last.get(n) is s and n in namespace and _runs_again(namespace[n], s) for n in s.binds)
-    }
+    kept = _MUTATED.get(id(namespace))
+    mutated, inplace = (kept[1], kept[2]) if kept is not None and kept[0] is namespace else (set(), [])
+
+    def fits(s: _Statement) -> bool:
+        for n in s.binds:
+            if last.get(n) is not s:
+                return False
+            if n in namespace and not _runs_again(namespace[n], s):
+                return False
+            if n not in namespace and not (s.plain and s.asks):  # a block that never ran here, with plain calls
+                return False
+        return all(
+            s.plain and n in namespace and replayable(namespace[n]) and (n not in last or last[n].order < s.order)
+            for n in s.changes
+        )
+
+    def changed_later(s: _Statement) -> list[_Statement]:
+        return [i for i in inplace if i.order > s.order and i.changes & s.binds]
+
+    candidates = {id(s): s for s in [*last.values(), *inplace]}
+    eligible = {key: s for key, s in candidates.items() if fits(s) and all(fits(i) for i in changed_later(s))}
     chosen = {key: s for key, s in eligible.items() if s.asks}
-    while True:  # computed from what the chosen ones bind
-        bound = {name for s in chosen.values() for name in s.binds}
+    while True:  # computed from what the chosen ones bind or change; with a made name, what changed it after
+        bound = {name for s in chosen.values() for name in s.binds | s.changes}
         more = {
             key: s for key, s in eligible.items() if key not in chosen and s.reads & bound and _follows(s, namespace)
         }
+        more |= {id(i): i for s in chosen.values() for i in changed_later(s) if id(i) not in chosen}
         if not more:
             break
         chosen |= more
+    functions = [s for s in last.values() if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     reads = {n for s in chosen.values() if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in s.reads}
-    kept = _MUTATED.get(id(namespace))
-    mutated = kept[1] if kept is not None and kept[0] is namespace else set()
-    chosen |= {key: s for key, s in eligible.items() if s.binds & reads and _state(s) and not s.binds & mutated}
+    while True:  # and what the functions they call read (a generic _once(key, make) helper's table)
+        more_reads = {n for s in functions if s.binds & reads for n in s.reads} - reads
+        if not more_reads:
+            break
+        reads |= more_reads
+    state = {key: s for key, s in eligible.items() if s.binds & reads and _state(s) and not s.binds & mutated}
+    chosen |= state
+    chosen |= {id(i): i for s in state.values() for i in changed_later(s)}
     return sorted(chosen.values(), key=lambda s: s.order)
 
 
@@ -231,6 +360,8 @@ def _follows(statement: _Statement, namespace: dict[str, Any]) -> bool:
         return True
     if isinstance(statement.node, ast.ClassDef):
         return False
+    if statement.changes:  # plain calls only (fits)
+        return True
     calls = any(isinstance(n, ast.Call) for n in ast.walk(statement.node))
     values = [namespace[n] for n in statement.binds]
     return all(_flag(v) or _devices(v) or (not calls and _number(v)) for v in values)
@@ -249,15 +380,30 @@ def _flag(value: Any) -> bool:
     return value is None or type(value) in (bool, str) or isinstance(value, torch.dtype)
 
 
+_EMPTY_MAKERS = frozenset({"dict", "list", "set", "OrderedDict", "defaultdict", "Counter", "SimpleNamespace"})
+
+
 def _state(statement: _Statement) -> bool:
-    """A plain assignment of a constant or an empty container (``_AMP = None``, ``_SEEN = {}``, ``_CACHE = dict()``):
-    the state a memo starts from."""
+    """A plain assignment of a constant or an empty container (``_AMP = None``, ``_SEEN = {}``, ``_CACHE =
+    OrderedDict()``), or a class that holds only such (``class Cfg: amp = None``): the state a memo starts from."""
     node = statement.node
+    if isinstance(node, ast.ClassDef):
+        body = [b for b in node.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+        return (
+            not node.bases
+            and not node.decorator_list
+            and all(
+                isinstance(b, (ast.Assign, ast.AnnAssign)) and b.value is not None and _empty(b.value) for b in body
+            )
+        )
     value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-    if value is None:
-        return False
+    return value is not None and _empty(value)
+
+
+def _empty(value: ast.expr) -> bool:
     if isinstance(value, ast.Call):
-        return isinstance(value.func, ast.Name) and value.func.id in ("dict", "list", "set") and not value.args
+        name = value.func.id if isinstance(value.func, ast.Name) else getattr(value.func, "attr", "")
+        return name in _EMPTY_MAKERS and all(isinstance(a, ast.Name) for a in value.args) and not value.keywords
     try:
         ast.literal_eval(value)
     except ValueError:
@@ -282,7 +428,14 @@ def replayable(value: Any, depth: int = 0) -> bool:
         return all(replayable(v, depth + 1) for v in value)
     if depth < 3 and isinstance(value, dict):
         return all(replayable(v, depth + 1) for v in value.values())
+    if depth < 3 and _settings_object(value):  # SimpleNamespace(amp=...), argparse's args, a dataclass of flags
+        return all(replayable(v, depth + 1) for v in vars(value).values())
     return False
+
+
+def _settings_object(value: Any) -> bool:
+    plain = type(value) in (types.SimpleNamespace, argparse.Namespace)
+    return (plain or (dataclasses.is_dataclass(value) and not isinstance(value, type))) and hasattr(value, "__dict__")
 
 
 _MISSING = object()
@@ -290,10 +443,46 @@ _MISSING = object()
 
 # id(namespace) -> the played machine's state of it, kept between played calls (a GPU machine runs every call in one
 # process: a memo filled, a stream cached by one call is there at the next): (the namespace, the statements played,
-# the values the cells made, the values the played calls left, the default arguments the played calls left)
+# the values the cells made, the values the played calls left, what the played calls left elsewhere: (owner, what,
+# value) for a function's default arguments and attributes, a container's contents)
 _PLAYED: dict[
-    int, tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, Any, Any]]]
+    int, tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]]]
 ] = {}
+
+_CONTENTS = "<contents>"  # what an undo entry puts back: a container's contents, not one of its names
+
+
+def _get(owner: Any, what: str) -> Any:
+    if what != _CONTENTS:
+        return owner.get(what, _MISSING) if isinstance(owner, dict) else getattr(owner, what)
+    if isinstance(owner, dict):
+        return dict(owner)
+    if isinstance(owner, (list, set)):
+        return owner.copy()
+    if isinstance(owner, type):
+        return {k: v for k, v in vars(owner).items() if not k.startswith("__")}
+    return dict(vars(owner))
+
+
+def _set(owner: Any, what: str, value: Any) -> None:
+    if what != _CONTENTS:
+        if isinstance(owner, dict):
+            _put(owner, what, value)
+        else:
+            setattr(owner, what, value)
+    elif isinstance(owner, (dict, set)):
+        owner.clear()
+        owner.update(value)
+    elif isinstance(owner, list):
+        owner[:] = value
+    elif isinstance(owner, type):
+        for k in [k for k in vars(owner) if not k.startswith("__") and k not in value]:
+            delattr(owner, k)
+        for k, v in value.items():
+            setattr(owner, k, v)
+    else:
+        vars(owner).clear()
+        vars(owner).update(value)
 
 
 _SWAPPED: list[dict[int, Any]] = []  # per played block: id(what the cells bound) -> what the played machine binds
@@ -312,24 +501,24 @@ def played_version(fn: Any) -> Any:
 def replayed(namespace: dict[str, Any], around: Callable[[], contextlib.AbstractContextManager]) -> Iterator[None]:
     """Inside the block, the noted statements of ``namespace`` that ask the machine (and those computed from them,
     and the state their functions keep) have run again, each inside ``around()``, in the order the cells ran them;
-    a function defined again keeps its object where it was a plain function (its default arguments are the new
-    ones), so that a check holding it meets them. The first played call runs them; the next find what the last one
-    left (a memo, a cached stream), as long as the cells bound nothing new since. Everything is put back after."""
+    a function defined again keeps its object where it was a plain function (its default arguments and attributes
+    are the new ones), so that a check holding it meets them. The first played call runs them; the next find what
+    the last one left (a memo, a cached stream), as long as the cells bound nothing new since. Everything is put
+    back after (a container changed in place too)."""
     chosen = _chosen(namespace)
     key = tuple(s.order for s in chosen)
     names = sorted({name for s in chosen for name in s.binds})
     made = {name: namespace.get(name, _MISSING) for name in names}
-    undo: list[tuple[Any, str, Any]] = []
+    undo: list[tuple[Any, str, Any]] = []  # (owner, what, value): put back in reverse order
     kept = _PLAYED.get(id(namespace))
     try:
         if kept is not None and kept[0] is namespace and kept[1] == key and all(made[n] is kept[2][n] for n in names):
             for name in names:
                 undo.append((namespace, name, made[name]))
                 _put(namespace, name, kept[3][name])
-            for function, defaults, kwdefaults in kept[4]:
-                undo += [(function, "__defaults__", function.__defaults__)]
-                undo += [(function, "__kwdefaults__", function.__kwdefaults__)]
-                function.__defaults__, function.__kwdefaults__ = defaults, kwdefaults
+            for owner, what, value in kept[4]:
+                undo.append((owner, what, _get(owner, what)))
+                _set(owner, what, value)
         else:
             for statement in chosen:
                 _replay(namespace, statement, around, undo)
@@ -349,14 +538,11 @@ def replayed(namespace: dict[str, Any], around: Callable[[], contextlib.Abstract
             _SWAPPED.pop()
     finally:
         left = {name: namespace.get(name, _MISSING) for name in names}
-        functions = list({id(owner): owner for owner, _, _ in undo if not isinstance(owner, dict)}.values())
-        defaults = [(f, f.__defaults__, f.__kwdefaults__) for f in functions]
-        for owner, name, value in reversed(undo):
-            if isinstance(owner, dict):
-                _put(owner, name, value)
-            else:
-                setattr(owner, name, value)
-        _PLAYED[id(namespace)] = (namespace, key, made, left, defaults)
+        elsewhere = list({(id(o), w): (o, w) for o, w, _ in undo if o is not namespace}.values())
+        extras = [(o, w, _get(o, w)) for o, w in elsewhere]
+        for owner, what, value in reversed(undo):
+            _set(owner, what, value)
+        _PLAYED[id(namespace)] = (namespace, key, made, left, extras)
 
 
 def _replay(
@@ -366,13 +552,21 @@ def _replay(
     undo: list[tuple[Any, str, Any]],
 ) -> None:
     before = {name: namespace.get(name, _MISSING) for name in statement.binds}
+    changed = [namespace[n] for n in sorted(statement.changes) if n in namespace]
+    contents = [(owner, _CONTENTS, _get(owner, _CONTENTS)) for owner in changed]
     try:
         with around(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             exec(statement.compiled(), namespace)  # noqa: S102 - the learner's own statement, in its own process
+        made = [namespace.get(n, _MISSING) for n, old in before.items() if old is _MISSING]
+        if not all(v is _MISSING or _runs_again(v, statement) for v in made):
+            raise ValueError("a block that never ran here made something that is not a flag")
     except Exception:  # noqa: BLE001 - a statement only the real machine can run stays as the cell left it
         for name, value in before.items():
             _put(namespace, name, value)
+        for owner, what, value in contents:
+            _set(owner, what, value)
         return
+    undo += contents
     for name, old in before.items():
         new = namespace.get(name, _MISSING)
         if new is old:
@@ -385,8 +579,9 @@ def _replay(
             and not old.__closure__
         ):
             _put(namespace, name, old)  # the same object, which a check may hold: its new default arguments
-            undo += [(old, "__defaults__", old.__defaults__), (old, "__kwdefaults__", old.__kwdefaults__)]
-            old.__defaults__, old.__kwdefaults__ = new.__defaults__, new.__kwdefaults__
+            for what in ("__defaults__", "__kwdefaults__", "__dict__"):  # and a fresh memo kept on it (f.amp = ...)
+                undo.append((old, what, getattr(old, what)))
+                setattr(old, what, getattr(new, what))
             continue
         undo.append((namespace, name, old))
 

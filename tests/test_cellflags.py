@@ -131,6 +131,109 @@ SPELLINGS = {
         def uses(x):
             return AMP_DTYPE is not None
         """,
+    "a dict key stored": """
+        CONFIG = {"epochs": 3}
+        CONFIG["gpu"] = torch.cuda.is_available()
+        def uses(x):
+            return CONFIG["gpu"] and CONFIG["epochs"] == 3
+        """,
+    "a dict updated": """
+        CONFIG = {}
+        CONFIG.update(gpu=torch.cuda.is_available())
+        FAST = CONFIG["gpu"]
+        def uses(x):
+            return FAST
+        """,
+    "a SimpleNamespace of flags": """
+        from types import SimpleNamespace
+        cfg = SimpleNamespace(gpu=torch.cuda.is_available())
+        def uses(x):
+            return cfg.gpu
+        """,
+    "a dataclass attribute set after": """
+        from dataclasses import dataclass
+        @dataclass
+        class Cfg:
+            amp: bool = False
+        cfg = Cfg()
+        cfg.amp = torch.cuda.is_available()
+        def uses(x):
+            return cfg.amp
+        """,
+    "argparse's args.cuda": """
+        import argparse
+        args = argparse.Namespace(no_cuda=False)
+        args.cuda = not args.no_cuda and torch.cuda.is_available()
+        def uses(x):
+            return args.cuda
+        """,
+    "a set added to in an if block": """
+        FEATURES = set()
+        if torch.cuda.is_available():
+            FEATURES.add("gpu")
+        def uses(x):
+            return "gpu" in FEATURES
+        """,
+    "an OrderedDict memo the first call fills": """
+        from collections import OrderedDict
+        _MEMO = OrderedDict()
+        def uses(x):
+            if "gpu" not in _MEMO:
+                _MEMO["gpu"] = torch.cuda.is_available()
+            return _MEMO["gpu"]
+        """,
+    "a class attribute the first call fills": """
+        class _Cache:
+            gpu = None
+        def uses(x):
+            if _Cache.gpu is None:
+                _Cache.gpu = torch.cuda.is_available()
+            return _Cache.gpu
+        """,
+    "a function attribute the first call fills": """
+        def uses(x):
+            if not hasattr(uses, "gpu"):
+                uses.gpu = torch.cuda.is_available()
+            return uses.gpu
+        """,
+    "a generic _once helper": """
+        _CACHE = {}
+        def _once(key, make):
+            if key not in _CACHE:
+                _CACHE[key] = make()
+            return _CACHE[key]
+        def uses(x):
+            return _once("gpu", torch.cuda.is_available)
+        """,
+    "a setup function that sets a global": """
+        USE_GPU = False
+        def setup():
+            global USE_GPU
+            USE_GPU = torch.cuda.is_available()
+        setup()
+        def uses(x):
+            return USE_GPU
+        """,
+    "a walrus in a print": """
+        print(f"GPU: {(USE_GPU := torch.cuda.is_available())}")
+        def uses(x):
+            return USE_GPU
+        """,
+    "a for loop picking the backend": """
+        BACKEND = "cpu"
+        for name in ("cuda",):
+            if getattr(torch, name).is_available():
+                BACKEND = name
+                break
+        def uses(x):
+            return BACKEND == "cuda"
+        """,
+    "an if block that never ran here": """
+        if torch.cuda.is_available():
+            GPU_NAME = "played"
+        def uses(x):
+            return "GPU_NAME" in globals()
+        """,
 }
 
 
@@ -197,19 +300,29 @@ def test_a_flag_computed_from_a_device_the_cell_chose_reads_as_on_a_gpu_while_th
     assert namespace["uses"](None) == ("cpu", False, 0, "cpu", False)
 
 
-def test_a_dict_filled_after_it_was_made_and_a_docstring_that_mentions_cuda_are_left_alone():
-    namespace = _run(
+def test_a_table_filled_by_work_and_a_docstring_that_mentions_cuda_are_left_alone():
+    calls: list = []
+    namespace: dict = {"torch": torch, "calls": calls}
+    source = textwrap.dedent(
         """
+        def work():
+            calls.append(1)
+            return 0.5
         RUN = {}
         RUN["cuda"] = torch.cuda.is_available()
+        RUN["acc"] = work()
         def uses(x):
-            return RUN["cuda"]
+            return RUN["cuda"], RUN["acc"]
         def plain(x):
             \"\"\"Works on CUDA and on the CPU.\"\"\"
             return 1
         """
     )
-    assert _on_a_played_gpu(namespace) is False  # RUN is not made again empty: a right answer keeps its table
+    cellflags.note_cell(source, namespace)
+    exec(source, namespace)
+    # RUN is not made again (its "acc" took work), and its "cuda" runs again on it in place, then is put back
+    assert _on_a_played_gpu(namespace) == (True, 0.5) and calls == [1]
+    assert namespace["RUN"] == {"cuda": False, "acc": 0.5}
     assert "plain" not in cellflags.noted(namespace)
 
 
