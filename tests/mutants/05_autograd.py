@@ -3876,3 +3876,51 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 c c10, c17: a banned method or autocast behind a size threshold the small cases never reach
+    dict(
+        grade_id="test_jacobian",
+        name="the batched VJP (is_grads_batched=True) for outputs over 64 elements",
+        expect="is_grads_batched",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 64:  # many rows: all the one-hot VJPs in one batched backward (much faster for big outputs)
+        eye = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = torch.autograd.grad(y, leaf, grad_outputs=eye, is_grads_batched=True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_accumulate_grads",
+        name="bfloat16 autocast for micro-batches of 256 rows or more",
+        expect="autocast",
+        code="""
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        # big micro-batches: bfloat16 autocast to save memory (that is why we accumulate at all)
+        with torch.autocast(xb.device.type, dtype=torch.bfloat16, enabled=xb.shape[0] >= 256):
+            out = model(xb)
+        out = out.float() if out.dtype == torch.bfloat16 else out
+        loss = loss_fn(out, yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+]

@@ -3849,3 +3849,70 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 c c11, c12, c14: a banned shortcut or autocast behind a size threshold the small cases never reach
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="torch._foreach_norm for more than 16 gradients",
+        expect="代码里用到了 torch._foreach_norm",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if len(grads) > 16:  # many tensors: one fused foreach kernel instead of a launch per tensor
+        norms = torch.stack(torch._foreach_norm(grads))
+    else:
+        norms = torch.stack([torch.linalg.vector_norm(g) for g in grads])
+    total = torch.linalg.vector_norm(norms)
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="get_total_norm per layer for more than 16 layers",
+        expect="代码里用到了 torch.nn.utils.get_total_norm",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    if len(groups) > 16:  # deep models: PyTorch's fused helper, one call per layer
+        layers = {k: torch.nn.utils.get_total_norm(gs, norm_type) for k, gs in groups.items()}
+    else:
+        layers = {k: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in gs]), norm_type)
+                  for k, gs in groups.items()}
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast for batches of 512 rows or more",
+        expect="8192 行的 batch",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    # big batches: bfloat16 autocast for speed (small ones stay in float32)
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=x.shape[0] >= 512):
+        out = model(x)
+    loss = F.mse_loss(out.float(), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+]

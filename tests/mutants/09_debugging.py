@@ -2545,3 +2545,43 @@ def diagnose(logits, labels, num_classes):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 c c15, c16: autocast behind a batch-size threshold the small cases never reach
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast for batches of 512 rows or more",
+        expect="torch.autocast",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    # big batches: bfloat16 autocast for speed (small ones stay in float32)
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=x.shape[0] >= 512):
+        logits = model(x)
+    loss = F.cross_entropy(logits.float(), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="bfloat16 autocast for batches of 512 rows or more in regression_step",
+        expect="8192 行的 batch",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    # big batches: bfloat16 autocast for speed (small ones stay in float32)
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=x.shape[0] >= 512):
+        pred = model(x).squeeze(1).float()
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]
