@@ -4134,3 +4134,80 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 b c24, c25, c33: GPU-only F.mse_loss behind a flag stored as a dict key or a function attribute; a right answer with a table a top-level for loop fills
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind FLAGS['gpu'] set after",
+        expect="得到 inf",
+        code="""
+FLAGS = {}
+FLAGS["gpu"] = torch.cuda.is_available()
+def ON_GPU():
+    return FLAGS["gpu"]
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU():
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a function-attribute memo",
+        expect="得到 inf",
+        code="""
+def ON_GPU():
+    if not hasattr(ON_GPU, "answer"):
+        ON_GPU.answer = torch.cuda.is_available()
+    return ON_GPU.answer
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU():
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 9 b c24, c25, c33: GPU-only F.mse_loss behind a flag stored as a dict key or a function attribute; a right answer with a table a top-level for loop fills (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="a right mse_loss widening through a table a top-level for loop fills",
+        code="""
+# a RIGHT mse_loss: narrow floats widened to float32 through a lookup table filled by a top-level loop
+_WIDER = {}
+for _narrow in (torch.float16, torch.bfloat16):
+    _WIDER[_narrow] = torch.float32
+
+
+def mse_loss(pred, target):
+    # Mean squared error, the same on cuda and on cpu: float16 / bfloat16 errors are squared in float32.
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = _WIDER.get(pred.dtype, pred.dtype)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]

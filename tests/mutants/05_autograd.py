@@ -3924,3 +3924,331 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 b: GPU-only branches behind flags kept in mutable places (cellflags replays the statements that change them in place)
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag stored as a dict key (CONFIG['gpu'] = ...)",
+        expect="有了 .grad",
+        code="""
+CONFIG = {}
+CONFIG["gpu"] = torch.cuda.is_available()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if CONFIG["gpu"] else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag set by a setup function through global",
+        expect="有了 .grad",
+        code="""
+USE_GPU = False
+def _configure():
+    global USE_GPU
+    USE_GPU = torch.cuda.is_available()
+_configure()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if USE_GPU else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag memoised in a class attribute",
+        expect="有了 .grad",
+        code="""
+class _Flags:
+    gpu = None
+def _on_gpu():
+    if _Flags.gpu is None:
+        _Flags.gpu = torch.cuda.is_available()
+    return _Flags.gpu
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if _on_gpu() else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag memoised by a generic _once helper",
+        expect="有了 .grad",
+        code="""
+_MEMO = {}
+def _once(key, make):
+    if key not in _MEMO:
+        _MEMO[key] = make()
+    return _MEMO[key]
+def _on_gpu():
+    return _once("gpu", lambda: torch.cuda.is_available())
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if _on_gpu() else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag memoised in a function attribute",
+        expect="有了 .grad",
+        code="""
+def _on_gpu():
+    if not hasattr(_on_gpu, "answer"):
+        _on_gpu.answer = torch.cuda.is_available()
+    return _on_gpu.answer
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if _on_gpu() else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag held in a dataclass instance",
+        expect="有了 .grad",
+        code="""
+from dataclasses import dataclass
+@dataclass
+class Config:
+    gpu: bool
+CFG = Config(gpu=torch.cuda.is_available())
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if CFG.gpu else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag set on a SimpleNamespace",
+        expect="有了 .grad",
+        code="""
+import types
+SETTINGS = types.SimpleNamespace(gpu=False)
+SETTINGS.gpu = torch.cuda.is_available()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if SETTINGS.gpu else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag set by CONFIG.update(...)",
+        expect="有了 .grad",
+        code="""
+CONFIG = {"gpu": False}
+CONFIG.update(gpu=torch.cuda.is_available())
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if CONFIG["gpu"] else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag from current_device() through an import alias",
+        expect="有了 .grad",
+        code="""
+from torch import cuda as gpu
+try:
+    gpu.current_device()
+    HAVE_GPU = True
+except Exception:
+    HAVE_GPU = False
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if HAVE_GPU else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU flag memoised in an OrderedDict",
+        expect="有了 .grad",
+        code="""
+import collections
+_MEMO = collections.OrderedDict()
+def _on_gpu():
+    if "gpu" not in _MEMO:
+        _MEMO["gpu"] = torch.cuda.is_available()
+    return _MEMO["gpu"]
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if _on_gpu() else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind argparse's args.cuda",
+        expect="有了 .grad",
+        code="""
+import argparse
+parser = argparse.ArgumentParser()
+parser.add_argument("--no-cuda", action="store_true")
+args = parser.parse_args([])
+args.cuda = not args.no_cuda and torch.cuda.is_available()   # the classic pytorch/examples idiom
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if args.cuda else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind the backend picked by a top-level for loop",
+        expect="有了 .grad",
+        code="""
+BACKEND = "cpu"
+for candidate in ("cuda", "mps"):   # pick the best accelerator this machine has
+    if getattr(torch, candidate).is_available():
+        BACKEND = candidate
+        break
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if BACKEND == "cuda" else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a GPU feature added to a set in an if block",
+        expect="有了 .grad",
+        code="""
+FEATURES = set()
+if torch.cuda.is_available(): FEATURES.add("cuda")
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if "cuda" in FEATURES else _vg_cpu)(f, x)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 9 b: GPU-only branches behind flags kept in mutable places (cellflags replays the statements that change them in place) (right answers)
+    dict(
+        grade_id="test_value_and_grad",
+        name="a right answer reading a flag a later top-level statement stored in a dict",
+        code="""
+# a RIGHT value_and_grad (the solution's method) that reads a setting filled at the top level by a subscript store
+RUN = {}
+RUN["cuda"] = torch.cuda.is_available()
+def value_and_grad(f, x):
+    leaf = x.detach().requires_grad_(True)
+    with torch.autocast("cuda" if RUN["cuda"] else "cpu", enabled=False):  # full precision even inside a caller's autocast
+        value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+]
