@@ -498,13 +498,19 @@ def played_version(fn: Any) -> Any:
 
 
 @contextlib.contextmanager
-def replayed(namespace: dict[str, Any], around: Callable[[], contextlib.AbstractContextManager]) -> Iterator[None]:
+def replayed(
+    namespace: dict[str, Any],
+    around: Callable[[], contextlib.AbstractContextManager],
+    gpu: torch.device | None = None,
+) -> Iterator[None]:
     """Inside the block, the noted statements of ``namespace`` that ask the machine (and those computed from them,
     and the state their functions keep) have run again, each inside ``around()``, in the order the cells ran them;
     a function defined again keeps its object where it was a plain function (its default arguments and attributes
     are the new ones), so that a check holding it meets them. The first played call runs them; the next find what
     the last one left (a memo, a cached stream), as long as the cells bound nothing new since. Everything is put
-    back after (a container changed in place too)."""
+    back after (a container changed in place too). A ``torch.device`` the played machine names a GPU is ``gpu`` in
+    the call (the device a played GPU's tensors read as on: ``DEVICE.type == "cuda"`` read at call time is True), or,
+    without one, the cell's own again."""
     chosen = _chosen(namespace)
     key = tuple(s.order for s in chosen)
     names = sorted({name for s in chosen for name in s.binds})
@@ -522,9 +528,10 @@ def replayed(namespace: dict[str, Any], around: Callable[[], contextlib.Abstract
         else:
             for statement in chosen:
                 _replay(namespace, statement, around, undo)
-            for name in names:  # a device the played machine named: back to the real one for the call itself
-                if _devices(namespace.get(name)):
-                    _put(namespace, name, made[name])
+            for name in names:  # a device the played machine named: the played GPU, or back to the real one
+                value = namespace.get(name)
+                if _devices(value):
+                    _put(namespace, name, made[name] if gpu is None else _as_played(value, gpu))
         _SWAPPED.append(
             {
                 id(made[n]): namespace[n]
@@ -584,6 +591,13 @@ def _replay(
                 setattr(old, what, getattr(new, what))
             continue
         undo.append((namespace, name, old))
+
+
+def _as_played(value: Any, gpu: torch.device) -> Any:
+    """``value`` (a device, or a tuple with devices) with each GPU device as ``gpu``."""
+    if isinstance(value, tuple):
+        return tuple(_as_played(v, gpu) for v in value)
+    return gpu if isinstance(value, torch.device) and value.type == "cuda" else value
 
 
 def _put(namespace: dict[str, Any], name: str, value: Any) -> None:

@@ -331,7 +331,8 @@ class SyncCounter(TorchFunctionMode):
         self._rebound = contextlib.ExitStack()
         self._rebound.enter_context(learner_names_rebound(self.learner_globals, stand_ins))
         if answers:  # the learner's top-level flags as the played machine computes them (USE_AMP = is_available())
-            self._rebound.enter_context(cell_flags_played(self.learner_globals))
+            gpu = PLAYED_CUDA if self.plays_cuda else None  # DEVICE.type == "cuda" read in the call reads True
+            self._rebound.enter_context(cell_flags_played(self.learner_globals, gpu))
         self._plays_record_stream = GPU_PLAYED and "record_stream" not in vars(_T)  # inherited: set here, deleted after
         if self._plays_record_stream:
             _T.record_stream = _record_stream
@@ -1588,13 +1589,14 @@ def _legacy_type(counter: SyncCounter, name: str, dtype: torch.dtype) -> type:
 
 
 @contextlib.contextmanager
-def cell_flags_played(learner_globals: list[dict[str, Any]]) -> Iterator[None]:
+def cell_flags_played(learner_globals: list[dict[str, Any]], gpu: torch.device | None = None) -> Iterator[None]:
     """Inside the block (a GPU played), what the learner's cells computed at the top level from the machine (a flag,
     a memo, a query held in a dict or a closure, a default argument: :mod:`course.cellflags`) is as the played machine
-    computes it, where that is a value cheap and safe to make again."""
+    computes it, where that is a value cheap and safe to make again. ``gpu``: what a ``torch.device`` the played
+    machine names a GPU is in the call (:data:`PLAYED_CUDA` where tensors read as on it); without it the cell's own."""
     with contextlib.ExitStack() as stack:
         for names in learner_globals:
-            stack.enter_context(cellflags.replayed(names, uncounted))
+            stack.enter_context(cellflags.replayed(names, uncounted, gpu))
         yield
 
 

@@ -36,8 +36,8 @@ def test_a_flag_the_cell_computed_from_the_machine_is_computed_again_on_a_played
         """
     )
     assert cellflags.noted(namespace) == ["ON_GPU", "USE_AMP", "device", "uses"]
-    # the device runs again for what is computed from it, and is the cell's own again in the call
-    assert _on_a_played_gpu(namespace) == (True, True, "cpu")
+    # the device runs again: in a counted call it is the played GPU (tensors read as on it too)
+    assert _on_a_played_gpu(namespace) == (True, True, "cuda")
     assert namespace["uses"](None) == (False, False, "cpu")  # put back after the call
 
 
@@ -285,7 +285,7 @@ def test_a_plain_function_defined_again_keeps_its_object_for_a_check_that_holds_
     assert namespace["uses"] is held and held(None) is False
 
 
-def test_a_flag_computed_from_a_device_the_cell_chose_reads_as_on_a_gpu_while_the_device_stays_real():
+def test_a_flag_computed_from_a_device_the_cell_chose_and_the_device_itself_read_as_on_the_played_gpu():
     namespace = _run(
         """
         device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -296,7 +296,7 @@ def test_a_flag_computed_from_a_device_the_cell_chose_reads_as_on_a_gpu_while_th
             return (device.type, USE_AMP, WORKERS, DEVICE.type, FAST)
         """
     )
-    assert _on_a_played_gpu(namespace) == ("cpu", True, 2, "cpu", True)
+    assert _on_a_played_gpu(namespace) == ("cuda", True, 2, "cuda", True)
     assert namespace["uses"](None) == ("cpu", False, 0, "cpu", False)
 
 
@@ -332,3 +332,16 @@ def test_a_cell_with_ipython_magics_is_noted_without_them():
     cellflags.note_cell(source, namespace)
     exec("USE_GPU = torch.cuda.is_available()\ndef uses(x):\n    return USE_GPU\n", namespace)
     assert cellflags.noted(namespace) == ["USE_GPU", "uses"]
+
+
+def test_a_device_the_cell_chose_names_the_played_gpu_in_a_counted_call_and_runs_on_this_host():
+    namespace = _run(
+        """
+        DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        def uses(x):
+            y = torch.zeros(2, device=DEVICE) + x.to(DEVICE)
+            return (DEVICE.type, y.is_cuda, y.sum().item())
+        """
+    )
+    assert _on_a_played_gpu(namespace) == ("cuda", True, 2.0)
+    assert namespace["DEVICE"].type == "cpu"

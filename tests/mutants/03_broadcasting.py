@@ -4211,3 +4211,29 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 b c23: GPU-only F.mse_loss behind DEVICE.type read at call time
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind DEVICE.type read at call time",
+        expect="得到 inf",
+        code="""
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+def ON_GPU():
+    return DEVICE.type == "cuda"
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU():
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]

@@ -4252,3 +4252,73 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 9 b c19, c22, c35: GPU-only backward() behind the notebook's device read at call time (in a counted call it is the played GPU)
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() behind DEVICE.type read at call time",
+        expect="有了 .grad",
+        code="""
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if DEVICE.type == "cuda" else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() behind a flag computed from the device",
+        expect="有了 .grad",
+        code="""
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+USE_GPU_PATH = device.type == "cuda"
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if USE_GPU_PATH else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() behind an if block that binds a device and a flag",
+        expect="有了 .grad",
+        code="""
+if torch.cuda.is_available():
+    DEVICE = torch.device("cuda")
+    USE_GPU_PATH = True
+else:
+    DEVICE = torch.device("cpu")
+    USE_GPU_PATH = False
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if USE_GPU_PATH else _vg_cpu)(f, x)
+""",
+    ),
+]
