@@ -27,6 +27,7 @@ import argparse
 import ast
 import contextlib
 import dataclasses
+import enum
 import functools
 import io
 import types
@@ -55,6 +56,7 @@ _KINDS = (
     ast.With,  # with warnings.catch_warnings(): _SCALER = torch.amp.GradScaler("cuda")
     ast.Expr,  # print(amp := torch.cuda.is_available()), setup() (a function of the learner's that sets a global)
     ast.For,  # for name in ("cuda", "cpu"): ... BACKEND = name (only where its calls are plain: _plain_calls)
+    ast.Match,  # match torch.cuda.is_available(): case True: AMP_DTYPE = torch.bfloat16
 )
 # builtins a statement may call and still run again (where it is not an assignment of flags: _plain_calls)
 _PLAIN_BUILTINS = frozenset(
@@ -91,15 +93,9 @@ _ORDER = [0]
 def note_cell(source: str, namespace: dict[str, Any]) -> None:
     """Note the top-level statements of ``source`` (a cell about to run in ``namespace``) that bind names or change
     them in place; a later statement of another kind (a ``while`` loop, a ``del``) that binds a name forgets it."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:  # IPython's own syntax (%matplotlib inline, !nvidia-smi, %%time): its lines left out
-        lines = source.splitlines()
-        kept = ["pass" if line.lstrip().startswith(("%", "!")) else line for line in lines]
-        try:
-            tree = ast.parse("\n".join(kept[1:] if lines and lines[0].startswith("%%") else kept))
-        except SyntaxError:
-            return
+    tree = _parsed(source)
+    if tree is None:
+        return
     entry = _NOTED.get(id(namespace))
     if entry is None or entry[0] is not namespace:
         entry = _NOTED[id(namespace)] = (namespace, {})
@@ -133,6 +129,28 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
             mutated[2].append(statement)
 
 
+def _parsed(source: str) -> ast.Module | None:
+    """A cell's source as Python: IPython's own syntax (``%matplotlib inline``, ``!nvidia-smi`` indented in a block,
+    ``info = !nvidia-smi``, ``%%time``) turned into the calls IPython runs, as the kernel does."""
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        pass
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        return ast.parse(TransformerManager().transform_cell(source))
+    except Exception:  # noqa: BLE001 - no IPython here, or a cell that is not Python even so: its magic lines left out
+        lines = source.splitlines()
+        kept = [
+            line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip()[:1] in "%!" else line for line in lines
+        ]
+        try:
+            return ast.parse("\n".join(kept[1:] if lines and lines[0].startswith("%%") else kept))
+        except SyntaxError:
+            return None
+
+
 # id(namespace) -> (the namespace, the names a top-level statement changed in place, those statements in order)
 _MUTATED: dict[int, tuple[dict[str, Any], set[str], list[_Statement]]] = {}
 
@@ -148,21 +166,30 @@ def _asks(node: ast.stmt) -> bool:
         c.value
         for n in ast.walk(node)
         if isinstance(n, ast.Call)
-        for a in n.args
+        for a in [*n.args, *(k.value for k in n.keywords)]  # GradScaler(device="cuda") too
         for c in ast.walk(a)
         if isinstance(c, ast.Constant)
     ]
     return any(isinstance(w, str) and any(m in w for m in _MACHINE_WORDS) for w in words)
 
 
+# methods that read a container or a string and change nothing (CONFIG.items(), DEVICE.startswith("cuda"))
+_READING_METHODS = frozenset(
+    {"items", "keys", "values", "get", "copy", "count", "index", "startswith", "endswith", "split", "rsplit", "strip",
+     "lower", "upper", "replace", "format", "join", "partition", "rpartition", "find", "isdigit", "__contains__",
+     "__getitem__", "__eq__", "issubset", "issuperset", "union", "intersection", "difference"}
+)  # fmt: skip
+
+
 def _mutated(node: ast.stmt) -> set[str]:
-    """The global names a top-level statement changes in place: ``X[k] = v``, ``X.a = v``, ``X.update(...)``."""
+    """The global names a top-level statement may change in place: ``X[k] = v``, ``X.a = v``, ``X.update(...)``, a
+    method call on ``X`` that is not a known read (``X.items()``)."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return set()
     found = set()
     for n in ast.walk(node):
         target = n.value if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store) else None
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr not in _READING_METHODS:
             target = n.func.value
         if isinstance(target, ast.Name):
             found.add(target.id)
@@ -280,7 +307,8 @@ def _reads(node: ast.stmt) -> frozenset[str]:
 def noted(namespace: dict[str, Any]) -> list[str]:
     """The names a played machine binds or changes again for ``namespace`` (:func:`replayed`), in the order the cells
     did."""
-    return [name for s in _chosen(namespace) for name in sorted(s.binds | s.changes)]
+    last = _NOTED[id(namespace)][1] if id(namespace) in _NOTED else {}
+    return [name for s in _chosen(namespace) for name in sorted(_own(s, last) | s.changes)]
 
 
 def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
@@ -298,9 +326,10 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
     mutated, inplace = (kept[1], kept[2]) if kept is not None and kept[0] is namespace else (set(), [])
 
     def fits(s: _Statement) -> bool:
-        for n in s.binds:
-            if last.get(n) is not s:
-                return False
+        own = [n for n in s.binds if last.get(n) is s]  # a name a later statement bound again is put back after it
+        if not own and not s.changes:
+            return False
+        for n in own:
             if n in namespace and not _runs_again(namespace[n], s):
                 return False
             if n not in namespace and not (s.plain and s.asks):  # a block that never ran here, with plain calls
@@ -317,7 +346,7 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
     eligible = {key: s for key, s in candidates.items() if fits(s) and all(fits(i) for i in changed_later(s))}
     chosen = {key: s for key, s in eligible.items() if s.asks}
     while True:  # computed from what the chosen ones bind or change; with a made name, what changed it after
-        bound = {name for s in chosen.values() for name in s.binds | s.changes}
+        bound = {name for s in chosen.values() for name in _own(s, last) | s.changes}
         more = {
             key: s for key, s in eligible.items() if key not in chosen and s.reads & bound and _follows(s, namespace)
         }
@@ -332,10 +361,15 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
         if not more_reads:
             break
         reads |= more_reads
-    state = {key: s for key, s in eligible.items() if s.binds & reads and _state(s) and not s.binds & mutated}
+    state = {key: s for key, s in eligible.items() if _own(s, last) & reads and _state(s) and not s.binds & mutated}
     chosen |= state
     chosen |= {id(i): i for s in state.values() for i in changed_later(s)}
     return sorted(chosen.values(), key=lambda s: s.order)
+
+
+def _own(statement: _Statement, last: dict[str, _Statement]) -> frozenset[str]:
+    """The names ``statement`` bound last (a later statement that bound a name again owns it)."""
+    return frozenset(n for n in statement.binds if last.get(n) is statement)
 
 
 def _runs_again(value: Any, statement: _Statement) -> bool:
@@ -347,8 +381,10 @@ def _runs_again(value: Any, statement: _Statement) -> bool:
 
 
 def _devices(value: Any) -> bool:
-    if isinstance(value, tuple):
-        return all(_devices(v) or replayable(v) for v in value) and any(_devices(v) for v in value)
+    """A device, or a tuple, list or dict of devices and :func:`replayable` values (``CONFIG = {"device": ...}``)."""
+    values = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else None
+    if values is not None:
+        return all(_devices(v) or replayable(v) for v in values) and any(_devices(v) for v in values)
     return isinstance(value, torch.device)
 
 
@@ -371,11 +407,14 @@ def _number(value: Any) -> bool:
     return type(value) in (int, float) or (isinstance(value, tuple) and all(_number(v) or _flag(v) for v in value))
 
 
-def _flag(value: Any) -> bool:
-    """A flag, or a function a call handed back (``_gpu_ok = _probe()``: a closure over a query)."""
-    if isinstance(value, tuple):
-        return all(_flag(v) for v in value)
-    if isinstance(value, (types.FunctionType, functools.partial)):
+def _flag(value: Any, depth: int = 0) -> bool:
+    """A flag, or a function a call handed back (``_gpu_ok = _probe()``: a closure over a query), a context or an
+    enum member picked from one, or a small container of these (``AMP_KW = {"enabled": HAS_GPU, ...}``)."""
+    if depth < 3 and isinstance(value, (tuple, list)):
+        return all(_flag(v, depth + 1) for v in value)
+    if depth < 3 and isinstance(value, dict):
+        return all(_flag(v, depth + 1) for v in value.values())
+    if isinstance(value, (types.FunctionType, functools.partial, *_CHEAP_OBJECTS, enum.Enum)):
         return True
     return value is None or type(value) in (bool, str) or isinstance(value, torch.dtype)
 
@@ -422,7 +461,7 @@ def replayable(value: Any, depth: int = 0) -> bool:
         return True
     if callable(value) and hasattr(value, "__wrapped__"):  # functools.cache / lru_cache of a function
         return True
-    if isinstance(value, torch.amp.GradScaler):  # GradScaler("cuda"): enabled only where the machine has a GPU
+    if isinstance(value, _CHEAP_OBJECTS) or isinstance(value, enum.Enum):  # GradScaler("cuda"), a context, a member
         return True
     if depth < 3 and isinstance(value, (tuple, list, set, frozenset)):
         return all(replayable(v, depth + 1) for v in value)
@@ -439,6 +478,9 @@ def _settings_object(value: Any) -> bool:
 
 
 _MISSING = object()
+# objects a statement makes cheaply from flags: GradScaler("cuda") (enabled only where the machine has a GPU), a
+# context picked once (nanoGPT's ``ctx = nullcontext() if device_type == "cpu" else torch.autocast(...)``)
+_CHEAP_OBJECTS = (torch.amp.GradScaler, contextlib.nullcontext, torch.autocast, torch.amp.autocast)
 
 
 # id(namespace) -> the played machine's state of it, kept between played calls (a GPU machine runs every call in one
@@ -512,8 +554,9 @@ def replayed(
     the call (the device a played GPU's tensors read as on: ``DEVICE.type == "cuda"`` read at call time is True), or,
     without one, the cell's own again."""
     chosen = _chosen(namespace)
+    last = _NOTED[id(namespace)][1] if chosen else {}
     key = tuple(s.order for s in chosen)
-    names = sorted({name for s in chosen for name in s.binds})
+    names = sorted({name for s in chosen for name in _own(s, last)})
     made = {name: namespace.get(name, _MISSING) for name in names}
     undo: list[tuple[Any, str, Any]] = []  # (owner, what, value): put back in reverse order
     kept = _PLAYED.get(id(namespace))
@@ -526,17 +569,26 @@ def replayed(
                 undo.append((owner, what, _get(owner, what)))
                 _set(owner, what, value)
         else:
+            from course import settings  # the process-wide settings a replayed block set (cudnn.benchmark = True)
+
+            put_back = settings.kept_around()
             for statement in chosen:
-                _replay(namespace, statement, around, undo)
+                _replay(namespace, statement, _own(statement, last), around, undo)
+            for statement in _read_later(chosen, last):  # AMP_DTYPE computed from a flag a later cell asked again
+                _replay(namespace, statement, _own(statement, last), around, undo)
+            put_back()
             for name in names:  # a device the played machine named: the played GPU, or back to the real one
                 value = namespace.get(name)
                 if _devices(value):
-                    _put(namespace, name, made[name] if gpu is None else _as_played(value, gpu))
-        _SWAPPED.append(
+                    _put(namespace, name, _as_played(value, gpu, made[name]))
+        _SWAPPED.append(  # to a function of the learner's (not a torch.compile wrapper of the one the cell bound)
             {
                 id(made[n]): namespace[n]
                 for n in names
-                if callable(made[n]) and n in namespace and namespace[n] is not made[n] and callable(namespace[n])
+                if callable(made[n])
+                and isinstance(namespace.get(n), types.FunctionType)
+                and namespace[n] is not made[n]
+                and namespace[n].__globals__ is namespace
             }
         )
         try:
@@ -552,9 +604,20 @@ def replayed(
         _PLAYED[id(namespace)] = (namespace, key, made, left, extras)
 
 
+def _read_later(chosen: list[_Statement], last: dict[str, _Statement]) -> list[_Statement]:
+    """The chosen statements that read a name a later chosen statement binds: run again after it."""
+    found = []
+    for i, statement in enumerate(chosen):
+        later = {n for s in chosen[i + 1 :] for n in _own(s, last) | s.changes}
+        if statement.reads & later and not isinstance(statement.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append(statement)
+    return found
+
+
 def _replay(
     namespace: dict[str, Any],
     statement: _Statement,
+    own: frozenset[str],
     around: Callable[[], contextlib.AbstractContextManager],
     undo: list[tuple[Any, str, Any]],
 ) -> None:
@@ -578,6 +641,9 @@ def _replay(
         new = namespace.get(name, _MISSING)
         if new is old:
             continue
+        if name not in own:  # a later statement bound it again: as that one left it
+            _put(namespace, name, old)
+            continue
         defined = isinstance(statement.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.node.name == name
         if (
             defined
@@ -593,11 +659,19 @@ def _replay(
         undo.append((namespace, name, old))
 
 
-def _as_played(value: Any, gpu: torch.device) -> Any:
-    """``value`` (a device, or a tuple with devices) with each GPU device as ``gpu``."""
-    if isinstance(value, tuple):
-        return tuple(_as_played(v, gpu) for v in value)
-    return gpu if isinstance(value, torch.device) and value.type == "cuda" else value
+def _as_played(value: Any, gpu: torch.device | None, made: Any) -> Any:
+    """``value`` (a device, or a container with devices: :func:`_devices`) with each GPU device as ``gpu``, or
+    without one, each device as the cell ``made`` it."""
+    if isinstance(value, dict):
+        return {k: _as_played(v, gpu, made.get(k) if isinstance(made, dict) else None) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        old = made if isinstance(made, (tuple, list)) and len(made) == len(value) else [None] * len(value)
+        return type(value)(_as_played(v, gpu, m) for v, m in zip(value, old, strict=True))
+    if not isinstance(value, torch.device):
+        return value
+    if gpu is not None:
+        return gpu if value.type == "cuda" else value
+    return made if isinstance(made, torch.device) else value
 
 
 def _put(namespace: dict[str, Any], name: str, value: Any) -> None:

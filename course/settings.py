@@ -266,7 +266,7 @@ class _CudaSeed:
 
     def __init__(self) -> None:
         cuda = torch.cuda
-        if cuda.is_initialized():
+        if cuda._initialized:  # the real state, also where a played GPU answers is_initialized()
             self.value: tuple[Any, ...] = tuple(_device_seed(i) for i in range(cuda.device_count()))
         else:
             tracker = cuda._lazy_seed_tracker
@@ -666,6 +666,32 @@ def snapshot() -> dict[str, Any]:
     """Every setting's value now, taken just before a watched call (it arms the seed probe, see :class:`_Seed`)."""
     before = {name: read() for name, (read, _) in SETTINGS.items() if name != _SEED}
     return {_SEED: _Seed(arm=True), **before}
+
+
+def kept_around() -> Callable[[], None]:
+    """Every setting that can be read now (a played GPU refuses some reads), and the torch CPU generator's state;
+    returns the function that puts back whichever of them changed since, with no probe armed and nothing reported:
+    for code the course runs again itself (:func:`course.cellflags.replayed`), not for a learner's call."""
+    readings = []
+    for name, (read, restore) in SETTINGS.items():
+        if name == _SEED:
+            continue
+        try:
+            readings.append((read, restore, read()))
+        except Exception:  # noqa: BLE001 - a reading only a real GPU answers
+            continue
+    rng = torch.random.get_rng_state()
+
+    def put_back() -> None:
+        for read, restore, value in readings:
+            try:
+                if read() != value:
+                    restore(value)
+            except Exception:  # noqa: BLE001, S112 - as unreadable as it was before
+                continue
+        torch.random.set_rng_state(rng)
+
+    return put_back
 
 
 def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:

@@ -228,6 +228,83 @@ SPELLINGS = {
         def uses(x):
             return BACKEND == "cuda"
         """,
+    "a context picked once": """
+        import contextlib
+        CTX = torch.autocast("cuda", dtype=torch.bfloat16) if torch.cuda.is_available() else contextlib.nullcontext()
+        def uses(x):
+            return isinstance(CTX, torch.autocast)
+        """,
+    "a context computed from a flag": """
+        import contextlib
+        USE_AMP = torch.cuda.is_available()
+        CTX = torch.autocast("cuda", dtype=torch.bfloat16) if USE_AMP else contextlib.nullcontext()
+        def uses(x):
+            return isinstance(CTX, torch.autocast)
+        """,
+    "an enum member picked once": """
+        import enum
+        class Precision(enum.Enum):
+            FP32 = 1
+            BF16 = 2
+        PRECISION = Precision.BF16 if torch.cuda.is_available() else Precision.FP32
+        def uses(x):
+            return PRECISION is Precision.BF16
+        """,
+    "a match statement": """
+        match torch.cuda.is_available():
+            case True:
+                AMP_DTYPE = torch.bfloat16
+            case _:
+                AMP_DTYPE = None
+        def uses(x):
+            return AMP_DTYPE is not None
+        """,
+    "a dict of flags printed with items()": """
+        CONFIG = {"amp": torch.cuda.is_available()}
+        for k, v in CONFIG.items():
+            print(k, v)
+        def uses(x):
+            return CONFIG["amp"]
+        """,
+    "a flag computed by a string method of a device string": """
+        DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+        print(DEVICE.upper())
+        USE_AMP = DEVICE.startswith("cuda")
+        def uses(x):
+            return USE_AMP
+        """,
+    "a flag bound in a block beside a name bound again later": """
+        if torch.cuda.is_available():
+            device_name, USE_AMP = "cuda", True
+        else:
+            device_name, USE_AMP = "cpu", False
+        device_name = torch.device(device_name)
+        def uses(x):
+            return USE_AMP
+        """,
+    "a dict of keyword arguments computed from a flag": """
+        HAS_GPU = torch.cuda.is_available()
+        AMP_KW = {"enabled": HAS_GPU, "dtype": torch.bfloat16}
+        def uses(x):
+            return AMP_KW["enabled"]
+        """,
+    "a flag asked again in a later cell": """
+        HAS_GPU = torch.cuda.is_available()
+        AMP_DTYPE = torch.bfloat16 if HAS_GPU else None
+        HAS_GPU = torch.cuda.is_available()
+        def uses(x):
+            return AMP_DTYPE is not None
+        """,
+    "a GradScaler made with a keyword device": """
+        SCALER = torch.amp.GradScaler(device="cuda")
+        def uses(x):
+            return SCALER.is_enabled()
+        """,
+    "a config dict holding a device": """
+        CONFIG = {"device": torch.device("cuda" if torch.cuda.is_available() else "cpu"), "amp": torch.cuda.is_available()}
+        def uses(x):
+            return CONFIG["amp"]
+        """,
     "an if block that never ran here": """
         if torch.cuda.is_available():
             GPU_NAME = "played"
@@ -345,3 +422,42 @@ def test_a_device_the_cell_chose_names_the_played_gpu_in_a_counted_call_and_runs
     )
     assert _on_a_played_gpu(namespace) == ("cuda", True, 2.0)
     assert namespace["DEVICE"].type == "cpu"
+
+
+@pytest.mark.parametrize(
+    "magic",
+    ["gpu_info = !nvidia-smi\nprint(gpu_info)\n", "if True:\n    !nvidia-smi -L\n    pass\n", "torch.cuda?\n"],
+    ids=["an assigned shell command", "an indented shell command", "a help query"],
+)
+def test_a_cell_with_ipython_syntax_anywhere_is_noted(magic):
+    namespace: dict = {"torch": torch}
+    tail = "USE_GPU = torch.cuda.is_available()\ndef uses(x):\n    return USE_GPU\n"
+    cellflags.note_cell(magic + tail, namespace)
+    exec(tail, namespace)
+    assert cellflags.noted(namespace) == ["USE_GPU", "uses"]
+
+
+def test_settings_a_replayed_gpu_block_sets_are_put_back_before_the_call():
+    import random
+    import warnings
+
+    namespace = _run(
+        """
+        import random, warnings, os
+        USE_GPU = False
+        if torch.cuda.is_available():
+            USE_GPU = True
+            torch.backends.cudnn.benchmark = True
+            torch.manual_seed(0)
+            torch.cuda.manual_seed_all(0)
+            random.seed(0)
+            warnings.filterwarnings("ignore")
+            os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"
+        def uses(x):
+            return (USE_GPU, torch.backends.cudnn.benchmark, "PYTORCH_CUDA_ALLOC_CONF" in os.environ)
+        """
+    )
+    state, filters = (torch.random.get_rng_state(), random.getstate()), list(warnings.filters)
+    assert _on_a_played_gpu(namespace) == (True, False, False)
+    assert torch.equal(torch.random.get_rng_state(), state[0]) and random.getstate() == state[1]
+    assert warnings.filters == filters and not torch.backends.cudnn.benchmark
