@@ -154,6 +154,24 @@ def test_optimizer_state_created_by_a_step_comes_back():
     assert len(opt.state) == 1 and "exp_avg" in opt.state[w]
 
 
+def test_an_optimizers_own_plain_attributes_come_back_both_ways_and_torchs_own_never_cross():
+    w = nn.Parameter(torch.ones(2))
+    opt = torch.optim.SGD([w], lr=0.1)
+    source = (
+        "def step(w, opt):\n"
+        "    opt._calls = getattr(opt, '_calls', 0) + 1\n"
+        "    opt.log = [*getattr(opt, 'log', []), opt._calls]\n"
+        "    opt.seen = {'last': 0.5}\n"
+        "    opt._optimizer_step_pre_hooks = {}\n"
+        "    opt.params = [w]\n"
+    )
+    learner_side = learner(source)
+    Remote(learner_side, ["name", "step"])(w, opt)
+    Remote(learner_side, ["name", "step"])(w, opt)
+    assert (opt._calls, opt.log, opt.seen) == (2, [1, 2], {"last": 0.5})
+    assert isinstance(opt._optimizer_step_pre_hooks, collections.OrderedDict) and not hasattr(opt, "params")
+
+
 def test_a_generators_state_comes_back_after_the_learner_draws_from_it():
     g = torch.Generator().manual_seed(0)
     drawn = call("def f(g):\n    return torch.rand(3, generator=g)\n", "f", g)

@@ -37,15 +37,33 @@ OPTIMIZER_KEYS = {"defaults", "state", "param_groups"}
 OPTIMIZER_EXTRA = "extra"  # an optimizer's own plain attributes beside those (a step counter the learner's code keeps)
 
 
+# the attributes torch's own Optimizer keeps on an instance (hooks, profiling names): never the learner's
+_TORCH_OWN = frozenset(vars(torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)))
+
+
 def plain_extra(cls: type, name: Any, value: Any) -> bool:
-    """Whether ``name = value`` is an attribute of an optimizer of ``cls`` that crosses as data: a public name its class
-    does not define (no method or property is shadowed) holding a number, a string, a bool or None."""
+    """Whether ``name = value`` is an attribute of an optimizer of ``cls`` that crosses as data: a name its class
+    does not define (no method or property is shadowed), not one torch's Optimizer keeps, not a dunder (a private
+    ``_calls`` is the learner's too), holding :func:`plain_value` data."""
     return (
         isinstance(name, str)
-        and not name.startswith("_")
+        and not name.startswith("__")
+        and name not in _TORCH_OWN
         and not hasattr(cls, name)
-        and (value is None or type(value) in (bool, int, float, str))
+        and plain_value(value)
     )
+
+
+def plain_value(value: Any, depth: int = 0) -> bool:
+    """A number, a string, a bool or None, or a list, tuple or str-keyed dict of those (two levels, up to 1000
+    items): a counter, a flag or a call log the learner keeps on an optimizer."""
+    if value is None or type(value) in (bool, int, float, str):
+        return True
+    if depth >= 2 or not isinstance(value, (list, tuple, dict)) or len(value) > 1000:
+        return False
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and plain_value(v, depth + 1) for k, v in value.items())
+    return all(plain_value(v, depth + 1) for v in value)
 
 
 class NotData(CodecError):

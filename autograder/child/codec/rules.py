@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from autograder.child.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_EXTRA, OPTIMIZER_KEYS
+from autograder.child.codec.common import DTYPES, NUMPY_KINDS, OPTIMIZER_EXTRA, OPTIMIZER_KEYS, plain_value
 from autograder.wire.protocol import DEFAULT_LIMITS, CodecError, MessageLimits
 from course import remote
 
@@ -166,10 +166,10 @@ def check_optimizer_state(state: Any) -> dict[str, Any]:
     if not isinstance(state.get("state", {}), dict) or not isinstance(state.get("defaults", {}), dict):
         raise CodecError("优化器的状态格式不对")
     extra = state.get(OPTIMIZER_EXTRA, {})
-    if not isinstance(extra, dict) or not all(isinstance(k, str) and not k.startswith("_") for k in extra):
+    if not isinstance(extra, dict) or not all(isinstance(k, str) and not k.startswith("__") for k in extra):
         raise CodecError("优化器的属性格式不对")
-    if not all(v is None or type(v) in (bool, int, float, str) for v in extra.values()):
-        raise CodecError("优化器的属性只能是数、字符串、布尔值或 None")
+    if not all(plain_value(v) for v in extra.values()):
+        raise CodecError("优化器的属性只能是数、字符串、布尔值、None，或它们的 list / tuple / dict")
     state.setdefault("defaults", {})
     if not isinstance(state.get("state"), collections.defaultdict):  # the judge's own (a $ref) stays itself:
         state["state"] = collections.defaultdict(dict, state.get("state", {}))  # its own update may follow
