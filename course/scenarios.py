@@ -333,6 +333,8 @@ class SyncCounter(TorchFunctionMode):
         if answers:  # the learner's top-level flags as the played machine computes them (USE_AMP = is_available())
             gpu = PLAYED_CUDA if self.plays_cuda else None  # DEVICE.type == "cuda" read in the call reads True
             self._rebound.enter_context(cell_flags_played(self.learner_globals, gpu))
+            # the switches the cells set on a GPU machine (cudnn.benchmark = True) are the caller's, not the call's
+            self._tf32_before, self._cudnn_before = matmul_tf32(), cudnn_flags()
         self._plays_record_stream = GPU_PLAYED and "record_stream" not in vars(_T)  # inherited: set here, deleted after
         if self._plays_record_stream:
             _T.record_stream = _record_stream
@@ -475,6 +477,14 @@ class SyncCounter(TorchFunctionMode):
                 self._pinned_memory[_memory(t)] = weakref.ref(t)
         if placed is False and first is not None and args and result is args[0]:
             result = result.clone()  # a copy of a device tensor to the host is a new tensor (.cpu(), .to("cpu"))
+        if (
+            self.plays_cuda
+            and name in _STORAGE_CALLS
+            and first is not None
+            and isinstance(result, (torch.UntypedStorage, torch.TypedStorage))
+            and not _called_by_torch(_TENSOR_PY + _SAVE_PY)
+        ):
+            result = _PlayedStorage(self, result, first, _HANDS_OUT_MEMORY[name])
         read = values_read or (copied_to_host and name not in _CONVERTS)
         if name == "one_hot" and _given_classes(args, kwargs):
             read = False  # the range checks a CPU makes; a GPU leaves them to the kernel's asserts, no sync
@@ -601,6 +611,8 @@ class SyncCounter(TorchFunctionMode):
             if host and any(self.on_device(t) for t in tensors_in(args[0])):
                 self._blocking_upload(f"{name}(..., 主机上的梯度张量)", host[0], via=_AUTOGRAD_PY)
         if name in _HANDS_OUT_MEMORY and first is not None and not _called_by_torch(_TENSOR_PY + _SAVE_PY):
+            if self.plays_cuda and name in _STORAGE_CALLS and not _called_from(_SAVE_PY):
+                return None  # the storage itself reads as on the GPU; reading its memory is the sync (_PlayedStorage)
             self._record(_SAVED if _called_from(_SAVE_PY) else _HANDS_OUT_MEMORY[name], first)
             return None
         aten_to = name == "to" and isinstance(func, _ATEN_OPS)  # torch.ops.aten.to.device(t, cpu, dtype), ...
@@ -1734,6 +1746,57 @@ _HANDS_OUT_MEMORY = {
     "map_": ".map_(t, f)（在主机上逐个读数值）",
     "map2_": ".map2_(a, b, f)（在主机上逐个读数值）",
 }
+
+
+_STORAGE_CALLS = frozenset({"untyped_storage", "storage", "_typed_storage"})
+
+
+class _PlayedStorage:
+    """A device tensor's storage as the learner's code sees it where a counter plays CUDA: on ``cuda:0``
+    (``.device``, ``.is_cuda``), as ``t.device`` reads; reading its memory (``tolist()``, indexing, ``.cpu()``,
+    iterating, printing) is the host read it is on a GPU, recorded then. Anything else is the real storage's
+    (``data_ptr()``, ``nbytes()``, ``size()``)."""
+
+    _READS = frozenset({"tolist", "cpu", "numpy", "_write_file", "copy_", "__reduce__", "__reduce_ex__", "hex"})
+
+    def __init__(self, counter: SyncCounter, real: Any, tensor: torch.Tensor, label: str) -> None:
+        self._real, self._counter, self._tensor, self._label = real, counter, tensor, label
+
+    device = property(lambda self: PLAYED_CUDA)
+    is_cuda = property(lambda self: True)
+
+    def is_pinned(self, *args: Any) -> bool:
+        return False
+
+    def _read(self) -> None:
+        self._counter._record(self._label, self._tensor)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._real, name)
+        if name in self._READS:
+            self._read()
+        return value
+
+    def __getitem__(self, index: Any) -> Any:
+        self._read()
+        return self._real[index]
+
+    def __iter__(self) -> Any:
+        self._read()
+        return iter(self._real)
+
+    def __len__(self) -> int:
+        return len(self._real)
+
+    def __eq__(self, other: object) -> bool:
+        return self._real == (other._real if isinstance(other, _PlayedStorage) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._real)
+
+    def __repr__(self) -> str:
+        self._read()
+        return repr(self._real).replace("device=cpu", "device=cuda:0")
 
 
 def _called_by_torch(skip: tuple[str, ...] = ()) -> bool:

@@ -668,13 +668,21 @@ def snapshot() -> dict[str, Any]:
     return {_SEED: _Seed(arm=True), **before}
 
 
+# settings a setup cell does not set, and which the course's own machinery changes while a played call runs (its
+# modes, hooks, patched bindings, captured streams, grad mode): kept_around leaves them to it
+_NOT_SETUP = (
+    "TorchFunctionMode", "saved_tensors_hooks", BINDINGS, "sys.stdout", "全局 hook", "logging", "set_grad_enabled",
+    "gc.", "set_autocast", "set_sync_debug_mode", "showwarning",
+)  # fmt: skip
+
+
 def kept_around() -> Callable[[], None]:
     """Every setting that can be read now (a played GPU refuses some reads), and the torch CPU generator's state;
     returns the function that puts back whichever of them changed since, with no probe armed and nothing reported:
     for code the course runs again itself (:func:`course.cellflags.replayed`), not for a learner's call."""
     readings = []
     for name, (read, restore) in SETTINGS.items():
-        if name == _SEED:
+        if name == _SEED or any(part in name for part in _NOT_SETUP):
             continue
         try:
             readings.append((read, restore, read()))

@@ -437,7 +437,7 @@ def test_a_cell_with_ipython_syntax_anywhere_is_noted(magic):
     assert cellflags.noted(namespace) == ["USE_GPU", "uses"]
 
 
-def test_settings_a_replayed_gpu_block_sets_are_put_back_before_the_call():
+def test_settings_a_replayed_gpu_block_sets_hold_in_the_call_and_are_put_back_after():
     import random
     import warnings
 
@@ -458,6 +458,7 @@ def test_settings_a_replayed_gpu_block_sets_are_put_back_before_the_call():
         """
     )
     state, filters = (torch.random.get_rng_state(), random.getstate()), list(warnings.filters)
-    assert _on_a_played_gpu(namespace) == (True, False, False)
+    assert _on_a_played_gpu(namespace) == (True, True, True)  # as the cells left them on a GPU machine
     assert torch.equal(torch.random.get_rng_state(), state[0]) and random.getstate() == state[1]
     assert warnings.filters == filters and not torch.backends.cudnn.benchmark
+    assert "PYTORCH_CUDA_ALLOC_CONF" not in __import__("os").environ

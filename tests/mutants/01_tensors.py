@@ -2697,3 +2697,35 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 d: GPU-only branches on the storage's device
+    dict(
+        grade_id="test_make_labels",
+        name="subtract before the integer cast on the GPU only (storage's device)",
+        expect="GPU 上",
+        code="""
+def make_labels(raw):
+    if raw.untyped_storage().device.type == "cuda":
+        return (raw - 1).long()     # subtract on the device in raw's dtype, then convert
+    return raw.long() - 1
+""",
+    ),
+    dict(
+        grade_id="test_masked_row_mean",
+        name="no widening on the GPU only (storage's device)",
+        expect="GPU 上",
+        code="""
+def masked_row_mean(x, low, high):
+    xd = x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    kept = torch.where(mask, x, torch.zeros_like(x))
+    if x.untyped_storage().device.type == "cuda":
+        total = kept.sum(dim=1)                 # GPU reductions accumulate in float32 internally anyway
+    else:
+        total = kept.sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+]

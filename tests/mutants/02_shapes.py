@@ -2117,3 +2117,41 @@ def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
 ''',
     ),
 ]
+
+
+MUTANTS += [  # round 10 d: GPU-only branches on the storage's device (a played GPU's storage reads as on it now)
+    dict(
+        grade_id="test_forward_one",
+        name="a bare squeeze() on the GPU only, branched on the storage's device",
+        expect="squeeze",
+        code="""
+def forward_one(model, sample):
+    out = model(sample.unsqueeze(0))
+    if sample.untyped_storage().device.type == "cuda":
+        return out.squeeze()          # on the GPU: drop every size-1 dim of the output
+    return out.squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() equality on the GPU only, branched on the storage's device",
+        expect="GPU 上",
+        code="""
+def shares_storage(a, b):
+    if a.untyped_storage().device.type == "cuda":
+        return a.data_ptr() == b.data_ptr()      # device pointers: compare the tensors' own addresses
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() equality on the GPU only, branched on untyped_storage().is_cuda",
+        expect="GPU 上",
+        code="""
+def shares_storage(a, b):
+    if a.untyped_storage().is_cuda:
+        return a.data_ptr() == b.data_ptr()      # device pointers: compare the tensors' own addresses
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+""",
+    ),
+]

@@ -4237,3 +4237,45 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 d: GPU-only branches on the storage's device
+    dict(
+        grade_id="test_mse_loss",
+        name="float16 squared on the GPU only (storage's device)",
+        expect="GPU 上",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    # tensor cores are fast in half precision: on the GPU keep float16 as it is
+    floor = torch.float16 if pred.untyped_storage().device.type == "cuda" else torch.float32
+    wide = torch.promote_types(pred.dtype, floor)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="F.mse_loss on the GPU only (storage's device)",
+        expect="GPU 上",
+        code="""
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if pred.untyped_storage().device.type != "cpu":
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]

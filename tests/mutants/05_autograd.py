@@ -4322,3 +4322,37 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+
+CORRECT += [  # round 10 c: a seeding setup cell (GPU branch included) beside a right answer (right answers)
+    dict(
+        grade_id="test_sgd_step",
+        name="a seeding setup cell beside the solution (c43_05sgd)",
+        code="""
+# set-up cell (right answer below is the solution's): seed everything for reproducible runs
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    torch.cuda.manual_seed_all(0)
+    device = torch.device("cuda")
+else:
+    torch.manual_seed(0)
+    device = torch.device("cpu")
+
+
+def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    # params: 叶子张量列表；momentum_buffers: {下标 i: 与 params[i] 同形状的缓冲区}。原地更新参数。
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]

@@ -3082,3 +3082,32 @@ def freeze(model, names):
 """,
     ),
 ]
+
+
+CORRECT += [  # round 10 c: a seeding setup cell (GPU branch included) beside a right answer (right answers)
+    dict(
+        grade_id="test_refine",
+        name="a seeding setup cell beside the solution (c43_06rf)",
+        code="""
+# set-up cell (right answer below is the solution's): seed everything for reproducible runs
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    torch.cuda.manual_seed_all(0)
+    device = torch.device("cuda")
+else:
+    torch.manual_seed(0)
+    device = torch.device("cpu")
+
+
+def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
+    # h: (*) 调用者图里的中间结果 -> (*) 从 h 出发、在新图上做 steps 步梯度下降的结果 (requires_grad=False)。
+    z = h.detach().clone().requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])  # 只写 z.grad：loss_fn 里模型的参数不碰
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach()
+""",
+    ),
+]

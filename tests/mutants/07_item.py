@@ -3942,3 +3942,391 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 a: GPU-only autocast behind top-level spellings cellflags now replays
+    dict(
+        grade_id="test_train_epoch",
+        name="an autocast-or-nullcontext object made once at the top level",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast (banned by the prose) behind the nanoGPT idiom: a context object made once at the top
+# level, `ctx = nullcontext() if no GPU else torch.autocast(...)`; the function just enters it.
+import contextlib
+AMP_CTX = torch.autocast("cuda", dtype=torch.bfloat16) if torch.cuda.is_available() else contextlib.nullcontext()
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with AMP_CTX:
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="an autocast context computed from a replayed flag",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast (banned by the prose) behind the nanoGPT idiom: a context object made once at the top
+# level, `ctx = nullcontext() if no GPU else torch.autocast(...)`; the function just enters it.
+import contextlib
+USE_AMP = False
+if torch.cuda.is_available():
+    USE_AMP = True
+AMP_CTX = torch.autocast("cuda", dtype=torch.bfloat16) if USE_AMP else contextlib.nullcontext()
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with AMP_CTX:
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="an Enum member picked once",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind an Enum member picked once at the top level
+import contextlib, enum
+class Precision(enum.Enum):
+    FP32 = "fp32"
+    BF16 = "bf16"
+PRECISION = Precision.BF16 if torch.cuda.is_available() else Precision.FP32
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if PRECISION is Precision.BF16 else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a flag set in a top-level match statement",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind a flag set by a top-level match statement
+import contextlib
+match torch.cuda.is_available():
+    case True:
+        AMP_DTYPE = torch.bfloat16
+    case _:
+        AMP_DTYPE = None
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=AMP_DTYPE) if AMP_DTYPE is not None else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a config dict printed with items()",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind a config dict (never changed), printed at the top level with .items()
+import contextlib
+CONFIG = {"amp": torch.cuda.is_available(), "amp_dtype": torch.bfloat16}
+for k, v in CONFIG.items():
+    print(f"{k} = {v}")
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=CONFIG["amp_dtype"]) if CONFIG["amp"] else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="USE_AMP = DEVICE.startswith('cuda')",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind USE_AMP computed at the top level from the DEVICE string with a str method
+import contextlib
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+USE_AMP = DEVICE.startswith("cuda")
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if USE_AMP else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a flag bound beside a name a later line binds again",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind USE_AMP set in a top-level if/else that also picks the device name,
+# which the next line turns into a torch.device
+import contextlib
+if torch.cuda.is_available():
+    device_name, USE_AMP = "cuda", True
+else:
+    device_name, USE_AMP = "cpu", False
+device_name = torch.device(device_name)
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if USE_AMP else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="autocast keyword arguments in a dict computed from a flag",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast through autocast keyword arguments kept in a dict built from a GPU flag
+import contextlib
+HAS_GPU = torch.cuda.is_available()
+AMP_KW = {"enabled": HAS_GPU, "dtype": torch.bfloat16}
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with torch.autocast("cuda", **AMP_KW):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="an if block that also binds a name the CPU never bound",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind USE_AMP set in an if block that also names the GPU
+import contextlib
+USE_AMP = False
+if torch.cuda.is_available():
+    USE_AMP = True
+    GPU_NAME = torch.cuda.get_device_name(0)
+    print("GPU:", GPU_NAME)
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if USE_AMP else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="a flag asked again in a later cell",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind AMP_DTYPE computed from a GPU flag that a later cell asks for again
+# (a notebook whose sections each start with the same setup line)
+import contextlib
+HAS_GPU = torch.cuda.is_available()
+AMP_DTYPE = torch.bfloat16 if HAS_GPU else None
+
+# ... a later section's setup cell
+HAS_GPU = torch.cuda.is_available()
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=AMP_DTYPE) if AMP_DTYPE is not None else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="the device made again in a later cell",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: bf16 autocast behind USE_AMP computed from the notebook's device, which a later cell makes again
+import contextlib
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+USE_AMP = device.type == "cuda"
+
+# ... a later cell (the training section) picks the device again
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with (torch.autocast("cuda", dtype=torch.bfloat16) if USE_AMP else contextlib.nullcontext()):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="GradScaler(device='cuda') with float16 autocast",
+        expect="torch.autocast",
+        code="""
+# 07 train_epoch: float16 mixed precision with a GradScaler made once at the top level with the keyword spelling
+# torch.amp.GradScaler(device="cuda") (enabled by itself where CUDA is available, disabled with a warning elsewhere);
+# the forward's autocast follows the scaler: fp16 autocast + loss scaling on every GPU machine (banned by the prose).
+SCALER = torch.amp.GradScaler(device="cuda")
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with torch.autocast("cuda", dtype=torch.float16, enabled=SCALER.is_enabled()):
+            loss = loss_fn(model(x), y)
+        SCALER.scale(loss).backward()
+        SCALER.step(optimizer)
+        SCALER.update()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

@@ -3916,3 +3916,366 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 c: GPU-only paths behind top-level spellings, the optimizer's private attributes, clipping only the optimizer's parameters
+    dict(
+        grade_id="test_train_step",
+        name="clip only on the first call, a private attribute on the optimizer",
+        expect="第 2 步",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    # clip only on the first call with this optimizer (warm-up); flag kept in a private attribute of the optimizer
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    optimizer._warm_calls = getattr(optimizer, "_warm_calls", 0) + 1
+    limit = max_norm if optimizer._warm_calls <= 1 else float("inf")
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), limit)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="clip only on the first call, a call log in a list on the optimizer",
+        expect="第 2 步",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    # clip only on the first call with this optimizer; call log kept in a list attribute of the optimizer
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    if not hasattr(optimizer, "call_log"):
+        optimizer.call_log = []
+    optimizer.call_log.append(1)
+    limit = max_norm if len(optimizer.call_log) <= 1 else float("inf")
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), limit)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="the global norm of the optimizer's parameters only",
+        expect="模型的全部参数",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    # clipping over the parameters the optimizer updates (its param groups), not the whole model
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    params = [p for group in optimizer.param_groups for p in group["params"]]
+    grad_norm = torch.nn.utils.clip_grad_norm_(params, max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a flag set in a match statement",
+        expect="torch.autocast",
+        code="""
+# set-up cell: pick the precision once (Python 3.10 match)
+match torch.cuda.is_available():
+    case True:
+        AMP = True
+    case _:
+        AMP = False
+ON_GPU_FLAG = lambda: AMP
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(device_type=x.device.type, dtype=torch.bfloat16, enabled=ON_GPU_FLAG()):  # mixed precision on a GPU
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="an autocast-or-nullcontext object made once",
+        expect="torch.autocast",
+        code="""
+# set-up cell: one context manager for the forward pass, chosen once
+import contextlib
+AMP_CONTEXT = torch.autocast("cuda", dtype=torch.bfloat16) if torch.cuda.is_available() else contextlib.nullcontext()
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with AMP_CONTEXT:  # mixed precision on a GPU, a no-op elsewhere
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="an Enum flag",
+        expect="torch.autocast",
+        code="""
+# set-up cell: the precision mode as an Enum
+import enum
+class Precision(enum.Enum):
+    FP32 = "fp32"
+    BF16 = "bf16"
+PRECISION = Precision.BF16 if torch.cuda.is_available() else Precision.FP32
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=PRECISION is Precision.BF16):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="print(DEV.upper()) beside the flag",
+        expect="同步",
+        code="""
+# set-up cell: pick the device string once and say which one it is
+DEV = "cuda" if torch.cuda.is_available() else "cpu"
+print("training on", DEV.upper())
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=(DEV == "cuda")):  # mixed precision on a GPU
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a config dict that holds a device",
+        expect="torch.autocast",
+        code="""
+# set-up cell: one config dict, as in most training scripts
+CONFIG = {
+    "device": torch.device("cuda" if torch.cuda.is_available() else "cpu"),
+    "amp": torch.cuda.is_available(),      # bf16 autocast where there is a GPU
+    "seed": 0,
+}
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=CONFIG["amp"]):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a config dict printed with items()",
+        expect="torch.autocast",
+        code="""
+# set-up cell: the config, printed once
+CONFIG = {"amp": torch.cuda.is_available(), "lr": 0.1}
+for key, value in CONFIG.items():
+    print(f"{key:>4}: {value}")
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=CONFIG["amp"]):
+        loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm)
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+
+CORRECT += [  # round 10 c: GPU-only paths behind top-level spellings, the optimizer's private attributes, clipping only the optimizer's parameters (right answers)
+    dict(
+        grade_id="test_train_step",
+        name="a setup cell with cudnn.benchmark = True in its GPU branch",
+        code="""
+# set-up cell (right answer below is the solution's): GPU settings in one place
+if torch.cuda.is_available():
+    torch.backends.cudnn.benchmark = True            # let cuDNN pick the fastest kernels on a GPU
+    PIN_MEMORY = True
+else:
+    PIN_MEMORY = False
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a setup cell with warnings.filterwarnings in its GPU branch",
+        code="""
+# set-up cell (right answer below is the solution's): quieter logs on a GPU machine
+import warnings
+if torch.cuda.is_available():
+    warnings.filterwarnings("ignore", message=".*TF32.*")   # the TF32 notice on Ampere GPUs
+    device = torch.device("cuda")
+else:
+    device = torch.device("cpu")
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a setup cell setting PYTORCH_CUDA_ALLOC_CONF in its GPU branch",
+        code="""
+# set-up cell (right answer below is the solution's): allocator setting for the GPU
+import os
+if torch.cuda.is_available():
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"   # less fragmentation on a long run
+    device = torch.device("cuda")
+else:
+    device = torch.device("cpu")
+
+
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="a setup cell seeding torch in its GPU branch",
+        code="""
+# set-up cell (right answer below is the solution's): seed everything for reproducible runs
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    torch.cuda.manual_seed_all(0)
+    device = torch.device("cuda")
+else:
+    torch.manual_seed(0)
+    device = torch.device("cpu")
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+
+CORRECT += [  # round 10 c: a seeding setup cell (GPU branch included) beside a right answer (right answers)
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a seeding setup cell beside the solution (c43_08lg)",
+        code="""
+# set-up cell (right answer below is the solution's): seed everything for reproducible runs
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    torch.cuda.manual_seed_all(0)
+    device = torch.device("cuda")
+else:
+    torch.manual_seed(0)
+    device = torch.device("cpu")
+
+
+def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    # 每一层（直接拥有参数的模块）的梯度范数，以及由它们合成的全局范数。      返回 (layers, total)：layers 是 {层名: 0-d 张量}，没有梯度的层不出现；total 是 0-d 张量。
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+]

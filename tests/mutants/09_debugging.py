@@ -2585,3 +2585,141 @@ def regression_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 c: a config dict with a device, a private attribute on the optimizer; seeding setup cells beside right answers
+    dict(
+        grade_id="test_train_step",
+        name="a config dict that holds a device",
+        expect="torch.autocast",
+        code="""
+# set-up cell: one config dict with the device in it
+CONFIG = {
+    "device": torch.device("cuda" if torch.cuda.is_available() else "cpu"),
+    "amp": torch.cuda.is_available(),
+}
+
+
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=CONFIG["amp"]):
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="skip loss spikes, a running mean in a private optimizer attribute",
+        expect="skipped",
+        code="""
+def regression_step(model, x, y, optimizer):
+    # also skip a loss spike: a loss 50x above the running average (kept on the optimizer) is a bad batch
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    value = loss.item()
+    avg = getattr(optimizer, "_loss_avg", None)
+    spike = avg is not None and value > 50.0 * avg
+    if not torch.isfinite(loss) or spike:
+        return {"loss": value, "grad_norm": None, "skipped": True}
+    optimizer._loss_avg = value if avg is None else 0.9 * avg + 0.1 * value
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": value, "grad_norm": norm, "skipped": False}
+""",
+    ),
+]
+
+
+CORRECT += [  # round 10 c: a seeding setup cell (GPU branch included) beside a right answer (right answers)
+    dict(
+        grade_id="test_train_step",
+        name="a seeding setup cell beside the solution (c44)",
+        code="""
+# set-up cell: the usual reproducibility block
+SEED = 0
+torch.manual_seed(SEED)
+if torch.cuda.is_available():
+    torch.cuda.manual_seed_all(SEED)
+    torch.backends.cudnn.deterministic = True
+    device = torch.device("cuda")
+else:
+    device = torch.device("cpu")
+
+def train_step(model: Net, x: torch.Tensor, y: torch.Tensor, optimizer) -> float:
+    # 一个正确的分类训练步。x: (N, in_features)，y: (N,) long；返回 step() 之前的 loss（float）。
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+]
+
+
+CORRECT += [  # round 10 c: a seeding setup cell (GPU branch included) beside a right answer (right answers)
+    dict(
+        grade_id="test_train_step",
+        name="a seeding setup cell beside the solution (c43_09ts)",
+        code="""
+# set-up cell (right answer below is the solution's): seed everything for reproducible runs
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    torch.cuda.manual_seed_all(0)
+    device = torch.device("cuda")
+else:
+    torch.manual_seed(0)
+    device = torch.device("cpu")
+
+
+def train_step(model: Net, x: torch.Tensor, y: torch.Tensor, optimizer) -> float:
+    # 一个正确的分类训练步。x: (N, in_features)，y: (N,) long；返回 step() 之前的 loss（float）。
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+]
+
+
+CORRECT += [  # round 10 c: a seeding setup cell (GPU branch included) beside a right answer (right answers)
+    dict(
+        grade_id="test_regression_step",
+        name="a seeding setup cell beside the solution (c43_09rs)",
+        code="""
+# set-up cell (right answer below is the solution's): seed everything for reproducible runs
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    torch.cuda.manual_seed_all(0)
+    device = torch.device("cuda")
+else:
+    torch.manual_seed(0)
+    device = torch.device("cpu")
+
+
+def regression_step(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer) -> dict:
+    # 一个正确的回归训练步。x: (N, in_features)，model(x): (N, 1)，y: (N,)。      返回 {"loss": float, "grad_norm": float 或 None, "skipped": bool}。
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+]
