@@ -559,7 +559,7 @@ def replayed(
     names = sorted({name for s in chosen for name in _own(s, last)})
     made = {name: namespace.get(name, _MISSING) for name in names}
     undo: list[tuple[Any, str, Any]] = []  # (owner, what, value): put back in reverse order
-    put_back: Callable[[], None] = lambda: None  # the process-wide settings the replayed statements set  # noqa: E731
+    kept_settings = None  # the process-wide settings the replayed statements set: put back after the call
     kept = _PLAYED.get(id(namespace))
     try:
         if kept is not None and kept[0] is namespace and kept[1] == key and all(made[n] is kept[2][n] for n in names):
@@ -572,11 +572,14 @@ def replayed(
         else:
             from course import settings  # the process-wide settings a replayed block set (cudnn.benchmark = True)
 
-            put_back = settings.kept_around()  # in force for the call, as the cells left them on a GPU machine
+            with around():  # reading them runs torch (set_flush_denormal's probe): not the learner's doing
+                kept_settings = settings.KeptAround()  # in force for the call, as the cells left them on a GPU machine
             for statement in chosen:
                 _replay(namespace, statement, _own(statement, last), around, undo)
             for statement in _read_later(chosen, last):  # AMP_DTYPE computed from a flag a later cell asked again
                 _replay(namespace, statement, _own(statement, last), around, undo)
+            with around():
+                kept_settings.noted()
             for name in names:  # a device the played machine named: the played GPU, or back to the real one
                 value = namespace.get(name)
                 if _devices(value):
@@ -601,7 +604,9 @@ def replayed(
         extras = [(o, w, _get(o, w)) for o, w in elsewhere]
         for owner, what, value in reversed(undo):
             _set(owner, what, value)
-        put_back()
+        if kept_settings is not None:
+            with around():
+                kept_settings.put_back()
         _PLAYED[id(namespace)] = (namespace, key, made, left, extras)
 
 

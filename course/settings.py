@@ -676,30 +676,46 @@ _NOT_SETUP = (
 )  # fmt: skip
 
 
-def kept_around() -> Callable[[], None]:
-    """Every setting that can be read now (a played GPU refuses some reads), and the torch CPU generator's state;
-    returns the function that puts back whichever of them changed since, with no probe armed and nothing reported:
-    for code the course runs again itself (:func:`course.cellflags.replayed`), not for a learner's call."""
-    readings = []
-    for name, (read, restore) in SETTINGS.items():
-        if name == _SEED or any(part in name for part in _NOT_SETUP):
-            continue
-        try:
-            readings.append((read, restore, read()))
-        except Exception:  # noqa: BLE001 - a reading only a real GPU answers
-            continue
-    rng = torch.random.get_rng_state()
+class KeptAround:
+    """Every setting that can be read when it is made (a played GPU refuses some reads), and the torch CPU
+    generator's state; :meth:`noted` reads them again once the course's own code has run (a setup cell run again:
+    :func:`course.cellflags.replayed`), and :meth:`put_back` puts back those that code changed, unless something
+    changed them again since (a learner's call: the watch around it reports that). No probe armed, nothing reported."""
 
-    def put_back() -> None:
-        for read, restore, value in readings:
+    def __init__(self) -> None:
+        self.readings: list[tuple[Callable[[], Any], Callable[[Any], None], Any]] = []
+        for name, (read, restore) in SETTINGS.items():
+            if name == _SEED or any(part in name for part in _NOT_SETUP):
+                continue
             try:
-                if read() != value:
+                self.readings.append((read, restore, read()))
+            except Exception:  # noqa: BLE001, S112 - a reading only a real GPU answers
+                continue
+        self.rng = torch.random.get_rng_state()
+        self.after: list[Any] = []
+        self.rng_after = self.rng
+
+    def noted(self) -> None:
+        self.after = [_reading(read) for read, _, _ in self.readings]
+        self.rng_after = torch.random.get_rng_state()
+
+    def put_back(self) -> None:
+        for (read, restore, value), after in zip(self.readings, self.after, strict=False):
+            try:
+                now = read()
+                if now != value and now == after:
                     restore(value)
             except Exception:  # noqa: BLE001, S112 - as unreadable as it was before
                 continue
-        torch.random.set_rng_state(rng)
+        if torch.equal(torch.random.get_rng_state(), self.rng_after):
+            torch.random.set_rng_state(self.rng)
 
-    return put_back
+
+def _reading(read: Callable[[], Any]) -> Any:
+    try:
+        return read()
+    except Exception:  # noqa: BLE001 - a reading only a real GPU answers
+        return _UNREADABLE
 
 
 def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:

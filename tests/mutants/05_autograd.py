@@ -2146,7 +2146,7 @@ MUTANTS += [  # stop 50 review (r1): code that only a GPU runs
     dict(
         grade_id="test_jacobian",
         name="only on a GPU (if y.is_cuda) one batched VJP with is_grads_batched=True",
-        expect="jacobian 调用了 torch.eye、torch.vmap、aten.eye",
+        expect="is_grads_batched",
         code="""
 def jacobian(f, x: torch.Tensor) -> torch.Tensor:
     leaf = x.detach().requires_grad_(True)
