@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import torch
 
 # words in a statement that asks the machine what it has
@@ -57,6 +58,10 @@ _KINDS = (
     ast.Expr,  # print(amp := torch.cuda.is_available()), setup() (a function of the learner's that sets a global)
     ast.For,  # for name in ("cuda", "cpu"): ... BACKEND = name (only where its calls are plain: _plain_calls)
     ast.Match,  # match torch.cuda.is_available(): case True: AMP_DTYPE = torch.bfloat16
+)
+# other calls that only read the machine's size: a statement that makes numbers with them may run again
+_PLAIN_QUERIES = frozenset(
+    {"os.cpu_count", "multiprocessing.cpu_count", "torch.get_num_threads", "math.ceil", "math.floor"}
 )
 # builtins a statement may call and still run again (where it is not an assignment of flags: _plain_calls)
 _PLAIN_BUILTINS = frozenset(
@@ -268,7 +273,7 @@ def _plain_calls(node: ast.stmt, noted: dict[str, _Statement]) -> bool:
                 continue
             return False
         text = _dotted(func)
-        if any(m in text for m in _MACHINE_WORDS) or text in ("torch.device", "torch.dtype"):
+        if any(m in text for m in _MACHINE_WORDS) or text in ("torch.device", "torch.dtype") or text in _PLAIN_QUERIES:
             continue
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in changes:
             continue
@@ -293,6 +298,16 @@ def _bound(node: ast.stmt) -> frozenset[str]:
             continue
         if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store):
             found.add(item.id)
+        if (  # globals()["ON_GPU"] = ...
+            isinstance(item, ast.Subscript)
+            and isinstance(item.ctx, ast.Store)
+            and isinstance(item.value, ast.Call)
+            and isinstance(item.value.func, ast.Name)
+            and item.value.func.id == "globals"
+            and isinstance(item.slice, ast.Constant)
+            and isinstance(item.slice.value, str)
+        ):
+            found.add(item.slice.value)
         todo.extend(ast.iter_child_nodes(item))
     return frozenset(found)
 
@@ -398,8 +413,8 @@ def _follows(statement: _Statement, namespace: dict[str, Any]) -> bool:
         return False
     if statement.changes:  # plain calls only (fits)
         return True
-    calls = any(isinstance(n, ast.Call) for n in ast.walk(statement.node))
-    values = [namespace[n] for n in statement.binds]
+    calls = any(isinstance(n, ast.Call) for n in ast.walk(statement.node)) and not statement.plain
+    values = [namespace[n] for n in statement.binds if n in namespace]
     return all(_flag(v) or _devices(v) or (not calls and _number(v)) for v in values)
 
 
@@ -414,7 +429,9 @@ def _flag(value: Any, depth: int = 0) -> bool:
         return all(_flag(v, depth + 1) for v in value)
     if depth < 3 and isinstance(value, dict):
         return all(_flag(v, depth + 1) for v in value.values())
-    if isinstance(value, (types.FunctionType, functools.partial, *_CHEAP_OBJECTS, enum.Enum)):
+    if isinstance(value, (types.FunctionType, functools.partial, *_CHEAP_OBJECTS, enum.Enum, range, np.generic)):
+        return True
+    if isinstance(value, torch.nn.Module) and replayable(value):  # a loss module picked from a flag
         return True
     return value is None or type(value) in (bool, str) or isinstance(value, torch.dtype)
 
@@ -462,6 +479,14 @@ def replayable(value: Any, depth: int = 0) -> bool:
     if callable(value) and hasattr(value, "__wrapped__"):  # functools.cache / lru_cache of a function
         return True
     if isinstance(value, _CHEAP_OBJECTS) or isinstance(value, enum.Enum):  # GradScaler("cuda"), a context, a member
+        return True
+    if isinstance(value, (range, np.generic)):  # range(torch.cuda.device_count()), np.bool_(...)
+        return True
+    if (
+        isinstance(value, torch.nn.Module)
+        and not any(True for _ in value.parameters())
+        and not any(True for _ in value.buffers())
+    ):  # a loss or an activation picked once (nn.MSELoss() if ... else WideMSE()): no state to lose
         return True
     if depth < 3 and isinstance(value, (tuple, list, set, frozenset)):
         return all(replayable(v, depth + 1) for v in value)

@@ -407,7 +407,9 @@ class SyncCounter(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
         kwargs = kwargs or {}
-        if _paused:
+        if _paused:  # not counted; a call that names the played GPU still runs on this host (a replayed probe)
+            if self.plays_cuda:
+                args, kwargs = _on_this_host(func, op_name(func), args, kwargs)
             return func(*args, **kwargs)
         if self.plays_cuda:
             played = self._reads_cuda(func, args if func is not _T.type or not kwargs else ())

@@ -305,6 +305,40 @@ SPELLINGS = {
         def uses(x):
             return CONFIG["amp"]
         """,
+    "a number computed from a flag with plain calls": """
+        import os
+        HAVE_GPU = torch.cuda.is_available()
+        NUM_WORKERS = min(4, os.cpu_count() or 1) if HAVE_GPU else 0
+        def uses(x):
+            return NUM_WORKERS > 0
+        """,
+    "a flag stored through globals()": """
+        globals()["ON_GPU"] = torch.cuda.is_available()
+        def uses(x):
+            return ON_GPU
+        """,
+    "a range of devices": """
+        GPUS = range(torch.cuda.device_count())
+        def uses(x):
+            return len(GPUS) > 0
+        """,
+    "a loss module picked once": """
+        class WideMSE(torch.nn.Module):
+            def forward(self, a, b):
+                return ((a.float() - b.float()) ** 2).mean()
+        LOSS = torch.nn.MSELoss() if torch.cuda.is_available() else WideMSE()
+        def uses(x):
+            return isinstance(LOSS, torch.nn.MSELoss)
+        """,
+    "a probe that makes a tensor on the GPU": """
+        try:
+            torch.empty(0, device="cuda")
+            ON_GPU = True
+        except (RuntimeError, AssertionError):
+            ON_GPU = False
+        def uses(x):
+            return ON_GPU
+        """,
     "an if block that never ran here": """
         if torch.cuda.is_available():
             GPU_NAME = "played"
