@@ -220,7 +220,12 @@ def _changed(node: ast.stmt) -> frozenset[str]:
             target = n.args[0]
         if isinstance(target, ast.Name):
             found.add(target.id)
+        elif target is not None and _dotted(target) == "os.environ":  # os.environ["USE_GPU"] = "1": put back after
+            found.add(_ENVIRON)
     return frozenset(found)
+
+
+_ENVIRON = "os.environ"  # not a global name: the process environment, which settings.KeptAround puts back
 
 
 def _called(node: ast.stmt) -> set[str]:
@@ -349,8 +354,9 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
                 return False
             if n not in namespace and not (s.plain and s.asks):  # a block that never ran here, with plain calls
                 return False
-        return all(
-            s.plain and n in namespace and replayable(namespace[n]) and (n not in last or last[n].order < s.order)
+        return all(  # the environment is put back after the call whatever the statement's calls
+            n == _ENVIRON
+            or (s.plain and n in namespace and replayable(namespace[n]) and (n not in last or last[n].order < s.order))
             for n in s.changes
         )
 

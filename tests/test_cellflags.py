@@ -339,6 +339,12 @@ SPELLINGS = {
         def uses(x):
             return ON_GPU
         """,
+    "a flag kept in the environment": """
+        import os
+        os.environ["COURSE_USE_GPU"] = "1" if torch.cuda.is_available() else "0"
+        def uses(x):
+            return os.environ["COURSE_USE_GPU"] == "1"
+        """,
     "an if block that never ran here": """
         if torch.cuda.is_available():
             GPU_NAME = "played"

@@ -239,11 +239,27 @@ def test_a_learner_function_comes_back_as_a_remote_that_calls_into_the_learner()
     assert isinstance(make, Remote) and torch.equal(make(torch.zeros(1)), torch.ones(1))
 
 
-def test_a_list_or_dict_of_another_class_comes_back_as_a_remote_named_by_its_class():
-    source = "class Frozen(dict):\n    pass\n\ndef make():\n    return Frozen(a=torch.ones(1)), [collections.OrderedDict(b=1)]\n"
-    frozen, plain = call("import collections\n" + source, "make")
-    assert isinstance(frozen, Remote) and remote.type_name(frozen) == "Frozen"  # a plain dict would pass type checks
+def test_a_list_or_dict_of_another_class_comes_back_as_what_it_stores_in_an_empty_class_of_its_name():
+    source = (
+        "class Frozen(dict):\n    def items(self):\n        return [('lie', 1)]\n"
+        "class Found(list):\n    def __iter__(self):\n        return iter(['lie'])\n"
+        "def make():\n    return Frozen(a=torch.ones(1)), Found(['dtype']), [collections.OrderedDict(b=1)]\n"
+    )
+    frozen, found, plain = call("import collections\n" + source, "make")
+    assert isinstance(frozen, dict) and type(frozen) is not dict and type(frozen).__name__ == "Frozen"
+    assert list(frozen) == ["a"] and torch.equal(frozen["a"], torch.ones(1))  # what it stores, not its items()
+    assert isinstance(found, list) and type(found).__name__ == "Found" and list(found) == ["dtype"]
     assert type(plain) is list and type(plain[0]) is collections.OrderedDict  # the classes that travel as data
+    assert "items" not in vars(type(frozen)) and "__iter__" not in vars(type(found))  # none of the learner's code
+
+
+def test_a_size_no_tensor_could_have_and_a_defaultdict_of_another_factory_come_back_as_their_data():
+    big, table = call(
+        "import collections\ndef f():\n"
+        "    return torch.Size([2**70, 1] + [1] * 40), collections.defaultdict(lambda: 0.0, {'a': 1.0})\n",
+        "f",
+    )
+    assert big == (2**70, 1, *[1] * 40) and table == {"a": 1.0}
 
 
 def test_a_scenario_runs_beside_the_learners_objects_and_returns_data():

@@ -89,7 +89,7 @@ class Decoder:
             if len(tree) > self.limits.max_str:
                 raise CodecError("字符串太长 (string too long)")
             return tree
-        if not isinstance(tree, dict) or len(tree) > 3:
+        if not isinstance(tree, dict) or len(tree) > 4:  # a tag, its "kind", "id", a list or dict class "cls"
             raise CodecError("消息格式不对 (malformed value)")
         tag = next((k for k in tree if k.startswith("$")), None)
         handler = _DECODERS.get(tag) if tag else None
@@ -132,14 +132,14 @@ class Decoder:
         return tuple(self._items(tree["$tuple"], depth))
 
     def _list(self, tree: dict, depth: int) -> list:
-        out: list[Any] = self._register(tree, [])
+        out: list[Any] = self._register(tree, _subclass(tree, list)())
         out.extend(self._items(tree["$list"], depth))
         return out
 
     def _dict(self, tree: dict, depth: int) -> dict:
         kind = tree.get("kind", "dict")
         if kind == "dict":
-            out: dict = {}
+            out: dict = _subclass(tree, dict)()
         elif kind == "odict":
             out = collections.OrderedDict()
         elif isinstance(kind, str) and kind.startswith("defaultdict:") and kind[12:] in DEFAULT_FACTORIES:
@@ -457,3 +457,20 @@ _DECODERS: dict[str, str] = {  # tag -> the method that rebuilds it (a subclass 
     "$learner": "_learner",
     "$handle": "_handle",
 }
+
+
+_SUBCLASSES: dict[tuple[str, type], type] = {}
+
+
+def _subclass(tree: dict, base: type) -> type:
+    """``base``, or for a learner's list or dict of its own class (``"cls": "Found"``) an empty subclass of that name:
+    no code of the learner's, only its name (a check's ``isinstance`` holds and its message names the class)."""
+    name = tree.get("cls")
+    if name is None:
+        return base
+    if not isinstance(name, str) or not name.isidentifier() or len(name) > 64:
+        raise CodecError("消息格式不对 (cls)")
+    key = (name, base)
+    if key not in _SUBCLASSES:
+        _SUBCLASSES[key] = type(name, (base,), {"__module__": "learner", "__qualname__": name})
+    return _SUBCLASSES[key]

@@ -30,7 +30,7 @@ from autograder.child.codec.common import (
     storage_bytes,
     storage_key,
 )
-from autograder.wire.protocol import CodecError
+from autograder.wire.protocol import DEFAULT_LIMITS, CodecError
 
 # the list and dict classes that travel as data (a tuple of any class travels as a tuple: torch.return_types)
 PLAIN_CONTAINERS = (list, dict, collections.OrderedDict, collections.defaultdict)
@@ -108,7 +108,10 @@ class Encoder:
         if isinstance(value, torch.Tensor):
             return self._tensor(value, depth)
         if isinstance(value, (torch.Size,)):
-            return {"$size": [int(d) for d in value]}
+            dims = [int(d) for d in value]
+            if len(dims) > DEFAULT_LIMITS.max_dims or any(not 0 <= d < 2**63 for d in dims):
+                return {"$tuple": dims}  # a Size no tensor could have (2**70, 1500 dims): its numbers, as a tuple
+            return {"$size": dims}
         if isinstance(value, torch.dtype):
             return {"$dtype": str(value).removeprefix("torch.")}
         if isinstance(value, torch.device):
@@ -116,7 +119,18 @@ class Encoder:
         if isinstance(value, tuple):
             return {"$tuple": [self.encode(v, depth + 1) for v in value]}
         if self.only_plain_containers and isinstance(value, (list, dict)) and type(value) not in PLAIN_CONTAINERS:
-            return self._other(value, depth)  # a list or dict of another class: rebuilt plain, it would pass for one
+            # a list or dict of another class (class Found(list)): what it stores, read by the base class's own
+            # methods (not its overrides), and the class's name; the judge rebuilds an empty subclass of that name
+            # (isinstance(x, list) holds, type(x) is list does not, as in the kernel); its methods stay behind
+            cls = type(value).__name__[:64]
+            if isinstance(value, list):
+                items = [list.__getitem__(value, i) for i in range(list.__len__(value))]
+                return self._container(
+                    value, depth, lambda: {"$list": [self.encode(v, depth + 1) for v in items], "cls": cls}
+                )
+            return self._container(
+                value, depth, lambda: {**self._dict_body(dict(dict.items(value)), depth), "cls": cls}
+            )
         if isinstance(value, list):
             return self._container(value, depth, lambda: {"$list": [self.encode(v, depth + 1) for v in value]})
         if isinstance(value, dict):
@@ -151,9 +165,7 @@ class Encoder:
     def _dict_body(self, value: dict, depth: int) -> dict[str, Any]:
         if isinstance(value, collections.defaultdict):
             factory = next((k for k, f in DEFAULT_FACTORIES.items() if f is value.default_factory), None)
-            if factory is None:
-                raise NotData("defaultdict 的 default_factory 不是 dict / list / int / float")
-            kind = f"defaultdict:{factory}"
+            kind = f"defaultdict:{factory}" if factory is not None else "dict"  # another factory: its entries only
         elif isinstance(value, collections.OrderedDict):
             kind = "odict"
         else:
