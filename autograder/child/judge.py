@@ -175,7 +175,7 @@ class Learner:
         return found
 
     def _remote(self, info: Handle) -> Remote:
-        return Remote(self, ["handle", info.id], info)
+        return remote_of(info.type)(self, ["handle", info.id], info)
 
     def close(self) -> None:
         if not self.lost:
@@ -438,3 +438,15 @@ def _origin(exc: Exception) -> Origin:
     if isinstance(exc, (CheckError, AssertionError)):
         return Origin.CHECK
     return Origin.TEST
+
+
+_REMOTE_CLASSES: dict[str, type[Remote]] = {}
+
+
+def remote_of(type_name: str) -> type[Remote]:
+    """A :class:`Remote` class named as the learner object's class (``NamedAdamW``), so that a message built from
+    ``type(x).__name__`` names what the learner made, not the stand-in; no learner code in it, only its name."""
+    name = type_name if type_name.isidentifier() and len(type_name) <= 64 else "Remote"
+    if name not in _REMOTE_CLASSES:
+        _REMOTE_CLASSES[name] = type(name, (Remote,), {"__slots__": (), "__module__": "learner", "__qualname__": name})
+    return _REMOTE_CLASSES[name]
