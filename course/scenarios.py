@@ -2233,8 +2233,9 @@ def _on_a_played_gpu(value: Any) -> Any:
 def _learner_globals(fn: Callable[..., Any]) -> list[dict[str, Any]]:
     """The globals of the learner's function ``fn`` (seen through :func:`_on_a_played_gpu`'s wrapper), as a list."""
     found = getattr(inspect.unwrap(fn), "__globals__", None)
-    if isinstance(fn, type):  # a class: where its methods find their names
-        methods = [f for f in vars(fn).values() if isinstance(f, types.FunctionType)]
+    cls = fn if isinstance(fn, type) else type(fn) if isinstance(fn, torch.nn.Module) else None
+    if cls is not None:  # a class, or a model of one: where its methods find their names
+        methods = [f for f in vars(cls).values() if isinstance(f, types.FunctionType)]
         found = methods[0].__globals__ if methods else None
     return [found] if isinstance(found, dict) else []
 
