@@ -129,6 +129,9 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
         _ORDER[0] += 1
         statement = _Statement(node, binds, _reads(node), asks, _ORDER[0], changes, plain)
         for name in binds:
+            earlier = noted.get(name)
+            if earlier is not None and name in _loads(node) and all(earlier is not s for s in mutated[2]):
+                mutated[2].append(earlier)  # ON_GPU = ON_GPU and ...: the earlier value is this one's input
             noted[name] = statement
         if changes:
             mutated[2].append(statement)
@@ -156,7 +159,8 @@ def _parsed(source: str) -> ast.Module | None:
             return None
 
 
-# id(namespace) -> (the namespace, the names a top-level statement changed in place, those statements in order)
+# id(namespace) -> (the namespace, the names a top-level statement changed in place, those statements in order, and
+# the statements whose names a later one computed again from themselves)
 _MUTATED: dict[int, tuple[dict[str, Any], set[str], list[_Statement]]] = {}
 
 
@@ -346,7 +350,7 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
     mutated, inplace = (kept[1], kept[2]) if kept is not None and kept[0] is namespace else (set(), [])
 
     def fits(s: _Statement) -> bool:
-        own = [n for n in s.binds if last.get(n) is s]  # a name a later statement bound again is put back after it
+        own = _own(s, last)  # a name a later statement bound again (not from itself) is put back after it
         if not own and not s.changes:
             return False
         for n in own:
@@ -389,8 +393,17 @@ def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
 
 
 def _own(statement: _Statement, last: dict[str, _Statement]) -> frozenset[str]:
-    """The names ``statement`` bound last (a later statement that bound a name again owns it)."""
-    return frozenset(n for n in statement.binds if last.get(n) is statement)
+    """The names ``statement`` bound last (a later statement that bound a name again owns it), or that a later
+    statement computed again from themselves (``ON_GPU = ON_GPU and ...``: the later one reads this one's value)."""
+    return frozenset(
+        n for n in statement.binds if last.get(n) is statement or (n in last and n in _loads(last[n].node))
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _loads(node: ast.stmt) -> frozenset[str]:
+    """The global names a top-level statement reads (not those it only assigns)."""
+    return frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
 
 
 def _runs_again(value: Any, statement: _Statement) -> bool:
@@ -600,6 +613,16 @@ def replayed(
             for owner, what, value in kept[4]:
                 undo.append((owner, what, _get(owner, what)))
                 _set(owner, what, value)
+            environ = [statement for statement in chosen if _ENVIRON in statement.changes]
+            if environ:  # the environment is put back after each call: set again for this one
+                from course import settings
+
+                with around():
+                    kept_settings = settings.KeptAround()
+                for statement in environ:
+                    _replay(namespace, statement, frozenset(), around, undo)
+                with around():
+                    kept_settings.noted()
         else:
             from course import settings  # the process-wide settings a replayed block set (cudnn.benchmark = True)
 

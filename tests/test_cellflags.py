@@ -345,6 +345,13 @@ SPELLINGS = {
         def uses(x):
             return os.environ["COURSE_USE_GPU"] == "1"
         """,
+    "a flag computed again from itself": """
+        import os
+        ON_GPU = torch.cuda.is_available()
+        ON_GPU = ON_GPU and os.environ.get("FORCE_CPU") != "1"
+        def uses(x):
+            return ON_GPU
+        """,
     "an if block that never ran here": """
         if torch.cuda.is_available():
             GPU_NAME = "played"
@@ -475,6 +482,12 @@ def test_a_cell_with_ipython_syntax_anywhere_is_noted(magic):
     cellflags.note_cell(magic + tail, namespace)
     exec(tail, namespace)
     assert cellflags.noted(namespace) == ["USE_GPU", "uses"]
+
+
+def test_a_flag_kept_in_the_environment_reads_as_on_a_gpu_in_every_played_call():
+    namespace = _run(SPELLINGS["a flag kept in the environment"])
+    assert [_on_a_played_gpu(namespace) for _ in range(3)] == [True, True, True]
+    assert namespace["uses"](None) is False
 
 
 def test_settings_a_replayed_gpu_block_sets_hold_in_the_call_and_are_put_back_after():
