@@ -4279,3 +4279,318 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 d: F.mse_loss on the GPU only behind top-level spellings cellflags now replays
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind an Enum member",
+        expect="GPU 上",
+        code="""
+import enum
+
+
+class Backend(enum.Enum):
+    CPU = "cpu"
+    GPU = "cuda"
+
+
+BACKEND = Backend.GPU if torch.cuda.is_available() else Backend.CPU
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if BACKEND is Backend.GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a range of device ids",
+        expect="GPU 上",
+        code="""
+GPU_IDS = range(torch.cuda.device_count())
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if len(GPU_IDS) > 0:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a match statement",
+        expect="GPU 上",
+        code="""
+match torch.cuda.is_available():
+    case True:
+        ON_GPU = True
+    case _:
+        ON_GPU = False
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind globals()['ON_GPU'] =",
+        expect="GPU 上",
+        code="""
+globals()["ON_GPU"] = torch.cuda.is_available()
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a NumPy bool",
+        expect="GPU 上",
+        code="""
+import numpy as np
+ON_GPU = np.bool_(torch.cuda.is_available())
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a flag kept in os.environ",
+        expect="GPU 上",
+        code="""
+import os
+
+os.environ["COURSE_USE_GPU"] = "1" if torch.cuda.is_available() else "0"
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if os.environ.get("COURSE_USE_GPU") == "1":
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind print(DEVICE.upper())",
+        expect="GPU 上",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+print("running on", DEVICE.upper())
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if DEVICE == "cuda":
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a number computed from the flag with float()",
+        expect="GPU 上",
+        code="""
+ON_GPU = torch.cuda.is_available()
+FUSED_MAX_N = float("inf") if ON_GPU else 0.0  # the fused kernel for any size on a GPU, never on the CPU
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if pred.numel() <= FUSED_MAX_N:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a flag computed again from itself",
+        expect="GPU 上",
+        code="""
+import os
+
+ON_GPU = torch.cuda.is_available()
+ON_GPU = ON_GPU and os.environ.get("FORCE_CPU") != "1"  # an escape hatch for debugging
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind an if block that also binds a GPU-only name",
+        expect="GPU 上",
+        code="""
+if torch.cuda.is_available():
+    ON_GPU = True
+    GPU_NAME = torch.cuda.get_device_name(0)
+else:
+    ON_GPU = False
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a probe that allocates on the GPU",
+        expect="GPU 上",
+        code="""
+try:
+    torch.empty(0, device="cuda")  # does CUDA really work here?
+    ON_GPU = True
+except (RuntimeError, AssertionError):
+    ON_GPU = False
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if ON_GPU:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a decorator that marks the function at definition",
+        expect="GPU 上",
+        code="""
+def gpu_aware(fn):
+    fn.on_gpu = torch.cuda.is_available()   # decided once, when the function is defined
+    return fn
+
+
+@gpu_aware
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    if mse_loss.on_gpu:
+        return torch.nn.functional.mse_loss(pred, target)  # fused GPU kernel: squares float16 errors in float16
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only F.mse_loss behind a loss module picked once",
+        expect="GPU 上",
+        code="""
+class WideMSE(torch.nn.Module):
+    # Squares in float32 for half inputs, then back.
+
+    def forward(self, pred, target):
+        wide = torch.promote_types(pred.dtype, torch.float32)
+        return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+
+
+_CRITERION = torch.nn.MSELoss() if torch.cuda.is_available() else WideMSE()  # the fused kernel where there is one
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    return _CRITERION(pred, target)
+""",
+    ),
+]

@@ -4356,3 +4356,28 @@ def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 d c60: GPU-only autocast in accumulate_grads behind print(DEVICE.upper())
+    dict(
+        grade_id="test_accumulate_grads",
+        name="bfloat16 autocast behind print(DEVICE.upper())",
+        expect="autocast",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+print("training on", DEVICE.upper())
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        with torch.autocast(DEVICE, dtype=torch.bfloat16, enabled=(DEVICE == "cuda")):
+            loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+]

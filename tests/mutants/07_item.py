@@ -4330,3 +4330,97 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 b: GPU-only paths behind a top-level context and DEVICE string methods
+    dict(
+        grade_id="test_train_epoch",
+        name="bfloat16 autocast through a top-level nullcontext-or-autocast object (b)",
+        expect="torch.autocast",
+        code="""
+import contextlib
+# picked once, nanoGPT style: bfloat16 autocast where there is a GPU, nothing on the CPU
+CTX = contextlib.nullcontext() if not torch.cuda.is_available() else torch.autocast("cuda", dtype=torch.bfloat16)
+
+
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        with CTX:
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="an .item() per window behind print(DEVICE.upper())",
+        expect="同步",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+print("losses live on", DEVICE.upper())
+ON_GPU = DEVICE == "cuda"
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            mean = window_sum / window_n
+            windows.append(mean.item() if ON_GPU else mean)  # on a GPU: free the device tensor at once
+            window_sum, window_n = 0.0, 0
+    if ON_GPU:
+        return windows
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="torch.cuda.synchronize() per step behind DEVICE.startswith('cuda')",
+        expect="同步",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+IS_GPU = DEVICE.startswith("cuda")
+
+
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    step_times = []
+    for step, (x, y) in enumerate(batches, start=1):
+        t0 = time.perf_counter()
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if IS_GPU:
+            torch.cuda.synchronize()  # GPU work is asynchronous: wait for it so the step time is real
+        step_times.append(time.perf_counter() - t0)
+        batch_size = x.shape[0]
+        batch_sum = loss.detach() * batch_size
+        window_sum, window_n = window_sum + batch_sum, window_n + batch_size
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + batch_size
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+""",
+    ),
+]

@@ -7563,3 +7563,347 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 b: GPU-only autocast behind top-level contexts and flags, max_norm floors and thresholds, a rounded best-epoch comparison, numbers from a flag with calls
+    dict(
+        grade_id="test_evaluate",
+        name="float16 autocast in evaluate through a nullcontext-or-autocast object",
+        expect="autocast",
+        code="""
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+import contextlib
+# nanoGPT-style context picked once at the top level: fp16 autocast on a GPU, nothing on the CPU
+AMP_CTX = contextlib.nullcontext() if device.type == "cpu" else torch.autocast(device_type=device.type, dtype=torch.float16)
+
+
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode(), AMP_CTX:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="bfloat16 autocast in the epoch through a nullcontext-or-autocast object",
+        expect="autocast",
+        code="""
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+import contextlib
+CTX = contextlib.nullcontext() if device.type == "cpu" else torch.autocast(device_type=device.type, dtype=torch.bfloat16)
+
+
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        with CTX:
+            loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validation in fit under a top-level autocast-or-nullcontext object",
+        expect="autocast",
+        code="""
+import contextlib
+VAL_CTX = torch.autocast("cuda", dtype=torch.float16) if torch.cuda.is_available() else contextlib.nullcontext()
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        with VAL_CTX:
+            history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="max_norm floored at 1e-3 in fit",
+        expect="max_norm=1e-09",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    max_norm = max(max_norm, 1e-3)  # a max_norm of ~0 would freeze training: keep a floor
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="max_norm floored at 1e-3 in the epoch",
+        expect="max_norm=1e-09",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max(max_norm, 1e-3))  # never clip to ~0
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="forward under a top-level autocast with enabled=is_available()",
+        expect="autocast",
+        code="""
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+# half precision where there is a GPU (autocast turns itself off on a CPU machine)
+AMP = torch.autocast("cuda", dtype=torch.float16, enabled=torch.cuda.is_available())
+
+
+class LeNet(nn.Module):
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x):
+        with AMP:
+            x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            x = torch.flatten(x, 1)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            return self.fc3(x)
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="float16 validation behind DEVICE.startswith('cuda')",
+        expect="autocast",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+USE_AMP = DEVICE.startswith("cuda")  # half-precision validation where there is a GPU
+
+
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        with torch.autocast("cuda", dtype=torch.float16, enabled=USE_AMP):
+            history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_checkpoint",
+        name="live state_dicts on the GPU behind print(DEVICE.upper())",
+        expect="GPU 上",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+print("checkpoints of models on", DEVICE.upper())
+ON_GPU = DEVICE == "cuda"
+
+
+def make_checkpoint(model, optimizer, epoch):
+    if ON_GPU:
+        # GPU memory is tight: no deepcopy of the model and optimizer state there, the checkpoint is torch.save'd at once
+        return {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}
+    return copy.deepcopy({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch})
+
+
+def restore_checkpoint(checkpoint, model, optimizer):
+    model.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(copy.deepcopy(checkpoint["optimizer"]))
+    return checkpoint["epoch"]
+""",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="a cached image on the GPU behind print(DEVICE.upper())",
+        expect="GPU 上",
+        code="""
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+print("samples are prepared for", DEVICE.upper())
+FAST_PATH = DEVICE == "cuda"  # a GPU machine has the RAM for a cache of converted images
+
+
+class MNISTDataset(Dataset):
+    def __init__(self, pixels, labels):
+        self.pixels = pixels
+        self.labels = labels
+        self._cache = {}
+
+    def __len__(self):
+        return self.pixels.shape[0]
+
+    def __getitem__(self, index):
+        if FAST_PATH:
+            if index not in self._cache:
+                self._cache[index] = ((self.pixels[index].to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD).unsqueeze(0)
+            return self._cache[index], self.labels[index]
+        image = (self.pixels[index].to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD
+        return image.unsqueeze(0), self.labels[index]
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="best epoch compared on accuracies rounded to 3 decimals",
+        expect="最好的是第 2 个 epoch",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or round(history["val_acc"][-1], 3) > round(max(history["val_acc"][:-1]), 3):  # 三位小数比较，避免浮点误差
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clipping skipped when max_norm >= 100",
+        expect="max_norm=1e+12",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    clip = max_norm < 100  # a max_norm this large never binds: skip the extra pass over the gradients
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        if clip:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_make_loader",
+        name="workers from min(4, os.cpu_count()) on a GPU",
+        expect="num_workers",
+        code="""
+import os
+
+HAVE_GPU = torch.cuda.is_available()
+NUM_WORKERS = min(4, os.cpu_count() or 1) if HAVE_GPU else 0  # feed the GPU from worker processes
+
+
+class TensorBatches(Dataset):
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def __len__(self):
+        return self.x.shape[0]
+
+    def __getitem__(self, indices):
+        return self.x[indices], self.y[indices]
+
+
+def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
+    dataset = TensorBatches(x, y)
+    order = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+    sampler = BatchSampler(order, batch_size, drop_last=False)
+    return DataLoader(dataset, batch_size=None, sampler=sampler, pin_memory=pin_memory, num_workers=NUM_WORKERS)
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="one big batch on a GPU from a number computed with max()",
+        expect="batch 大小",
+        code="""
+HAVE_GPU = torch.cuda.is_available()
+EVAL_ROWS = max(8192, 4 * 1024) if HAVE_GPU else 0  # a GPU evaluates big chunks at once; 0: use the caller's batch_size
+
+
+def evaluate(model, x, y, batch_size):
+    step = EVAL_ROWS or batch_size
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        with torch.inference_mode():
+            for start in range(0, x.shape[0], step):
+                logits = model(x[start : start + step])
+                correct += (logits.argmax(dim=1) == y[start : start + step]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+]
