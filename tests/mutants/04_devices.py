@@ -3698,3 +3698,74 @@ def to_device_async(batch, device):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 10 a c10, c24, c25: set_stream leaving the current device changed; copies queued on the default stream for a caller on its own
+    dict(
+        grade_id="test_to_device_async",
+        name="set_stream(side) ... set_stream(prev) leaves the current device on cuda:1",
+        expect="set_stream",
+        code="""
+# 04 to_device_async: pinned uploads queued on a side stream made current with torch.cuda.set_stream (the round-8
+# spelling), paired with the wait and record_stream, and the caller's stream put back with set_stream(prev).
+# set_stream(s) also makes s's GPU the current device: for a target on another GPU ("cuda:1" while the caller is on
+# cuda:0) the caller's current device is cuda:1 after the call, and nothing puts it back.
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    if device.type != "cuda":
+        for key, t in batch.items():
+            moved[key] = t.to(device)
+        return moved
+    prev = torch.cuda.current_stream(device)
+    side = torch.cuda.Stream(device)
+    side.wait_stream(prev)
+    torch.cuda.set_stream(side)
+    try:
+        for key, t in batch.items():
+            overlaps = t.device.type == "cpu" and t.is_pinned()
+            moved[key] = t.to(device, non_blocking=overlaps)
+    finally:
+        torch.cuda.set_stream(prev)
+    prev.wait_stream(side)
+    for key, t in moved.items():
+        if t is not batch[key]:
+            t.record_stream(prev)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="uploads inside with torch.cuda.stream(default_stream(device)) for a caller on its own stream",
+        expect="默认流",
+        code="""
+# 04 to_device_async: the uploads queued on the GPU's default stream ("in order with everything else on the GPU"),
+# not on the caller's current stream. A caller on its own stream (with torch.cuda.stream(s):) then reads the result
+# with nothing ordering it after the non_blocking copy.
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    if device.type != "cuda":
+        return {key: t.to(device) for key, t in batch.items()}
+    with torch.cuda.stream(torch.cuda.default_stream(device)):
+        for key, t in batch.items():
+            overlaps = t.device.type == "cpu" and t.is_pinned()
+            moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_like",
+        name="the upload inside with torch.cuda.stream(default_stream(device)) for a caller on its own stream",
+        expect="默认流",
+        code="""
+# 04 to_device_like: pinned uploads non_blocking, queued on the target GPU's default stream (c24's spelling).
+def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
+    device = next(ref.parameters()).device if isinstance(ref, nn.Module) else ref.device
+    if device.type == "cuda":
+        with torch.cuda.stream(torch.cuda.default_stream(device)):
+            return x.to(device, non_blocking=x.device.type == "cpu" and x.is_pinned())
+    return x.to(device)
+""",
+    ),
+]
