@@ -486,7 +486,8 @@ class SyncCounter(TorchFunctionMode):
             and isinstance(result, (torch.UntypedStorage, torch.TypedStorage))
             and not _called_by_torch(_TENSOR_PY + _SAVE_PY)
         ):
-            result = _PlayedStorage(self, result, first, _HANDS_OUT_MEMORY[name])
+            label = _HANDS_OUT_MEMORY[name]
+            result = PlayedStorage(result, PLAYED_CUDA, lambda: self._record(label, first))
         read = values_read or (copied_to_host and name not in _CONVERTS)
         if name == "one_hot" and _given_classes(args, kwargs):
             read = False  # the range checks a CPU makes; a GPU leaves them to the kernel's asserts, no sync
@@ -1753,52 +1754,91 @@ _HANDS_OUT_MEMORY = {
 _STORAGE_CALLS = frozenset({"untyped_storage", "storage", "_typed_storage"})
 
 
-class _PlayedStorage:
-    """A device tensor's storage as the learner's code sees it where a counter plays CUDA: on ``cuda:0``
-    (``.device``, ``.is_cuda``), as ``t.device`` reads; reading its memory (``tolist()``, indexing, ``.cpu()``,
-    iterating, printing) is the host read it is on a GPU, recorded then. Anything else is the real storage's
-    (``data_ptr()``, ``nbytes()``, ``size()``)."""
+class PlayedStorage:
+    """A played GPU tensor's storage as the learner's code sees it: on ``device`` (``.device``, ``.is_cuda``,
+    ``get_device()``, ``type()``), as the tensor's ``t.device`` reads; reading its memory (``tolist()``, indexing,
+    ``.cpu()``, iterating, printing) calls ``on_read`` (a counter's sync). What it hands back as a storage again
+    (``untyped()``, ``clone()``, ``_untyped_storage``) is played too; anything else is the real storage's
+    (``data_ptr()``, ``nbytes()``, ``size()``). One stand-in per real storage object, so ``is`` compares as it does."""
 
     _READS = frozenset({"tolist", "cpu", "numpy", "_write_file", "copy_", "__reduce__", "__reduce_ex__", "hex"})
+    _STORAGES = frozenset({"untyped", "clone", "_untyped_storage", "_new_shared", "share_memory_"})
+    _MADE: dict[int, tuple[Any, PlayedStorage]] = {}  # id(real storage) -> (it, its stand-in), while both live
 
-    def __init__(self, counter: SyncCounter, real: Any, tensor: torch.Tensor, label: str) -> None:
-        self._real, self._counter, self._tensor, self._label = real, counter, tensor, label
+    def __new__(cls, real: Any, device: torch.device, on_read: Callable[[], None] = lambda: None) -> PlayedStorage:
+        kept = cls._MADE.get(id(real))
+        if kept is not None and kept[0] is real and kept[1]._device == device:
+            kept[1]._on_read = on_read  # the count running now is the one a read belongs to
+            return kept[1]
+        made = super().__new__(cls)
+        made._real, made._device, made._on_read = real, device, on_read
+        cls._MADE[id(real)] = (real, made)
+        if len(cls._MADE) > 4096:  # stand-ins of storages long gone: forget the oldest
+            for key in list(cls._MADE)[:2048]:
+                del cls._MADE[key]
+        return made
 
-    device = property(lambda self: PLAYED_CUDA)
-    is_cuda = property(lambda self: True)
+    def __init__(self, real: Any, device: torch.device, on_read: Callable[[], None] = lambda: None) -> None:
+        pass  # set up in __new__ (a stand-in made once per real storage)
+
+    device = property(lambda self: self._device)
+    is_cuda = property(lambda self: self._device.type == "cuda")
+
+    def get_device(self) -> int:
+        return self._device.index if self._device.index is not None else 0
 
     def is_pinned(self, *args: Any) -> bool:
         return False
 
-    def _read(self) -> None:
-        self._counter._record(self._label, self._tensor)
+    def type(self, *args: Any, **kwargs: Any) -> Any:
+        name = self._real.type(*args, **kwargs)
+        return name.replace("torch.", "torch.cuda.", 1) if isinstance(name, str) and not args and not kwargs else name
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._real, name)
         if name in self._READS:
-            self._read()
+            self._on_read()
+        if name in self._STORAGES and callable(value):
+            return lambda *a, **k: _played_storage(value(*a, **k), self._device, self._on_read)
         return value
 
     def __getitem__(self, index: Any) -> Any:
-        self._read()
+        self._on_read()
         return self._real[index]
 
     def __iter__(self) -> Any:
-        self._read()
+        self._on_read()
         return iter(self._real)
 
     def __len__(self) -> int:
         return len(self._real)
 
     def __eq__(self, other: object) -> bool:
-        return self._real == (other._real if isinstance(other, _PlayedStorage) else other)
+        return self._real == (other._real if isinstance(other, PlayedStorage) else other)
 
     def __hash__(self) -> int:
         return hash(self._real)
 
     def __repr__(self) -> str:
-        self._read()
-        return repr(self._real).replace("device=cpu", "device=cuda:0")
+        self._on_read()
+        return repr(self._real).replace("device=cpu", f"device={self._device}")
+
+
+class FakeTensorStorages(TorchFunctionMode):
+    """Inside the block a FakeTensor's storage reads as on the FakeTensor's device (FakeTensorMode keeps storages
+    on meta): ``x.untyped_storage().device`` of a fake ``cuda:1`` tensor is ``cuda:1``, as on that GPU."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
+        out = func(*args, **(kwargs or {}))
+        if func in (_T.untyped_storage, _T.storage) and args and type(args[0]).__name__ == "FakeTensor":
+            return PlayedStorage(out, args[0].device)
+        return out
+
+
+def _played_storage(value: Any, device: torch.device, on_read: Callable[[], None]) -> Any:
+    if isinstance(value, (torch.UntypedStorage, torch.TypedStorage)):
+        return PlayedStorage(value, device, on_read)
+    return value
 
 
 def _called_by_torch(skip: tuple[str, ...] = ()) -> bool:

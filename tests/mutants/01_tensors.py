@@ -2729,3 +2729,50 @@ def masked_row_mean(x, low, high):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 b: GPU-only branches on other storage spellings; a right answer comparing storage devices
+    dict(
+        grade_id="test_make_labels",
+        name="subtract before the cast on the GPU only, branched on get_device()",
+        expect="GPU 上",
+        code="""
+def make_labels(raw):
+    if raw.untyped_storage().get_device() is not None:  # the storage is on a GPU (index 0, 1, ...)
+        return (raw - 1).long()     # subtract on the device in raw's dtype, then convert
+    return raw.long() - 1
+""",
+    ),
+    dict(
+        grade_id="test_make_labels",
+        name="subtract before the cast on the GPU only, branched on storage().untyped().device",
+        expect="GPU 上",
+        code="""
+def make_labels(raw):
+    if raw.storage().untyped().device.type == "cuda":
+        return (raw - 1).long()     # subtract on the device in raw's dtype, then convert
+    return raw.long() - 1
+""",
+    ),
+]
+
+
+CORRECT += [  # round 11 b: GPU-only branches on other storage spellings; a right answer comparing storage devices (right answers)
+    dict(
+        grade_id="test_mismatches",
+        name="devices compared through untyped_storage().device",
+        code="""
+def mismatches(x: torch.Tensor, ref: torch.Tensor) -> list:
+    found = []
+    if x.shape != ref.shape:
+        found.append("shape")
+    if x.dtype != ref.dtype:
+        found.append("dtype")
+    if x.untyped_storage().device != ref.untyped_storage().device:  # 张量在它的存储所在的设备上
+        found.append("device")
+    if x.requires_grad != ref.requires_grad:
+        found.append("requires_grad")
+    return found
+""",
+    ),
+]

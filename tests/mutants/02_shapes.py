@@ -2155,3 +2155,66 @@ def shares_storage(a, b):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 b: GPU-only branches on the storage's device by other spellings; a right answer comparing storages with is
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() on the GPU only, branched on untyped_storage().get_device()",
+        expect="GPU 上",
+        code="""
+def shares_storage(a, b):
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    if sa.get_device() is not None:  # GPU storage: compare the tensors' own addresses
+        return a.data_ptr() == b.data_ptr()
+    return sa.data_ptr() == sb.data_ptr()
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() on the GPU only, branched on storage().type()",
+        expect="GPU 上",
+        code="""
+def shares_storage(a, b):
+    if a.storage().type().startswith("torch.cuda"):  # GPU storage (torch.cuda.FloatStorage): compare the tensors' own addresses
+        return a.data_ptr() == b.data_ptr()
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() on the GPU only, branched on untyped_storage().untyped().device",
+        expect="GPU 上",
+        code="""
+def shares_storage(a, b):
+    sa = a.untyped_storage()
+    if sa.untyped().device.type == "cuda":  # GPU storage: compare the tensors' own addresses
+        return a.data_ptr() == b.data_ptr()
+    return sa.data_ptr() == b.untyped_storage().data_ptr()
+""",
+    ),
+    dict(
+        grade_id="test_shares_storage",
+        name="data_ptr() on the GPU only, branched on untyped_storage().clone().device",
+        expect="GPU 上",
+        code="""
+def shares_storage(a, b):
+    if a.untyped_storage().clone().device.type == "cuda":  # GPU: compare the tensors' own addresses
+        return a.data_ptr() == b.data_ptr()
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+""",
+    ),
+]
+
+
+CORRECT += [  # round 11 b: GPU-only branches on the storage's device by other spellings; a right answer comparing storages with is (right answers)
+    dict(
+        grade_id="test_shares_storage",
+        name="a.untyped_storage() is b.untyped_storage()",
+        code="""
+def shares_storage(a, b):
+    # 同一块存储 <=> 同一个存储对象（PyTorch 为每块存储只保留一个 Python 对象）
+    return a.untyped_storage() is b.untyped_storage()
+""",
+    ),
+]
