@@ -3897,7 +3897,7 @@ def layer_grad_norms(model, norm_type=2.0):
     dict(
         grade_id="test_train_step",
         name="bfloat16 autocast for batches of 512 rows or more",
-        expect="8192 行的 batch",
+        expect="131072 行的 batch",
         code="""
 def train_step(model, batch, optimizer, max_norm, stats):
     x, y = batch

@@ -2568,7 +2568,7 @@ def train_step(model, x, y, optimizer):
     dict(
         grade_id="test_regression_step",
         name="bfloat16 autocast for batches of 512 rows or more in regression_step",
-        expect="8192 行的 batch",
+        expect="131072 行的 batch",
         code="""
 def regression_step(model, x, y, optimizer):
     optimizer.zero_grad()
