@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import copy
 import dataclasses
 import enum
 import functools
@@ -84,10 +85,55 @@ class _Statement:
     plain: bool = False  # every call it makes is a machine query, a builtin or a plain function of the learner's
     code: types.CodeType | None = field(default=None, repr=False)
 
-    def compiled(self) -> types.CodeType:
+    def compiled(self, tolerant: bool = False) -> types.CodeType:
+        """The statement as the played machine runs it: without the calls that set a process-wide default a played
+        GPU cannot take (``torch.set_default_device("cuda")``, ``torch.cuda.set_device(0)``); ``tolerant``: each
+        statement inside its blocks on its own, one that raises skipped (a line only a real GPU can run)."""
+        if tolerant:
+            node = _Tolerant().visit(_WithoutDefaults().visit(copy.deepcopy(self.node)))
+            return compile(ast.fix_missing_locations(ast.Module([node], type_ignores=[])), "<cell>", "exec")
         if self.code is None:
-            self.code = compile(ast.Module([self.node], type_ignores=[]), "<cell>", "exec")
+            node = _WithoutDefaults().visit(copy.deepcopy(self.node))
+            self.code = compile(ast.fix_missing_locations(ast.Module([node], type_ignores=[])), "<cell>", "exec")
         return self.code
+
+
+# calls that change a process-wide default a played GPU cannot take: left out where it runs a cell again
+_DEFAULT_SETTERS = frozenset({"set_default_device", "set_default_tensor_type", "set_device", "init_process_group"})
+
+
+class _WithoutDefaults(ast.NodeTransformer):
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        call = node.value
+        name = getattr(call.func, "attr", getattr(call.func, "id", "")) if isinstance(call, ast.Call) else ""
+        return ast.Pass() if name in _DEFAULT_SETTERS else node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node  # a function's body runs when it is called, as written
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+    visit_ClassDef = visit_FunctionDef  # type: ignore[assignment]
+
+
+class _Tolerant(ast.NodeTransformer):
+    """Every statement inside a block on its own: ``try: statement`` / ``except Exception: pass``."""
+
+    def _wrapped(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for statement in body:
+            statement = self.visit(statement)
+            handler = ast.ExceptHandler(type=ast.Name("Exception", ast.Load()), name=None, body=[ast.Pass()])
+            out.append(ast.Try(body=[statement], handlers=[handler], orelse=[], finalbody=[]))
+        return out
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return node
+        for part in ("body", "orelse", "finalbody"):
+            body = getattr(node, part, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                setattr(node, part, self._wrapped(body))
+        return node
 
 
 # id(namespace) -> (the namespace, {name: the statement that bound it last}), see note_cell
@@ -137,9 +183,15 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
             mutated[2].append(statement)
 
 
+_BODY_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")  # cell magics that run their body as Python
+
+
 def _parsed(source: str) -> ast.Module | None:
     """A cell's source as Python: IPython's own syntax (``%matplotlib inline``, ``!nvidia-smi`` indented in a block,
-    ``info = !nvidia-smi``, ``%%time``) turned into the calls IPython runs, as the kernel does."""
+    ``info = !nvidia-smi``) turned into the calls IPython runs, as the kernel does; a ``%%time`` cell's body."""
+    lines = source.lstrip().splitlines()
+    if lines and lines[0].split()[0] in _BODY_MAGICS:
+        return _parsed("\n".join(lines[1:]))
     try:
         return ast.parse(source)
     except SyntaxError:
@@ -452,6 +504,8 @@ def _flag(value: Any, depth: int = 0) -> bool:
         return True
     if isinstance(value, torch.nn.Module) and replayable(value):  # a loss module picked from a flag
         return True
+    if _settings_object(value) and replayable(value):  # cfg = Config(): a namespace of flags made from a query
+        return True
     return value is None or type(value) in (bool, str) or isinstance(value, torch.dtype)
 
 
@@ -512,13 +566,27 @@ def replayable(value: Any, depth: int = 0) -> bool:
     if depth < 3 and isinstance(value, dict):
         return all(replayable(v, depth + 1) for v in value.values())
     if depth < 3 and _settings_object(value):  # SimpleNamespace(amp=...), argparse's args, a dataclass of flags
-        return all(replayable(v, depth + 1) for v in vars(value).values())
+        fields = _fields(value)
+        return bool(fields) and all(replayable(v, depth + 1) for v in fields.values())
     return False
 
 
 def _settings_object(value: Any) -> bool:
-    plain = type(value) in (types.SimpleNamespace, argparse.Namespace)
-    return (plain or (dataclasses.is_dataclass(value) and not isinstance(value, type))) and hasattr(value, "__dict__")
+    """A namespace of settings: SimpleNamespace, argparse's, a dataclass instance or one of a class the notebook
+    defined (``cfg = Config()``), whose fields are :func:`replayable`."""
+    plain = type(value) in (types.SimpleNamespace, argparse.Namespace) or type(value).__module__ == "__main__"
+    return plain or (dataclasses.is_dataclass(value) and not isinstance(value, type))
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    """A settings object's fields: its ``__dict__``, or a slotted dataclass's fields."""
+    if hasattr(value, "__dict__"):
+        return dict(vars(value))
+    return (
+        {f.name: getattr(value, f.name, None) for f in dataclasses.fields(value)}
+        if dataclasses.is_dataclass(value)
+        else {}
+    )
 
 
 _MISSING = object()
@@ -532,8 +600,8 @@ _CHEAP_OBJECTS = (torch.amp.GradScaler, contextlib.nullcontext, torch.autocast, 
 # the values the cells made, the values the played calls left, what the played calls left elsewhere: (owner, what,
 # value) for a function's default arguments and attributes, a container's contents)
 _PLAYED: dict[
-    int, tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]]]
-] = {}
+    int, tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]], Any]
+] = {}  # ..., and the settings the first run left for the calls (settings.KeptAround) or None
 
 _CONTENTS = "<contents>"  # what an undo entry puts back: a container's contents, not one of its names
 
@@ -547,7 +615,7 @@ def _get(owner: Any, what: str) -> Any:
         return owner.copy()
     if isinstance(owner, type):
         return {k: v for k, v in vars(owner).items() if not k.startswith("__")}
-    return dict(vars(owner))
+    return _fields(owner)
 
 
 def _set(owner: Any, what: str, value: Any) -> None:
@@ -566,9 +634,12 @@ def _set(owner: Any, what: str, value: Any) -> None:
             delattr(owner, k)
         for k, v in value.items():
             setattr(owner, k, v)
-    else:
+    elif hasattr(owner, "__dict__"):
         vars(owner).clear()
         vars(owner).update(value)
+    else:  # a slotted dataclass
+        for k, v in value.items():
+            setattr(owner, k, v)
 
 
 _SWAPPED: list[dict[int, Any]] = []  # per played block: id(what the cells bound) -> what the played machine binds
@@ -603,7 +674,7 @@ def replayed(
     names = sorted({name for s in chosen for name in _own(s, last)})
     made = {name: namespace.get(name, _MISSING) for name in names}
     undo: list[tuple[Any, str, Any]] = []  # (owner, what, value): put back in reverse order
-    kept_settings = None  # the process-wide settings the replayed statements set: put back after the call
+    kept_settings = first_settings = None  # the process-wide settings the replayed statements set (put back)
     kept = _PLAYED.get(id(namespace))
     try:
         if kept is not None and kept[0] is namespace and kept[1] == key and all(made[n] is kept[2][n] for n in names):
@@ -613,16 +684,12 @@ def replayed(
             for owner, what, value in kept[4]:
                 undo.append((owner, what, _get(owner, what)))
                 _set(owner, what, value)
-            environ = [statement for statement in chosen if _ENVIRON in statement.changes]
-            if environ:  # the environment is put back after each call: set again for this one
+            if kept[5] is not None:  # the settings the first run left for the call (TF32, the environment)
                 from course import settings
 
                 with around():
-                    kept_settings = settings.KeptAround()
-                for statement in environ:
-                    _replay(namespace, statement, frozenset(), around, undo)
-                with around():
-                    kept_settings.noted()
+                    kept_settings, first_settings = settings.KeptAround(), kept[5]
+                    first_settings.again()
         else:
             from course import settings  # the process-wide settings a replayed block set (cudnn.benchmark = True)
 
@@ -643,9 +710,8 @@ def replayed(
                 id(made[n]): namespace[n]
                 for n in names
                 if callable(made[n])
-                and isinstance(namespace.get(n), types.FunctionType)
-                and namespace[n] is not made[n]
-                and namespace[n].__globals__ is namespace
+                and namespace.get(n) is not made[n]
+                and getattr(getattr(namespace.get(n), "func", namespace.get(n)), "__globals__", None) is namespace
             }
         )
         try:
@@ -660,8 +726,8 @@ def replayed(
             _set(owner, what, value)
         if kept_settings is not None:
             with around():
-                kept_settings.put_back()
-        _PLAYED[id(namespace)] = (namespace, key, made, left, extras)
+                kept_settings.put_back(first_settings)
+        _PLAYED[id(namespace)] = (namespace, key, made, left, extras, first_settings or kept_settings)
 
 
 def _read_later(chosen: list[_Statement], last: dict[str, _Statement]) -> list[_Statement]:
@@ -686,7 +752,16 @@ def _replay(
     contents = [(owner, _CONTENTS, _get(owner, _CONTENTS)) for owner in changed]
     try:
         with around(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            exec(statement.compiled(), namespace)  # noqa: S102 - the learner's own statement, in its own process
+            try:
+                exec(statement.compiled(), namespace)  # noqa: S102 - the learner's own statement, in its own process
+            except Exception:  # noqa: BLE001 - a line only a real GPU runs (torch.cuda.get_device_name(0)): the rest
+                if not isinstance(statement.node, (ast.If, ast.Try, ast.With, ast.For, ast.Match)):
+                    raise
+                for name, value in before.items():
+                    _put(namespace, name, value)
+                for owner, what, value in contents:
+                    _set(owner, what, value)
+                exec(statement.compiled(tolerant=True), namespace)  # noqa: S102
         made = [namespace.get(n, _MISSING) for n, old in before.items() if old is _MISSING]
         if not all(v is _MISSING or _runs_again(v, statement) for v in made):
             raise ValueError("a block that never ran here made something that is not a flag")

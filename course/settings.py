@@ -668,47 +668,62 @@ def snapshot() -> dict[str, Any]:
     return {_SEED: _Seed(arm=True), **before}
 
 
-# settings a setup cell does not set, and which the course's own machinery changes while a played call runs (its
-# modes, hooks, patched bindings, captured streams, grad mode): kept_around leaves them to it
-_NOT_SETUP = (
-    "TorchFunctionMode", "saved_tensors_hooks", BINDINGS, "sys.stdout", "全局 hook", "logging", "set_grad_enabled",
-    "gc.", "set_autocast", "set_sync_debug_mode", "showwarning",
+# the settings a GPU machine's setup cell sets for the computations that follow (TF32, cuDNN, the environment):
+# in force for a played call, as there; every other setting a replayed cell changed is put back at once
+_FOR_THE_CALL = (
+    "matmul", "allow_tf32", "cudnn", "fp32_precision", "os.environ", "deterministic", "sdp", "opt_einsum", "mkldnn",
+    "flush_denormal",
 )  # fmt: skip
 
 
 class KeptAround:
     """Every setting that can be read when it is made (a played GPU refuses some reads), and the torch CPU
-    generator's state; :meth:`noted` reads them again once the course's own code has run (a setup cell run again:
-    :func:`course.cellflags.replayed`), and :meth:`put_back` puts back those that code changed, unless something
-    changed them again since (a learner's call: the watch around it reports that). No probe armed, nothing reported."""
+    generator's state, around the course's own run of a learner's setup cell on a played GPU
+    (:func:`course.cellflags.replayed`). :meth:`noted` reads them again after that run and at once puts back all it
+    changed but the settings a computation runs under (:data:`_FOR_THE_CALL`, as a GPU machine's setup cell leaves
+    them for the calls after it); :meth:`put_back` puts those back after the call, unless something changed them
+    again since (a learner's call: the watch around it reports that); :meth:`again` sets them as the run left them
+    for a later played call. No probe armed, nothing reported."""
 
     def __init__(self) -> None:
-        self.readings: list[tuple[Callable[[], Any], Callable[[Any], None], Any]] = []
+        self.readings: list[tuple[str, Callable[[], Any], Callable[[Any], None], Any]] = []
         for name, (read, restore) in SETTINGS.items():
-            if name == _SEED or any(part in name for part in _NOT_SETUP):
+            if name == _SEED or "sys.stdout" in name:
                 continue
             try:
-                self.readings.append((read, restore, read()))
+                self.readings.append((name, read, restore, read()))
             except Exception:  # noqa: BLE001, S112 - a reading only a real GPU answers
                 continue
         self.rng = torch.random.get_rng_state()
         self.after: list[Any] = []
-        self.rng_after = self.rng
 
     def noted(self) -> None:
-        self.after = [_reading(read) for read, _, _ in self.readings]
-        self.rng_after = torch.random.get_rng_state()
+        self.after = [_reading(read) for _, read, _, _ in self.readings]
+        for (name, read, restore, value), after in zip(self.readings, self.after, strict=True):
+            if after != value and not any(part in name for part in _FOR_THE_CALL):
+                _restored(read, restore, value)
+        torch.random.set_rng_state(self.rng)  # torch.manual_seed(0) in a GPU block: the caller's stream goes on
 
-    def put_back(self) -> None:
-        for (read, restore, value), after in zip(self.readings, self.after, strict=False):
-            try:
-                now = read()
-                if now != value and now == after:
-                    restore(value)
-            except Exception:  # noqa: BLE001, S112 - as unreadable as it was before
-                continue
-        if torch.equal(torch.random.get_rng_state(), self.rng_after):
-            torch.random.set_rng_state(self.rng)
+    def again(self) -> None:
+        for (name, read, restore, value), after in zip(self.readings, self.after, strict=False):
+            if after != value and any(part in name for part in _FOR_THE_CALL):
+                _restored(read, restore, after)
+
+    def put_back(self, first: KeptAround | None = None) -> None:
+        """Put back what the run left for the call (``first``'s, where :meth:`again` set it from another)."""
+        source = first or self
+        wanted = {name: after for (name, *_), after in zip(source.readings, source.after, strict=False)}
+        for name, read, restore, value in self.readings:
+            after = wanted.get(name, value)
+            if any(part in name for part in _FOR_THE_CALL) and after != value and _reading(read) == after:
+                _restored(read, restore, value)
+
+
+def _restored(read: Callable[[], Any], restore: Callable[[Any], None], value: Any) -> None:
+    try:
+        restore(value)
+    except Exception:  # noqa: BLE001, S110 - as unreadable as it was before
+        pass
 
 
 def _reading(read: Callable[[], Any]) -> Any:

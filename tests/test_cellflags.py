@@ -12,7 +12,7 @@ from course import cellflags, scenarios
 
 
 def _run(source: str) -> dict:
-    namespace: dict = {"torch": torch}
+    namespace: dict = {"torch": torch, "__name__": "__main__"}  # as in a notebook
     source = textwrap.dedent(source)
     cellflags.note_cell(source, namespace)
     exec(source, namespace)
@@ -352,6 +352,32 @@ SPELLINGS = {
         def uses(x):
             return ON_GPU
         """,
+    "a flag in an instance of the notebook's own class": """
+        class Config:
+            def __init__(self):
+                self.use_gpu = torch.cuda.is_available()
+        cfg = Config()
+        def uses(x):
+            return cfg.use_gpu
+        """,
+    "a flag in a slotted dataclass": """
+        from dataclasses import dataclass
+        @dataclass(slots=True)
+        class Cfg:
+            gpu: bool = False
+        cfg = Cfg(gpu=torch.cuda.is_available())
+        def uses(x):
+            return cfg.gpu
+        """,
+    "a block with a line only a real GPU runs": """
+        USE_GPU = False
+        if torch.cuda.is_available():
+            torch.cuda.set_device(0)
+            NAME = torch.cuda.get_device_name(0)
+            USE_GPU = True
+        def uses(x):
+            return USE_GPU
+        """,
     "an if block that never ran here": """
         if torch.cuda.is_available():
             GPU_NAME = "played"
@@ -515,3 +541,16 @@ def test_settings_a_replayed_gpu_block_sets_hold_in_the_call_and_are_put_back_af
     assert torch.equal(torch.random.get_rng_state(), state[0]) and random.getstate() == state[1]
     assert warnings.filters == filters and not torch.backends.cudnn.benchmark
     assert "PYTORCH_CUDA_ALLOC_CONF" not in __import__("os").environ
+
+
+def test_a_time_cell_and_a_setup_block_that_sets_the_default_device_are_replayed_and_leave_nothing():
+    namespace: dict = {"torch": torch, "__name__": "__main__"}
+    source = "%%time\nUSE_GPU = torch.cuda.is_available()\nif USE_GPU:\n    torch.set_default_device('cuda')\n"
+    cellflags.note_cell(source, namespace)
+    exec(
+        "USE_GPU = torch.cuda.is_available()\ndef uses(x):\n    return (USE_GPU, torch.zeros(1).device.type)\n",
+        namespace,
+    )
+    cellflags.note_cell("def uses(x):\n    return (USE_GPU, torch.zeros(1).device.type)\n", namespace)
+    assert _on_a_played_gpu(namespace) == (True, "cpu")
+    assert torch.get_default_device().type == "cpu"

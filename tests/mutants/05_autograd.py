@@ -4381,3 +4381,123 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 c: bans past a local import or a dict of keywords; autocast past 4096 rows; a right answer with is_grads_batched=False among its keywords
+    dict(
+        grade_id="test_accumulate_grads",
+        name="bfloat16 autocast for micro-batches over 4096 rows",
+        expect="autocast",
+        code="""
+def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
+    model.zero_grad(set_to_none=True)
+    n = x.shape[0]
+    total = 0.0
+    for start in range(0, n, micro_batch_size):
+        xb = x[start:start + micro_batch_size]
+        yb = y[start:start + micro_batch_size]
+        # 很大的 micro-batch 在 GPU 上用 bfloat16 省显存、提速
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=xb.is_cuda and xb.shape[0] > 4096):
+            out = model(xb)
+        loss = loss_fn(out, yb) * (xb.shape[0] / n)
+        loss.backward()
+        total = total + loss.detach()
+    return float(total)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a local import of torch.autograd.functional.jacobian for outputs over 64 elements",
+        expect="torch.autograd.functional.jacobian",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    if y.numel() > 64:  # 输出很多时一行一行太慢：交给 torch 的批量实现
+        from torch.autograd.functional import jacobian as batched_jacobian
+        return batched_jacobian(f, x.detach(), vectorize=True)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="is_grads_batched=True from a module-level dict of keywords for outputs over 64 elements",
+        expect="is_grads_batched",
+        code="""
+FAST_VJP = dict(retain_graph=True, is_grads_batched=True)  # 输出很多时：一次算完所有行
+
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 64:
+        eye = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = torch.autograd.grad(y, leaf, eye, **FAST_VJP)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="a local import of the functional sgd for more than 64 parameters",
+        expect="torch.optim.sgd.sgd",
+        code="""
+def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    with torch.no_grad():
+        if len(params) > 64:  # 参数张量很多的大模型：交给 torch 的 foreach 实现，少启动很多 kernel
+            from torch.optim.sgd import sgd as functional_sgd
+            idx = [i for i, p in enumerate(params) if p.grad is not None]
+            bufs = [momentum_buffers.get(i) for i in idx]
+            functional_sgd([params[i] for i in idx], [params[i].grad for i in idx], bufs, foreach=True,
+                           weight_decay=weight_decay, momentum=momentum, lr=lr, dampening=0.0, nesterov=False, maximize=False)
+            if momentum != 0:
+                momentum_buffers.update(zip(idx, bufs))
+            return
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 11 c: bans past a local import or a dict of keywords; autocast past 4096 rows; a right answer with is_grads_batched=False among its keywords (right answers)
+    dict(
+        grade_id="test_jacobian",
+        name="the row loop with is_grads_batched=False written before retain_graph=True",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        # 一行一次：不批量 (is_grads_batched=False)，图留着给下一行
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), is_grads_batched=False, retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

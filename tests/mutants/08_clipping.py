@@ -4279,3 +4279,72 @@ def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, to
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 c: shortcuts past a local import; autocast past 8192 rows
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a local import of get_total_norm for more than 16 gradients",
+        expect="代码里用到了 torch.nn.utils.get_total_norm",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if len(grads) > 16:  # 参数张量很多的大模型：用 torch 的融合实现，少启动几百个 kernel
+        from torch.nn.utils import get_total_norm
+        total = get_total_norm(grads)
+    else:
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="import torch.nn.utils as U inside, U.get_total_norm for more than 32 gradients",
+        expect="代码里用到了 torch.nn.utils.get_total_norm",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    n_grads = sum(len(gs) for gs in groups.values())
+    layers = {}
+    for layer, grads in groups.items():
+        if n_grads > 32:  # 很多参数张量：一次融合的 kernel 算完这一层的范数
+            import torch.nn.utils as U
+            layers[layer] = U.get_total_norm(grads, norm_type)
+        else:
+            layers[layer] = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast for batches over 8192 rows",
+        expect="131072 行的 batch",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=x.is_cuda and x.shape[0] > 8192):  # 大 batch 用 bf16 提速
+        out = model(x)
+    loss = F.mse_loss(out.float(), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

@@ -2723,3 +2723,41 @@ def regression_step(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimize
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 c: autocast past 8192 rows
+    dict(
+        grade_id="test_regression_step",
+        name="bfloat16 autocast for batches over 8192 rows in regression_step",
+        expect="131072 行的 batch",
+        code="""
+def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=x.is_cuda and x.shape[0] > 8192):  # 大 batch 用 bf16 提速
+        pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred.float(), y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    norm = grad_norm(model)
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": norm, "skipped": False}
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="bfloat16 autocast for batches over 8192 rows in train_step",
+        expect="131072 行的 batch",
+        code="""
+def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=x.is_cuda and x.shape[0] > 8192):  # 大 batch 用 bf16 提速
+        logits = model(x)
+    loss = F.cross_entropy(logits.float(), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+    ),
+]
