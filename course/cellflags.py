@@ -467,8 +467,11 @@ def _runs_again(value: Any, statement: _Statement) -> bool:
 
 
 def _devices(value: Any) -> bool:
-    """A device, or a tuple, list or dict of devices and :func:`replayable` values (``CONFIG = {"device": ...}``)."""
+    """A device, or a tuple, list, dict or settings object of devices and :func:`replayable` values
+    (``CONFIG = {"device": ...}``, ``cfg.device``)."""
     values = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else None
+    if values is None and not isinstance(value, (type, torch.device)) and _settings_object(value):
+        values = _fields(value).values()
     if values is not None:
         return all(_devices(v) or replayable(v) for v in values) and any(_devices(v) for v in values)
     return isinstance(value, torch.device)
@@ -566,8 +569,8 @@ def replayable(value: Any, depth: int = 0) -> bool:
     if depth < 3 and isinstance(value, dict):
         return all(replayable(v, depth + 1) for v in value.values())
     if depth < 3 and _settings_object(value):  # SimpleNamespace(amp=...), argparse's args, a dataclass of flags
-        fields = _fields(value)
-        return bool(fields) and all(replayable(v, depth + 1) for v in fields.values())
+        fields = _fields(value)  # a device among them (cfg.device) too: _as_played sets it for the call
+        return bool(fields) and all(replayable(v, depth + 1) or isinstance(v, torch.device) for v in fields.values())
     return False
 
 
@@ -802,6 +805,12 @@ def _as_played(value: Any, gpu: torch.device | None, made: Any) -> Any:
     if isinstance(value, (tuple, list)):
         old = made if isinstance(made, (tuple, list)) and len(made) == len(value) else [None] * len(value)
         return type(value)(_as_played(v, gpu, m) for v, m in zip(value, old, strict=True))
+    if not isinstance(value, (type, torch.device)) and _settings_object(value):  # the played machine's own object
+        before = _fields(made) if _settings_object(made) and not isinstance(made, type) else {}
+        for k, v in _fields(value).items():
+            if isinstance(v, torch.device):
+                setattr(value, k, _as_played(v, gpu, before.get(k)))
+        return value
     if not isinstance(value, torch.device):
         return value
     if gpu is not None:

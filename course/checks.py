@@ -8,6 +8,7 @@ cell that prints to stderr as 0.
 
 from __future__ import annotations
 
+import functools
 import math
 import types
 import warnings
@@ -657,6 +658,7 @@ def _learners(fn: Any) -> bool:
     wrapper."""
     if remote.is_remote(fn):
         return True
+    fn = fn.func if isinstance(fn, functools.partial) else fn  # mse_loss = functools.partial(_mse, fused=...)
     return isinstance(fn, (types.FunctionType, type)) and not (fn.__module__ or "").startswith(("course", "torch"))
 
 

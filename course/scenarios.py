@@ -409,6 +409,8 @@ class SyncCounter(TorchFunctionMode):
         kwargs = kwargs or {}
         if _paused:  # not counted; a call that names the played GPU still runs on this host (a replayed probe)
             if self.plays_cuda:
+                if func is _T.cuda and args:  # torch.zeros(1).cuda(): a copy, here on the host
+                    return args[0].clone()
                 args, kwargs = _on_this_host(func, op_name(func), args, kwargs)
             return func(*args, **kwargs)
         if self.plays_cuda:

@@ -7907,3 +7907,79 @@ def evaluate(model, x, y, batch_size):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 c: a log every 50 batches, autocast for batches of 32 rows or more, clipping only the optimizer's parameters
+    dict(
+        grade_id="test_train_one_epoch",
+        name="loss.item() printed every 50 batches",
+        expect="120 个 batch",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for k, (xb, yb) in enumerate(loader):
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+        if (k + 1) % 50 == 0:  # 每 50 个 batch 打印一次进度
+            print(f"  batch {k + 1}: loss {loss.item():.4f}")
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="bfloat16 autocast for batches of 32 rows or more",
+        expect="autocast",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        # GPU 上 batch 够大时用 bfloat16 的 autocast 提速（bf16 不需要 GradScaler）
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=xb.is_cuda and xb.shape[0] >= 32):
+            out = model(xb)
+        loss = loss_fn(out.float(), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="clip_grad_norm_ over the optimizer's parameters",
+        expect="模型全部参数",
+        code="""
+def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    params = [p for group in optimizer.param_groups for p in group["params"]]  # 裁剪优化器要更新的参数
+    losses = []
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+    ),
+]
