@@ -4594,3 +4594,258 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 a: setup blocks a replay ran wrongly (right answers) and GPU-only branches behind spellings it missed
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion when the setup turned TF32 on",
+        expect="GPU 上",
+        code="""
+# setup cell: on a GPU machine, allow TF32 matmuls (the usual Ampere advice)
+USE_GPU = False
+if torch.cuda.is_available():
+    USE_GPU = True
+    torch.backends.cuda.matmul.allow_tf32 = True
+
+
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if torch.backends.cuda.matmul.allow_tf32:  # fast GPU: use the tensor-core matmul form
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="the banned expansion when the setup set matmul precision high",
+        expect="GPU 上",
+        code="""
+# setup cell: on a GPU machine, ask for TF32 precision for float32 matmuls
+if torch.cuda.is_available():
+    DEVICE = torch.device("cuda")
+    torch.set_float32_matmul_precision("high")
+else:
+    DEVICE = torch.device("cpu")
+
+
+def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if torch.get_float32_matmul_precision() != "highest":  # tensor cores available: matmul form
+        return (x * x).sum(-1, keepdim=True) + (y * y).sum(-1) - 2 * x @ y.T
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind a block with torch.cuda.set_device(0)",
+        expect="GPU 上",
+        code="""
+# setup cell: pin the first GPU where there is one, and note that we have it
+USE_GPU = False
+if torch.cuda.is_available():
+    torch.cuda.set_device(0)
+    USE_GPU = True
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if USE_GPU:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind DEVICE from a block with set_device(0)",
+        expect="GPU 上",
+        code="""
+# setup cell: the usual device choice, pinning GPU 0 where there is one
+if torch.cuda.is_available():
+    torch.cuda.set_device(0)
+    DEVICE = torch.device("cuda")
+else:
+    DEVICE = torch.device("cpu")
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if DEVICE.type == "cuda":  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind an instance of the notebook's Config",
+        expect="GPU 上",
+        code="""
+# setup cell: a config object, as in most training scripts
+class Config:
+    def __init__(self):
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        self.use_gpu = torch.cuda.is_available()
+        self.batch_size = 128
+
+
+cfg = Config()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if cfg.use_gpu:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind a torch.zeros(1).cuda() probe",
+        expect="GPU 上",
+        code="""
+# setup cell: find out whether a GPU really works by moving a tensor to it
+try:
+    torch.zeros(1).cuda()
+    USE_GPU = True
+except Exception:
+    USE_GPU = False
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if USE_GPU:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 11 a: setup blocks a replay ran wrongly (right answers) and GPU-only branches behind spellings it missed (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="a setup block that sets the default device to the GPU",
+        code="""
+# a right answer (the solution's mse_loss) after a common setup cell: on a GPU machine, make it the default device
+if torch.cuda.is_available():
+    device = torch.device("cuda")
+    torch.set_default_device(device)
+else:
+    device = torch.device("cpu")
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="a setup block that configures the root logger",
+        code="""
+# a right answer (the solution's mse_loss) after a setup cell that logs which GPU it got
+import logging
+USE_GPU = False
+if torch.cuda.is_available():
+    USE_GPU = True
+    logging.basicConfig(level=logging.INFO)
+    logging.info("GPU: %s", torch.cuda.get_device_name())
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="a setup block that sets a named logger's level",
+        code="""
+# a right answer (the solution's mse_loss) after a setup cell that turns on verbose training logs on the GPU machine
+import logging
+log = logging.getLogger("train")
+USE_GPU = False
+if torch.cuda.is_available():
+    USE_GPU = True
+    log.setLevel(logging.DEBUG)
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="a setup block that disables the garbage collector",
+        code="""
+# a right answer (the solution's mse_loss) after a setup cell that switches Python's GC off for long GPU runs
+import gc
+USE_GPU = False
+if torch.cuda.is_available():
+    USE_GPU = True
+    gc.disable()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]

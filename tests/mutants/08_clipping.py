@@ -4348,3 +4348,97 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 11 a: per-step logging behind a Config instance, a set_device block, a slotted dataclass
+    dict(
+        grade_id="test_train_step",
+        name="per-step .item() logging behind an instance of the notebook's Config",
+        expect="同步",
+        code="""
+# setup cell: a config object, as in most training scripts
+class Config:
+    def __init__(self):
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        self.log_gpu = torch.cuda.is_available()
+
+
+cfg = Config()
+
+
+def train_step(model: nn.Module, batch, optimizer, max_norm: float, stats: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if cfg.log_gpu:  # on the GPU machine: watch the norm every step
+        print(f"grad norm {grad_norm.item():.3f}  loss {loss.item():.4f}")
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="per-step .item() logging behind a block with set_device(0)",
+        expect="同步",
+        code="""
+# setup cell: pin GPU 0 where there is one, and note that we have it
+LOG_GPU = False
+if torch.cuda.is_available():
+    torch.cuda.set_device(0)
+    LOG_GPU = True
+
+
+def train_step(model: nn.Module, batch, optimizer, max_norm: float, stats: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if LOG_GPU:  # on the GPU machine: watch the norm every step
+        print(f"grad norm {grad_norm.item():.3f}  loss {loss.item():.4f}")
+    return loss.detach(), grad_norm
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="per-step .item() logging behind a slotted dataclass flag",
+        expect="同步",
+        code="""
+# setup cell: a typed, slotted config (modern dataclass spelling)
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class TrainConfig:
+    log_gpu: bool = False
+    max_norm: float = 1.0
+
+
+cfg = TrainConfig(log_gpu=torch.cuda.is_available())
+
+
+def train_step(model: nn.Module, batch, optimizer, max_norm: float, stats: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    if cfg.log_gpu:  # on the GPU machine: watch the norm every step
+        print(f"grad norm {grad_norm.item():.3f}  loss {loss.item():.4f}")
+    return loss.detach(), grad_norm
+""",
+    ),
+]

@@ -7983,3 +7983,40 @@ def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None)
 """,
     ),
 ]
+
+
+CORRECT += [  # round 11 a c28: a setup block that sets the default device beside the solution's LeNet (right answers)
+    dict(
+        grade_id="test_lenet",
+        name="a setup block that sets the default device to the GPU",
+        code="""
+# a right answer (the solution's LeNet) after c05's setup cell (GPU made the default device on a GPU machine)
+if torch.cuda.is_available():
+    device = torch.device("cuda")
+    torch.set_default_device(device)
+else:
+    device = torch.device("cpu")
+
+
+class LeNet(nn.Module):
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+    ),
+]
