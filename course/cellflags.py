@@ -696,14 +696,16 @@ def replayed(
         else:
             from course import settings  # the process-wide settings a replayed block set (cudnn.benchmark = True)
 
-            with around():  # reading them runs torch (set_flush_denormal's probe): not the learner's doing
-                kept_settings = settings.KeptAround()  # in force for the call, as the cells left them on a GPU machine
+            if chosen:  # reading them takes ~15 ms: only where a statement runs again
+                with around():
+                    kept_settings = settings.KeptAround()  # in force for the call, as the cells left them on a GPU
             for statement in chosen:
                 _replay(namespace, statement, _own(statement, last), around, undo)
             for statement in _read_later(chosen, last):  # AMP_DTYPE computed from a flag a later cell asked again
                 _replay(namespace, statement, _own(statement, last), around, undo)
-            with around():
-                kept_settings.noted()
+            if kept_settings is not None:
+                with around():
+                    kept_settings.noted()
             for name in names:  # a device the played machine named: the played GPU, or back to the real one
                 value = namespace.get(name)
                 if _devices(value):

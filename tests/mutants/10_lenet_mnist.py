@@ -7913,7 +7913,7 @@ MUTANTS += [  # round 11 c: a log every 50 batches, autocast for batches of 32 r
     dict(
         grade_id="test_train_one_epoch",
         name="loss.item() printed every 50 batches",
-        expect="120 个 batch",
+        expect="64 个 batch",
         code="""
 def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
     device = next(model.parameters()).device
