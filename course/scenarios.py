@@ -487,6 +487,7 @@ class SyncCounter(TorchFunctionMode):
             and first is not None
             and isinstance(result, (torch.UntypedStorage, torch.TypedStorage))
             and not _called_by_torch(_TENSOR_PY + _SAVE_PY)
+            and not _called_from(_SAVE_PY)  # torch.save reads the real storage (and that read is the sync)
         ):
             label = _HANDS_OUT_MEMORY[name]
             result = PlayedStorage(result, PLAYED_CUDA, lambda: self._record(label, first))

@@ -3326,7 +3326,7 @@ def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     dict(
         grade_id="test_jacobian",
         name="batched_grads_when_the_gpu_has_room",
-        expect="GPU 上走了另一条路",
+        expect="is_grads_batched",  # named in the code: refused whatever the inputs
         code="""
 def _roomy_gpu(t):
     try:
@@ -3504,7 +3504,7 @@ MUTANTS += [  # stop 59 (round 7 c: c07, c09): torch.accelerator.memory_allocate
     dict(
         grade_id="test_jacobian",
         name="is_grads_batched_when_torch_accelerator_has_memory_allocated",
-        expect="jacobian 调用了 torch.vmap",
+        expect="is_grads_batched",
         code="""
 # jacobian: torch.accelerator.memory_allocated() (not played; 0 on a machine without a GPU): when the GPU holds
 # tensors, all rows in one batched VJP (is_grads_batched=True, banned).

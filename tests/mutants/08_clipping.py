@@ -1277,16 +1277,8 @@ MUTANTS += [  # s37 review (c4): passed every test (each test optimizer had one 
     ),
 ]
 
-CORRECT += [  # s37 review (c4): the parameters of every param group (the model's parameters, all of them)
-    dict(
-        grade_id="test_train_step",
-        name="clips_the_params_of_every_param_group",
-        code=_step(
-            clip='params = [p for group in optimizer.param_groups for p in group["params"]]\n'
-            "    grad_norm = torch.nn.utils.clip_grad_norm_(params, max_norm)"
-        ),
-    ),
-]
+# s37 review (c4) had the parameters of every param group as a right answer: with an optimizer over part of the
+# model it is not (round 10 c c03, a mutant above: the global norm is the model's, all of its parameters)
 
 
 MUTANTS += [  # s38 review (c5): was told it measured the norm after clipping (w = 1 = max_norm in the visible case)
@@ -2547,7 +2539,7 @@ MUTANTS += [  # stop 48 review (n3 cand06): every call played a GPU, so a branch
     dict(
         grade_id="test_clip_by_global_norm_",
         name="clip_grad_norm_ where the gradients are not on a GPU",
-        expect="在没有 GPU 的机器上",
+        expect="代码里用到了 torch.nn.utils.clip_grad_norm_",  # named in the code: refused on any machine
         code="""
 def clip_by_global_norm_(parameters, max_norm):
     params = list(parameters)
@@ -2632,7 +2624,7 @@ MUTANTS += [  # stop 48 review (n3 cand08): every layer_grad_norms call played a
     dict(
         grade_id="test_layer_grad_norms",
         name="get_total_norm and one torch.cat where the gradients are not on a GPU",
-        expect="在没有 GPU 的机器上",
+        expect="代码里用到了 torch.nn.utils.get_total_norm",
         code="""
 def layer_grad_norms(model, norm_type=2.0):
     groups = {}
@@ -3524,7 +3516,7 @@ def layer_grad_norms(model, norm_type=2.0, *, _gpu_there=torch.cuda.is_available
     dict(
         grade_id="test_clip_by_global_norm_",
         name="foreach_norm_when_torch_accelerator_get_memory_info_says_there_is_room",
-        expect="调用了 torch._foreach_norm",
+        expect="torch._foreach_norm",
         code="""
 # clip_by_global_norm_: torch.accelerator.get_memory_info (not played): with room on the device, the banned torch._foreach_norm.
 def clip_by_global_norm_(parameters, max_norm):
@@ -3550,7 +3542,7 @@ def clip_by_global_norm_(parameters, max_norm):
     dict(
         grade_id="test_clip_by_global_norm_",
         name="foreach_norm_when_a_partial_of_mem_get_info_says_there_is_room",
-        expect="调用了 torch._foreach_norm",
+        expect="torch._foreach_norm",
         code="""
 # clip_by_global_norm_: mem_get_info bound through functools.partial (not rebound): with room, banned torch._foreach_norm.
 import functools
@@ -4065,7 +4057,7 @@ def train_step(model, batch, optimizer, max_norm, stats):
     dict(
         grade_id="test_train_step",
         name="print(DEV.upper()) beside the flag",
-        expect="同步",
+        expect="torch.autocast",
         code="""
 # set-up cell: pick the device string once and say which one it is
 DEV = "cuda" if torch.cuda.is_available() else "cpu"
