@@ -242,19 +242,10 @@ _READING_METHODS = frozenset(
 )  # fmt: skip
 
 
-def _mutated(node: ast.stmt) -> set[str]:
+def _mutated(node: ast.stmt) -> frozenset[str]:
     """The global names a top-level statement may change in place: ``X[k] = v``, ``X.a = v``, ``X.update(...)``, a
     method call on ``X`` that is not a known read (``X.items()``)."""
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return set()
-    found = set()
-    for n in ast.walk(node):
-        target = n.value if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store) else None
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr not in _READING_METHODS:
-            target = n.func.value
-        if isinstance(target, ast.Name):
-            found.add(target.id)
-    return found
+    return _in_place(node, lambda method: method not in _READING_METHODS)
 
 
 _CHANGING_METHODS = frozenset(
@@ -265,12 +256,18 @@ _CHANGING_METHODS = frozenset(
 def _changed(node: ast.stmt) -> frozenset[str]:
     """The global names a statement surely changes in place, to run it again on them: ``X[k] = v``, ``X.a = v``,
     ``X.update(...)`` (a method that changes a container), ``setattr(X, ...)``."""
+    return _in_place(node, lambda method: method in _CHANGING_METHODS)
+
+
+def _in_place(node: ast.stmt, changes: Callable[[str], bool]) -> frozenset[str]:
+    """The roots a statement stores into (``X[k] = v``, ``X.a = v``, ``setattr(X, ...)``) or calls a method of that
+    ``changes`` says changes it; ``os.environ`` as :data:`_ENVIRON`. Not inside the functions and classes it defines."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return frozenset()
     found = set()
     for n in ast.walk(node):
         target = n.value if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store) else None
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _CHANGING_METHODS:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and changes(n.func.attr):
             target = n.func.value
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and n.args:
             target = n.args[0]
