@@ -24,7 +24,6 @@ pytestmark = pytest.mark.hub
 
 COOLDOWN_S = float(GRADER["COURSE_GRADER_COOLDOWN_S"])
 PER_HOUR = int(GRADER["COURSE_GRADER_PER_HOUR"])
-CELL_TIMEOUT_S = float(GRADER["COURSE_GRADER_CELL_TIMEOUT"])
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 MINE = f"hub-checks/{NOTEBOOK}"  # not where nbgrader fetches: test_round_trip.py works in the same homes
 
@@ -155,8 +154,9 @@ def test_one_students_infinite_loop_does_not_delay_anothers_answer(service: Hub)
     bob_done = time.monotonic()
     thread.join(timeout=300)
     assert bob.status == 200 and bob.body["result"]["score"] == bob.body["result"]["max_score"], bob.text
-    assert bob_done - started < CELL_TIMEOUT_S, bob_done - started
-    assert dana["done"] > bob_done
+    # Waiting behind dana would put bob after her whole reply (her loop's cell timeout and the rest of her
+    # notebook); a bound in seconds would only measure how busy the machine is.
+    assert dana["done"] > bob_done, (dana["done"] - started, bob_done - started)
     result = dana["reply"].body["result"]
     assert dana["reply"].status == 200 and result["status"] == "timeout", dana["reply"].text
     make_inputs = next(q for q in result["questions"] if q["grade_id"] == "test_make_inputs")
