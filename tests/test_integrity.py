@@ -118,3 +118,48 @@ def test_the_torch_machinery_the_observers_stand_on_and_the_builtins_count_too(
         "builtins.isinstance",
     }
     assert "item" not in vars(torch.Tensor) and torch.nn.Module.__call__ is call and not isinstance(1, str)
+
+
+def test_a_keyword_default_changed_in_place_or_a_new_defaults_tuple_is_found_and_an_attribute_dict_is_not(
+    pristine: None,
+) -> None:
+    """The quick path (what each function refers to, compared in C) hands a change to the exact one; a function
+    that only gained an attribute or its annotations dict comes out unchanged there."""
+    baseline = integrity.Baseline()
+    fn = checks.check_tensor  # keyword-only defaults
+    kwdefaults, name, value = fn.__kwdefaults__, "rtol", fn.__kwdefaults__["rtol"]
+    defaults = checks.describe.__defaults__
+    fn.note = "an attribute dict, made now"
+    assert fn.__annotations__ is not None
+    try:
+        assert baseline.tampered() == []
+        kwdefaults[name] = 0.5  # a looser tolerance, in place
+        checks.describe.__defaults__ = tuple(list(defaults))  # equal values, another tuple
+        found = baseline.tampered()  # each labelled by the first module that binds it (course re-exports some)
+        assert sorted(label.split("（")[0].rsplit(".", 1)[-1] for label in found) == ["check_tensor", "describe"]
+        assert all(label.endswith("（函数的 __code__ / 默认参数）") for label in found)
+        assert fn.__kwdefaults__[name] is value and checks.describe.__defaults__ is defaults
+        assert baseline.tampered() == []
+    finally:
+        kwdefaults[name], checks.describe.__defaults__ = value, defaults
+        fn.__kwdefaults__ = kwdefaults
+        del fn.note
+
+
+def test_a_scenario_call_right_after_a_checked_one_skips_the_check_before_it_and_a_cell_between_them_does_not(
+    pristine: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    learner, mean_loss = guarded(_EPOCH)
+    server = learner.channel.server
+    checks_made: list[int] = []
+    change = server.baseline.change
+    monkeypatch.setattr(server.baseline, "change", lambda: checks_made.append(1) or change())
+    _syncs(mean_loss)
+    assert len(checks_made) == 2  # before (a cell ran) and after
+    _syncs(mean_loss)
+    assert len(checks_made) == 3  # after only: nothing of the learner's ran since the last check
+    learner.run_cell("import course.scenarios\ncourse.scenarios.SyncCounter._record = lambda *a, **k: None\n")
+    with pytest.raises(checks.SettingChanged, match="SyncCounter._record"):
+        _syncs(mean_loss)
+    assert len(checks_made) == 5
+    assert _syncs(mean_loss) == [".item()", ".item()"]

@@ -132,6 +132,11 @@ class Server:
         # the grader's code as it is now, before any learner cell: checked around every course scenario. Off where
         # the judge shares this process (tests): its own module state would read as changed
         self.baseline = integrity.Baseline() if guard else None
+        # True while the last request was a scenario call checked after it: of the learner's code, only what the
+        # encoding of that reply and the decoding of the next request's arguments call can have run since (the
+        # same reach as code inside a call, which the check after it sees), so the next scenario call needs no
+        # check before it. A notebook makes hundreds of scenario calls in a row; a check costs about 1.5 ms.
+        self._checked_since = False
 
     # -- the loop
 
@@ -162,6 +167,7 @@ class Server:
 
     def _answer(self, header: dict[str, Any], buffers: list[bytearray]) -> tuple[dict[str, Any], list[Any]]:
         op = header.get("op")
+        checked, self._checked_since = self._checked_since, False  # any request may run the learner's code
         base = {"id": header.get("id")}
         if op == "run":
             return {**base, **self._run(str(header.get("source", "")))}, []
@@ -169,7 +175,7 @@ class Server:
             reply, reply_buffers = self._names(header.get("names", []))
             return {**base, **reply}, reply_buffers
         if op in ("call", "getattr"):
-            reply, reply_buffers = self._call(header, buffers)
+            reply, reply_buffers = self._call(header, buffers, checked=checked)
             return {**base, **reply}, reply_buffers
         return {**base, "error": ["ProtocolError", f"unknown op {op!r}"], "updates": [], "storages": []}, []
 
@@ -214,14 +220,17 @@ class Server:
             return obj
         raise CodecError(f"bad target kind {kind!r}")
 
-    def _call(self, header: dict[str, Any], buffers: list[bytearray]) -> tuple[dict[str, Any], list[Any]]:
+    def _call(
+        self, header: dict[str, Any], buffers: list[bytearray], *, checked: bool = False
+    ) -> tuple[dict[str, Any], list[Any]]:
         try:
             incoming = Incoming.read(header, buffers, self.resolve)
         except Exception as exc:  # noqa: BLE001 - a NameError for a missing answer, or a bad request
             return {"error": [type(exc).__name__, str(exc)[:2000]], "updates": [], "storages": []}, []
         value, error = None, None
         scenario = self.baseline is not None and _is_fixture(header.get("target"))
-        tampered = [self.baseline.change()] if scenario else []  # a cell changed it: put back, and this call fails
+        # a cell (or a call outside a scenario) changed it: put back, and this call fails
+        tampered = [self.baseline.change()] if scenario and not checked else []
         with captured() as (out, _err), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             before, hooks_before = settings.snapshot(), hooks.snapshot((incoming.args, incoming.kwargs))
@@ -247,6 +256,7 @@ class Server:
                 changed = [on_callers]
             if scenario:
                 tampered.append(self.baseline.change())  # the call changed it (and did not put it back)
+                self._checked_since = True
             changed = [t for t in tampered if t is not None][:1] or changed
         warned = [[type(w.message).__name__, str(w.message)[:2000]] for w in caught[:20]]
         extra = {"setting": list(changed[0])} if changed else {}
