@@ -29,6 +29,12 @@ def _namespace(assignment: str) -> dict[str, Any]:
 
 
 @functools.cache
+def _test_source(assignment: str, grade_id: str) -> str:
+    """The source of ``grade_id``'s test cell (the notebook read and validated once, not once per mutant)."""
+    return nbs.test_cell_source(nbs.read(nbs.source_path(assignment)), grade_id)
+
+
+@functools.cache
 def _stages(assignment: str) -> dict[str, nbs.JudgeStage]:
     return nbs.judge_stages(nbs.read(nbs.source_path(assignment)), dict(nbs.solution_namespace(assignment)))
 
@@ -60,8 +66,7 @@ def _with_mutant(namespace: dict[str, Any], mutant: nbs.Mutant) -> dict[str, Any
 
 @pytest.mark.parametrize("mutant", ALL_MUTANTS, ids=str)
 def test_mutant_fails_its_test_cell_in_the_kernel_with_a_message_naming_the_mistake(mutant: nbs.Mutant) -> None:
-    nb = nbs.read(nbs.source_path(mutant.assignment))
-    test_source = nbs.test_cell_source(nb, mutant.grade_id)
+    test_source = _test_source(mutant.assignment, mutant.grade_id)
     namespace = _with_mutant(_namespace(mutant.assignment), mutant)
     with pytest.raises(AssertionError) as info:
         exec(compile(test_source, f"<test {mutant.grade_id}>", "exec"), namespace)
@@ -135,6 +140,4 @@ def test_a_correct_answer_written_another_way_passes_its_test_cell_in_the_kernel
     namespace = dict(_namespace(assignment))
     cellflags.note_cell(v["code"], namespace)
     exec(compile(v["code"], f"<variant {v['name']}>", "exec"), namespace)
-    exec(
-        compile(nbs.test_cell_source(nbs.read(nbs.source_path(assignment)), v["grade_id"]), "<test>", "exec"), namespace
-    )
+    exec(compile(_test_source(assignment, v["grade_id"]), "<test>", "exec"), namespace)
