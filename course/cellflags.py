@@ -67,7 +67,8 @@ _PLAIN_QUERIES = frozenset(
 # builtins a statement may call and still run again (where it is not an assignment of flags: _plain_calls)
 _PLAIN_BUILTINS = frozenset(
     {"print", "setattr", "bool", "int", "float", "str", "len", "getattr", "hasattr", "isinstance", "min", "max", "any", "all",
-     "dict", "list", "set", "tuple", "sorted", "range", "enumerate", "zip", "repr", "format", "round", "abs"}
+     "dict", "list", "set", "tuple", "sorted", "range", "enumerate", "zip", "repr", "format", "round", "abs",
+     "vars", "globals"}
 )  # fmt: skip
 
 
@@ -99,7 +100,10 @@ class _Statement:
 
 
 # calls that change a process-wide default a played GPU cannot take: left out where it runs a cell again
-_DEFAULT_SETTERS = frozenset({"set_default_device", "set_default_tensor_type", "set_device", "init_process_group"})
+# (and torch.set_flush_denormal: a CPU setting a GPU machine's setup cell sets for its host, not a played GPU's)
+_DEFAULT_SETTERS = frozenset(
+    {"set_default_device", "set_default_tensor_type", "set_device", "init_process_group", "set_flush_denormal"}
+)
 
 
 class _WithoutDefaults(ast.NodeTransformer):
@@ -155,15 +159,19 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
     if mutated is None or mutated[0] is not namespace:
         mutated = _MUTATED[id(namespace)] = (namespace, set(), [])
     for node in tree.body:
-        binds, changes, asks, plain = _bound(node), _changed(node), _asks(node), _plain_calls(node, noted)
+        own = _own_methods_called(node, noted)  # cfg.detect(): the class's code may ask the machine
+        changes = _objects(_changed(node), namespace, noted) | frozenset(own)
+        binds, asks = _bound(node), _asks(node) or any(own.values())
+        plain = _plain_calls(node, noted, changes)
         for name in _called(node):  # setup(): what the learner's function sets through ``global`` or in place
             defined = noted.get(name)
             if defined is not None and isinstance(defined.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 binds |= _globals_set(defined.node)
-                changes |= _changed_inside(defined.node)
+                changes |= _objects(_changed_inside(defined.node), namespace, noted)
                 asks = asks or defined.asks
         kept = isinstance(node, _KINDS) and (plain or not isinstance(node, (ast.For, ast.Expr)))
-        for name in _mutated(node) | changes - (changes if kept else frozenset()):  # made again, it would lose this
+        mutated_now = _objects(_mutated(node), namespace, noted)
+        for name in mutated_now | changes - (changes if kept else frozenset()):  # made again, it would lose this
             noted.pop(name, None)
             mutated[1].add(name)
         if not binds and not changes:
@@ -181,6 +189,17 @@ def note_cell(source: str, namespace: dict[str, Any]) -> None:
             noted[name] = statement
         if changes:
             mutated[2].append(statement)
+
+
+def _objects(names: frozenset[str], namespace: dict[str, Any], noted: dict[str, _Statement]) -> frozenset[str]:
+    """``names`` without the modules among them (``torch`` of ``torch.backends.cudnn.benchmark = True``: a
+    process-wide setting, which settings.KeptAround puts back, not a value of the notebook's to run again)."""
+    return frozenset(
+        n
+        for n in names
+        if not isinstance(namespace.get(n), types.ModuleType)
+        and not (n in noted and isinstance(noted[n].node, (ast.Import, ast.ImportFrom)))
+    )
 
 
 _BODY_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")  # cell magics that run their body as Python
@@ -260,8 +279,10 @@ def _changed(node: ast.stmt) -> frozenset[str]:
 
 
 def _in_place(node: ast.stmt, changes: Callable[[str], bool]) -> frozenset[str]:
-    """The roots a statement stores into (``X[k] = v``, ``X.a = v``, ``setattr(X, ...)``) or calls a method of that
-    ``changes`` says changes it; ``os.environ`` as :data:`_ENVIRON`. Not inside the functions and classes it defines."""
+    """The roots a statement stores into (``X[k] = v``, ``X.a.b = v``, ``X["a"]["b"] = v``, ``vars(X)["a"] = v``,
+    ``setattr(X, ...)``, ``object.__setattr__(X, ...)``, ``operator.setitem(X, ...)``) or calls a method of that
+    ``changes`` says changes it (``X["a"].append(...)``, ``X.__dict__.update(...)``); ``os.environ`` as
+    :data:`_ENVIRON`. Not inside the functions and classes it defines."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return frozenset()
     found = set()
@@ -269,13 +290,56 @@ def _in_place(node: ast.stmt, changes: Callable[[str], bool]) -> frozenset[str]:
         target = n.value if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store) else None
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and changes(n.func.attr):
             target = n.func.value
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and n.args:
+        if isinstance(n, ast.Call) and _dotted(n.func) in _STORE_CALLS and n.args:
             target = n.args[0]
-        if isinstance(target, ast.Name):
-            found.add(target.id)
-        elif target is not None and _dotted(target) == "os.environ":  # os.environ["USE_GPU"] = "1": put back after
-            found.add(_ENVIRON)
+        if target is not None and _dotted(target).startswith("os.environ"):  # os.environ["USE_GPU"] = "1"
+            found.add(_ENVIRON)  # put back after
+            continue
+        root = _root(target)
+        if root is not None:
+            found.add(root)
     return frozenset(found)
+
+
+_STORE_CALLS = frozenset({"setattr", "object.__setattr__", "operator.setitem", "operator.setattr"})
+
+
+def _root(target: ast.expr | None) -> str | None:
+    """The global name an item or attribute chain starts from (``X`` of ``X["a"].b``, of ``vars(X)["a"]`` and of
+    ``X.__dict__``); None for anything else (a call's result, ``globals()``)."""
+    while True:
+        if isinstance(target, ast.Name):
+            return target.id
+        if isinstance(target, (ast.Subscript, ast.Attribute)):
+            target = target.value
+        elif (
+            isinstance(target, ast.Call)
+            and isinstance(target.func, ast.Name)
+            and target.func.id == "vars"
+            and target.args
+        ):
+            target = target.args[0]
+        else:
+            return None
+
+
+def _own_methods_called(node: ast.stmt, noted: dict[str, _Statement]) -> dict[str, bool]:
+    """The names a statement calls a method of where the name holds an instance of the notebook's own class
+    (``cfg = Config()`` noted, then ``cfg.detect()``: the method may set anything on it), each with whether the
+    class's code asks the machine."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {}
+    found: dict[str, bool] = {}
+    for n in ast.walk(node):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)):
+            continue
+        made = noted.get(n.func.value.id)
+        value = getattr(made.node, "value", None) if made is not None else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in noted:
+            cls = noted[value.func.id]
+            if isinstance(cls.node, ast.ClassDef) and n.func.attr not in _READING_METHODS:
+                found[n.func.value.id] = cls.asks
+    return found
 
 
 _ENVIRON = "os.environ"  # not a global name: the process environment, which settings.KeptAround puts back
@@ -310,12 +374,12 @@ def _dotted(node: ast.AST) -> str:
     return ast.unparse(node) if isinstance(node, (ast.Attribute, ast.Name, ast.Call, ast.Subscript)) else ""
 
 
-def _plain_calls(node: ast.stmt, noted: dict[str, _Statement]) -> bool:
+def _plain_calls(node: ast.stmt, noted: dict[str, _Statement], changes: frozenset[str] | None = None) -> bool:
     """Whether every call a statement makes (outside the functions it defines) is a machine query
     (``torch.cuda.is_available()``, ``getattr(torch, name).is_available()``), a builtin, a method of a name it
     changes in place (``FLAGS.update(...)``), a ``torch`` constructor of a device or dtype, or a function of the
     learner's whose own calls are plain: a statement cheap and safe to run again."""
-    changes = _changed(node)
+    changes = _changed(node) if changes is None else changes
     todo: list[ast.AST] = [node]
     while todo:
         item = todo.pop()
@@ -333,7 +397,9 @@ def _plain_calls(node: ast.stmt, noted: dict[str, _Statement]) -> bool:
         text = _dotted(func)
         if any(m in text for m in _MACHINE_WORDS) or text in ("torch.device", "torch.dtype") or text in _PLAIN_QUERIES:
             continue
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in changes:
+        if isinstance(func, ast.Attribute) and _root(func.value) in changes or text in _STORE_CALLS:
+            continue
+        if text == "globals().update":  # globals().update(ON_GPU=...): names it binds
             continue
         return False
     return True
@@ -366,6 +432,13 @@ def _bound(node: ast.stmt) -> frozenset[str]:
             and isinstance(item.slice.value, str)
         ):
             found.add(item.slice.value)
+        if (  # globals().update(ON_GPU=..., ...) or globals().update({"ON_GPU": ...})
+            isinstance(item, ast.Call) and _dotted(item.func) == "globals().update"
+        ):
+            found |= {k.arg for k in item.keywords if k.arg}
+            for arg in item.args:
+                if isinstance(arg, ast.Dict):
+                    found |= {k.value for k in arg.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         todo.extend(ast.iter_child_nodes(item))
     return frozenset(found)
 
@@ -599,8 +672,9 @@ _CHEAP_OBJECTS = (torch.amp.GradScaler, contextlib.nullcontext, torch.autocast, 
 # process: a memo filled, a stream cached by one call is there at the next): (the namespace, the statements played,
 # the values the cells made, the values the played calls left, what the played calls left elsewhere: (owner, what,
 # value) for a function's default arguments and attributes, a container's contents)
-_PLAYED: dict[
-    int, tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]], Any]
+_PLAYED: dict[  # (the namespace, (the chosen statements' order, the GPU played), the values the cells made, ...
+    int,
+    tuple[dict[str, Any], tuple[tuple[int, ...], int], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]], Any],
 ] = {}  # ..., and the settings the first run left for the calls (settings.KeptAround) or None
 
 _CONTENTS = "<contents>"  # what an undo entry puts back: a container's contents, not one of its names
@@ -670,7 +744,9 @@ def replayed(
     without one, the cell's own again."""
     chosen = _chosen(namespace)
     last = _NOTED[id(namespace)][1] if chosen else {}
-    key = tuple(s.order for s in chosen)
+    from course.scenarios import _GPU_PROFILE  # the GPU played now: each machine computes the flags its own way
+
+    key = (tuple(s.order for s in chosen), _GPU_PROFILE[0])
     names = sorted({name for s in chosen for name in _own(s, last)})
     made = {name: namespace.get(name, _MISSING) for name in names}
     undo: list[tuple[Any, str, Any]] = []  # (owner, what, value): put back in reverse order

@@ -2183,7 +2183,7 @@ def _played_call(
     profile = gpu_profile_of((args, kwargs), shift=1)  # a rerun of a call count_syncs made: the next GPU
     ACTIVE_COUNTERS.append(counter)
     try:
-        with counter, playing_gpu_profile(profile):
+        with playing_gpu_profile(profile), counter:  # the cells' flags computed again on this GPU
             result = cellflags.played_version(fn)(*args, **kwargs)
         counter.note_returned(result)
         return result
@@ -2322,7 +2322,7 @@ def count_syncs(
     ACTIVE_COUNTERS.append(counter)
     try:
         # a logger.debug(...) of a tensor formats it wherever logging is on
-        with counter, _logging_on(), playing_gpu_profile(profile):
+        with playing_gpu_profile(profile), counter, _logging_on():
             result = cellflags.played_version(fn)(*args, **kwargs)
         counter.note_returned(result)
     except (RuntimeError, AssertionError) as exc:

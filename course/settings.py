@@ -464,7 +464,10 @@ def _callables(names: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in names.items() if not isinstance(v, (type, types.ModuleType)) and k not in _CACHES}
 
 
-_CACHES = {"__slotnames__"}  # what Python itself stores on a class the first time it pickles one (torch.save)
+_CACHES = {  # what Python itself stores: on a class the first time it pickles one (torch.save); on a module when a
+    "__slotnames__",  # warning is raised from its code (torch.backends.cuda.matmul.fp32_precision = "tf32")
+    "__warningregistry__",
+}
 
 
 def _set_bindings(value: _Bindings) -> None:

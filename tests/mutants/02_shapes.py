@@ -2218,3 +2218,39 @@ def shares_storage(a, b):
 """,
     ),
 ]
+
+
+CORRECT += [  # round 12 (reviewer b): GPU setup branches with torch 2.9's fp32_precision (a warning torch raises there is no monkey patch) (right answers)
+    dict(
+        grade_id="test_forward_one",
+        name="the solution after a GPU branch setting torch.backends.cuda.matmul.fp32_precision = 'tf32'",
+        code="""
+# setup cell (right answer below is the solution's): GPU precision settings
+if torch.cuda.is_available():
+    torch.backends.cuda.matmul.fp32_precision = "tf32"
+    DEVICE = torch.device("cuda")
+else:
+    DEVICE = torch.device("cpu")
+
+
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    return model(sample.unsqueeze(0)).squeeze(0)
+""",
+    ),
+    dict(
+        grade_id="test_forward_one",
+        name="the solution after a GPU branch setting torch.backends.cudnn.fp32_precision = 'tf32'",
+        code="""
+# setup cell (right answer below is the solution's): GPU settings
+if torch.cuda.is_available():
+    torch.backends.cudnn.fp32_precision = "tf32"
+    DEVICE = torch.device("cuda")
+else:
+    DEVICE = torch.device("cpu")
+
+
+def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
+    return model(sample.unsqueeze(0)).squeeze(0)
+""",
+    ),
+]

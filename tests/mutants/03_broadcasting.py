@@ -4849,3 +4849,318 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 12 (reviewer b): machine flags in nested stores, store calls, own methods, per played GPU
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind a flag stored in a nested config dict (CFG['train']['gpu'] = ...)",
+        expect="GPU 上",
+        code="""
+# setup cell: nested config, as in YAML-style training configs
+CFG = {"train": {"gpu": False, "batch_size": 128}}
+CFG["train"]["gpu"] = torch.cuda.is_available()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if CFG["train"]["gpu"]:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind vars(args)['cuda'] = ... on argparse args",
+        expect="GPU 上",
+        code="""
+# setup cell: argparse args, flag set through vars()
+import argparse
+parser = argparse.ArgumentParser()
+parser.add_argument("--no-cuda", action="store_true")
+args = parser.parse_args([])
+vars(args)["cuda"] = not args.no_cuda and torch.cuda.is_available()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if args.cuda:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind a flag a method of the notebook's Config sets (cfg.detect())",
+        expect="GPU 上",
+        code="""
+# setup cell: a config object that detects the machine in a method
+class Config:
+    def __init__(self):
+        self.use_gpu = False
+        self.batch_size = 128
+    def detect(self):
+        self.use_gpu = torch.cuda.is_available()
+
+cfg = Config()
+cfg.detect()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if cfg.use_gpu:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind a nested SimpleNamespace flag (cfg.train.gpu = ...)",
+        expect="GPU 上",
+        code="""
+# setup cell: nested namespace of settings
+import types
+cfg = types.SimpleNamespace(train=types.SimpleNamespace(gpu=False, batch_size=128))
+cfg.train.gpu = torch.cuda.is_available()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if cfg.train.gpu:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind args.__dict__.update(cuda=...)",
+        expect="GPU 上",
+        code="""
+# setup cell: args.__dict__.update
+import argparse
+args = argparse.Namespace(cuda=False, lr=0.1)
+args.__dict__.update(cuda=torch.cuda.is_available())
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if args.cuda:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind operator.setitem(FLAGS, 'gpu', ...)",
+        expect="GPU 上",
+        code="""
+# setup cell: flag via operator.setitem
+import operator
+FLAGS = {"gpu": False}
+operator.setitem(FLAGS, "gpu", torch.cuda.is_available())
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if FLAGS["gpu"]:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind HW['accelerators'].append('cuda') in an if block",
+        expect="GPU 上",
+        code="""
+# setup cell: flags list per device, appended in a nested container
+HW = {"accelerators": []}
+if torch.cuda.is_available():
+    HW["accelerators"].append("cuda")
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if "cuda" in HW["accelerators"]:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind globals().update(USE_GPU=...)",
+        expect="GPU 上",
+        code="""
+# setup cell: flags into the notebook's globals in one go
+globals().update(USE_GPU=torch.cuda.is_available(), BATCH_SIZE=128)
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if USE_GPU:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind object.__setattr__ on a frozen config dataclass",
+        expect="GPU 上",
+        code="""
+# setup cell: a frozen settings dataclass, the machine flag filled in after
+import dataclasses
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    gpu: bool = False
+    batch_size: int = 128
+CFG = Settings()
+object.__setattr__(CFG, "gpu", torch.cuda.is_available())
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if CFG.gpu:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="GPU-only shortcut behind a cell flag for pre-Ampere GPUs (capability < 8): the V100 computes it",
+        expect="GPU 上",
+        code="""
+# setup cell: pre-Ampere GPUs (no bf16) get the fused fp16 kernel
+OLD_GPU = torch.cuda.is_available() and torch.cuda.get_device_capability()[0] < 8
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if OLD_GPU:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 12 (reviewer b): machine flags in nested stores, store calls, own methods, per played GPU (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="the solution after a GPU setup branch that sets torch.set_flush_denormal(True)",
+        code="""
+# setup cell (right answer below): machine settings in one place
+if torch.cuda.is_available():
+    DEVICE = torch.device("cuda")
+    torch.set_flush_denormal(True)    # no slow denormal arithmetic in the host-side preprocessing
+else:
+    DEVICE = torch.device("cpu")
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]
+
+
+CORRECT += [  # round 12 (reviewer b): a GPU setup branch with torch 2.9's fp32_precision (right answers)
+    dict(
+        grade_id="test_mse_loss",
+        name="the solution after a GPU branch setting torch.backends.cuda.matmul.fp32_precision = 'tf32'",
+        code="""
+# setup cell (right answer below is the solution's): GPU precision settings
+if torch.cuda.is_available():
+    torch.backends.cuda.matmul.fp32_precision = "tf32"
+    DEVICE = torch.device("cuda")
+else:
+    DEVICE = torch.device("cpu")
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]
