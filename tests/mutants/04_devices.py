@@ -3769,3 +3769,46 @@ def to_device_like(x: torch.Tensor, ref) -> torch.Tensor:
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 12 (reviewer a): a plain local import of torch.utils._pytree
+    dict(
+        grade_id="test_move_to",
+        name="import torch.utils._pytree inside the function, tree_map for dict and tuple subclasses",
+        expect="torch.utils._pytree.tree_map",
+        code="""
+def move_to(batch, device):
+    import torch.utils._pytree  # pytree knows how to rebuild OrderedDict / namedtuple with their own type
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device)
+    if type(batch) is dict:
+        return {key: move_to(value, device) for key, value in batch.items()}
+    if type(batch) is list:
+        return [move_to(item, device) for item in batch]
+    if type(batch) is tuple:
+        return tuple(move_to(item, device) for item in batch)
+    if isinstance(batch, (dict, list, tuple)):  # subclasses (OrderedDict, namedtuple): keep their type
+        return torch.utils._pytree.tree_map(lambda v: v.to(device) if isinstance(v, torch.Tensor) else v, batch)
+    return batch
+""",
+    ),
+]
+
+
+MUTANTS += [  # round 12 (reviewer a): a played GPU tensor's storage reads as on the GPU in to_device_async's checks too
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU with non_blocking=True where untyped_storage().is_cuda says the memory is on the GPU",
+        expect="non_blocking=True",
+        code="""
+def to_device_async(batch, device):
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        on_gpu = t.untyped_storage().is_cuda  # where the tensor's memory lives
+        overlaps = (device.type == "cuda" and not on_gpu and t.is_pinned()) or (on_gpu and device.type == "cpu")
+        moved[key] = t.to(device, non_blocking=overlaps)
+    return moved
+""",
+    ),
+]

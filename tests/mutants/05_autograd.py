@@ -4501,3 +4501,103 @@ def jacobian(f, x):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 12 (reviewer a): the static bans through positional arguments, partials, callable objects and plain local imports
+    dict(
+        grade_id="test_jacobian",
+        name="is_grads_batched=True as grad's 8th positional argument, for outputs over 4096 elements",
+        expect="is_grads_batched",
+        code="""
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: all one-hot v at once (one batched VJP instead of n backward passes)
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = torch.autograd.grad(y, leaf, v, None, False, True, None, True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="functional jacobian inside a callable object's __call__, for outputs over 4096 elements",
+        expect="torch.autograd.functional.jacobian",
+        code="""
+class _Rows:
+    # Jacobian helper: row by row for small outputs, the library routine for big ones.
+    def __call__(self, f, leaf, y):
+        if y.numel() > 4096:
+            return torch.autograd.functional.jacobian(f, leaf)
+        rows = []
+        for i in range(y.numel()):
+            v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+            v[i] = 1.0
+            (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+            rows.append(row)
+        return torch.stack(rows).reshape(y.shape + leaf.shape)
+
+_rows = _Rows()
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    return _rows(f, leaf, y)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a module-level functools.partial(torch.autograd.grad, is_grads_batched=True) for big outputs",
+        expect="is_grads_batched",
+        code="""
+import functools
+
+# all one-hot v in one call: autograd runs the rows as a batch
+_batched_vjp = functools.partial(torch.autograd.grad, is_grads_batched=True)
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: one batched VJP
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = _batched_vjp(y, leaf, v)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="import torch.autograd.functional inside the function, functional jacobian for big outputs",
+        expect="torch.autograd.functional.jacobian",
+        code="""
+def jacobian(f, x):
+    import torch.autograd.functional  # the ready-made Jacobian lives in this submodule
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: the library's (vectorized) Jacobian
+        return torch.autograd.functional.jacobian(f, leaf, vectorize=True)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

@@ -4434,3 +4434,123 @@ def train_step(model: nn.Module, batch, optimizer, max_norm: float, stats: dict)
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 12 (reviewer a): torch._foreach_norm as the dispatcher's op, in a table of helpers, after a plain local import
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="torch.ops.aten._foreach_norm for more than 64 gradients",
+        expect="torch._foreach_norm",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if len(grads) > 64:  # big models: one fused kernel for all the norms
+        norms = torch.ops.aten._foreach_norm(grads, 2)
+    else:
+        norms = [torch.linalg.vector_norm(g) for g in grads]
+    total = torch.linalg.vector_norm(torch.stack(norms))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="torch._foreach_norm in a helper held in a table of (threshold, helper) pairs",
+        expect="torch._foreach_norm",
+        code="""
+def _norms_loop(grads):
+    return [torch.linalg.vector_norm(g) for g in grads]
+
+def _norms_fused(grads):
+    return list(torch._foreach_norm(grads))
+
+# (minimum number of gradients, implementation): the fused kernel pays off only for big models
+_NORM_PATHS = [(64, _norms_fused), (0, _norms_loop)]
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    norms = next(impl for least, impl in _NORM_PATHS if len(grads) > least)(grads)
+    total = torch.linalg.vector_norm(torch.stack(norms))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="torch.ops.aten._foreach_norm for a layer of more than 32 tensors",
+        expect="torch._foreach_norm",
+        code="""
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    def norms_of(grads):
+        if len(grads) > 32:  # a layer with many tensors: one fused kernel
+            return torch.ops.aten._foreach_norm(grads, norm_type)
+        return [torch.linalg.vector_norm(g, norm_type) for g in grads]
+    layers = {layer: torch.linalg.vector_norm(torch.stack(list(norms_of(grads))), norm_type) for layer, grads in groups.items()}
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="import torch.nn.utils inside the function, torch._foreach_norm for big models",
+        expect="torch._foreach_norm",
+        code="""
+def clip_by_global_norm_(parameters, max_norm):
+    import torch.nn.utils
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if len(grads) > 64:  # big models: one fused kernel for all the norms
+        norms = torch._foreach_norm(grads)
+    else:
+        norms = [torch.linalg.vector_norm(g) for g in grads]
+    total = torch.linalg.vector_norm(torch.stack(list(norms)))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+]
+
+
+MUTANTS += [  # round 12 (reviewer a): the whole model's gradients clipped, not only the optimizer's
+    dict(
+        grade_id="test_train_step",
+        name="the global norm over the whole model, only the optimizer's parameters' gradients scaled",
+        expect="裁剪要按全局范数缩放模型的全部梯度",
+        code="""
+def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    # the global norm over the whole model; the scaling where it matters: the gradients this optimizer steps with
+    grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None])
+    stepped = [p for group in optimizer.param_groups for p in group["params"]]
+    torch.nn.utils.clip_grads_with_norm_(stepped, max_norm, grad_norm)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]

@@ -8020,3 +8020,43 @@ class LeNet(nn.Module):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 12 (reviewer a): fit's own epoch with F.cross_entropy instead of the loss_fn handed in
+    dict(
+        grade_id="test_fit",
+        name="an epoch written inside fit that computes F.cross_entropy, not the caller's loss_fn",
+        expect="不是传入的 loss_fn 算的",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    device = next(model.parameters()).device
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        model.train()
+        out = []
+        for xb, yb in train_loader:  # the epoch written here; the loss is the cross-entropy of the recipe
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = F.cross_entropy(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            out.append(loss.detach())
+        losses = torch.stack(out).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+]
