@@ -4601,3 +4601,58 @@ def jacobian(f, x):
 """,
     ),
 ]
+
+
+MUTANTS += [  # round 12 (reviewer b): machine flags set by a method of the notebook's config object and in a nested dict
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind a flag cfg.detect() sets",
+        expect="GPU 上",
+        code="""
+# setup cell: a config object that detects the machine in a method
+class Config:
+    def __init__(self):
+        self.use_gpu = False
+        self.batch_size = 128
+    def detect(self):
+        self.use_gpu = torch.cuda.is_available()
+
+cfg = Config()
+cfg.detect()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if cfg.use_gpu else _vg_cpu)(f, x)
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="GPU-only backward() into every leaf behind CFG['train']['gpu'] = ...",
+        expect="GPU 上",
+        code="""
+# setup cell: nested config, as in YAML-style training configs
+CFG = {"train": {"gpu": False, "batch_size": 128}}
+CFG["train"]["gpu"] = torch.cuda.is_available()
+def _vg_gpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    value.backward()          # on the GPU: backward() into every leaf (f's parameters too)
+    return value.detach(), leaf.grad
+def _vg_cpu(f, x):
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+def value_and_grad(f, x):
+    return (_vg_gpu if CFG["train"]["gpu"] else _vg_cpu)(f, x)
+""",
+    ),
+]
