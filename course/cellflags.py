@@ -672,8 +672,8 @@ _CHEAP_OBJECTS = (torch.amp.GradScaler, contextlib.nullcontext, torch.autocast, 
 # process: a memo filled, a stream cached by one call is there at the next): (the namespace, the statements played,
 # the values the cells made, the values the played calls left, what the played calls left elsewhere: (owner, what,
 # value) for a function's default arguments and attributes, a container's contents)
-_PLAYED: dict[  # (the namespace, (the chosen statements' order, the GPU played), the values the cells made, ...
-    int,
+_PLAYED: dict[  # (id(namespace), GPU played) -> (the namespace, (the chosen statements' order, the GPU played), the
+    tuple[int, int],  # values the cells made, ...
     tuple[dict[str, Any], tuple[tuple[int, ...], int], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]], Any],
 ] = {}  # ..., and the settings the first run left for the calls (settings.KeptAround) or None
 
@@ -751,7 +751,7 @@ def replayed(
     made = {name: namespace.get(name, _MISSING) for name in names}
     undo: list[tuple[Any, str, Any]] = []  # (owner, what, value): put back in reverse order
     kept_settings = first_settings = None  # the process-wide settings the replayed statements set (put back)
-    kept = _PLAYED.get(id(namespace))
+    kept = _PLAYED.get((id(namespace), key[1]))  # each played GPU keeps its own state (a memo, a cached stream)
     try:
         if kept is not None and kept[0] is namespace and kept[1] == key and all(made[n] is kept[2][n] for n in names):
             for name in names:
@@ -805,7 +805,7 @@ def replayed(
         if kept_settings is not None:
             with around():
                 kept_settings.put_back(first_settings)
-        _PLAYED[id(namespace)] = (namespace, key, made, left, extras, first_settings or kept_settings)
+        _PLAYED[(id(namespace), key[1])] = (namespace, key, made, left, extras, first_settings or kept_settings)
 
 
 def _read_later(chosen: list[_Statement], last: dict[str, _Statement]) -> list[_Statement]:

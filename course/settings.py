@@ -705,6 +705,7 @@ class KeptAround:
             if after != value and not any(part in name for part in _FOR_THE_CALL):
                 _restored(read, restore, value)
         torch.random.set_rng_state(self.rng)  # torch.manual_seed(0) in a GPU block: the caller's stream goes on
+        self.rng = None  # not kept alive with the readings (5 KB a check of kept memory would count as the call's)
 
     def again(self) -> None:
         for (name, read, restore, value), after in zip(self.readings, self.after, strict=False):
