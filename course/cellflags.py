@@ -672,9 +672,9 @@ _CHEAP_OBJECTS = (torch.amp.GradScaler, contextlib.nullcontext, torch.autocast, 
 # process: a memo filled, a stream cached by one call is there at the next): (the namespace, the statements played,
 # the values the cells made, the values the played calls left, what the played calls left elsewhere: (owner, what,
 # value) for a function's default arguments and attributes, a container's contents)
-_PLAYED: dict[  # (id(namespace), GPU played) -> (the namespace, (the chosen statements' order, the GPU played), the
-    tuple[int, int],  # values the cells made, ...
-    tuple[dict[str, Any], tuple[tuple[int, ...], int], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]], Any],
+_PLAYED: dict[  # (id(namespace), GPU played) -> (the namespace, the chosen statements' order, the values the cells
+    tuple[int, int],  # made, ...
+    tuple[dict[str, Any], tuple[int, ...], dict[str, Any], dict[str, Any], list[tuple[Any, str, Any]], Any],
 ] = {}  # ..., and the settings the first run left for the calls (settings.KeptAround) or None
 
 _CONTENTS = "<contents>"  # what an undo entry puts back: a container's contents, not one of its names
@@ -746,12 +746,12 @@ def replayed(
     last = _NOTED[id(namespace)][1] if chosen else {}
     from course.scenarios import _GPU_PROFILE  # the GPU played now: each machine computes the flags its own way
 
-    key = (tuple(s.order for s in chosen), _GPU_PROFILE[0])
+    played, key = (id(namespace), _GPU_PROFILE[0]), tuple(s.order for s in chosen)
     names = sorted({name for s in chosen for name in _own(s, last)})
     made = {name: namespace.get(name, _MISSING) for name in names}
     undo: list[tuple[Any, str, Any]] = []  # (owner, what, value): put back in reverse order
     kept_settings = first_settings = None  # the process-wide settings the replayed statements set (put back)
-    kept = _PLAYED.get((id(namespace), key[1]))  # each played GPU keeps its own state (a memo, a cached stream)
+    kept = _PLAYED.get(played)  # each played GPU keeps its own state (a memo, a cached stream)
     try:
         if kept is not None and kept[0] is namespace and kept[1] == key and all(made[n] is kept[2][n] for n in names):
             for name in names:
@@ -805,7 +805,7 @@ def replayed(
         if kept_settings is not None:
             with around():
                 kept_settings.put_back(first_settings)
-        _PLAYED[(id(namespace), key[1])] = (namespace, key, made, left, extras, first_settings or kept_settings)
+        _PLAYED[played] = (namespace, key, made, left, extras, first_settings or kept_settings)
 
 
 def _read_later(chosen: list[_Statement], last: dict[str, _Statement]) -> list[_Statement]:
