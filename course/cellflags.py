@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import collections
 import contextlib
 import copy
 import dataclasses
@@ -62,7 +63,15 @@ _KINDS = (
 )
 # other calls that only read the machine's size: a statement that makes numbers with them may run again
 _PLAIN_QUERIES = frozenset(
-    {"os.cpu_count", "multiprocessing.cpu_count", "torch.get_num_threads", "math.ceil", "math.floor"}
+    {
+        "os.cpu_count",
+        "multiprocessing.cpu_count",
+        "torch.get_num_threads",
+        "math.ceil",
+        "math.floor",
+        "copy.copy",
+        "copy.deepcopy",
+    }
 )
 # builtins a statement may call and still run again (where it is not an assignment of flags: _plain_calls)
 _PLAIN_BUILTINS = frozenset(
@@ -257,7 +266,8 @@ def _asks(node: ast.stmt) -> bool:
 _READING_METHODS = frozenset(
     {"items", "keys", "values", "get", "copy", "count", "index", "startswith", "endswith", "split", "rsplit", "strip",
      "lower", "upper", "replace", "format", "join", "partition", "rpartition", "find", "isdigit", "__contains__",
-     "__getitem__", "__eq__", "issubset", "issuperset", "union", "intersection", "difference"}
+     "__getitem__", "__eq__", "issubset", "issuperset", "union", "intersection", "difference",
+     "_replace", "_asdict"}  # a NamedTuple's: CFG = CFG._replace(gpu=...) makes a new one
 )  # fmt: skip
 
 
@@ -301,7 +311,10 @@ def _in_place(node: ast.stmt, changes: Callable[[str], bool]) -> frozenset[str]:
     return frozenset(found)
 
 
-_STORE_CALLS = frozenset({"setattr", "object.__setattr__", "operator.setitem", "operator.setattr"})
+_STORE_CALLS = frozenset(
+    {"setattr", "object.__setattr__", "operator.setitem", "operator.setattr", "dict.__setitem__", "dict.update",
+     "dict.setdefault", "list.append", "list.extend", "list.insert", "set.add", "set.update"}
+)  # fmt: skip
 
 
 def _root(target: ast.expr | None) -> str | None:
@@ -418,7 +431,11 @@ def _bound(node: ast.stmt) -> frozenset[str]:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             found.add(item.name)
             continue  # its body binds its own names
-        if isinstance(item, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+        if isinstance(item, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+            # their own names, but an assignment expression in one binds the global: [ON := ... for _ in x]
+            found |= {n.target.id for n in ast.walk(item) if isinstance(n, ast.NamedExpr)}
+            continue
+        if isinstance(item, ast.Lambda):
             continue
         if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store):
             found.add(item.id)
@@ -563,6 +580,9 @@ def _follows(statement: _Statement, namespace: dict[str, Any]) -> bool:
 
 
 def _number(value: Any) -> bool:
+    """A number, or a tuple or dict of numbers and flags (``CFG = copy.deepcopy({"gpu": ..., "workers": 2})``)."""
+    if isinstance(value, dict):
+        return all(_number(v) or _flag(v) for v in value.values())
     return type(value) in (int, float) or (isinstance(value, tuple) and all(_number(v) or _flag(v) for v in value))
 
 
@@ -636,8 +656,12 @@ def replayable(value: Any, depth: int = 0) -> bool:
         return True
     if depth < 3 and isinstance(value, (tuple, list, set, frozenset)):
         return all(replayable(v, depth + 1) for v in value)
-    if depth < 3 and isinstance(value, dict):
+    if depth < 3 and isinstance(value, (dict, types.MappingProxyType)):
         return all(replayable(v, depth + 1) for v in value.values())
+    if depth < 3 and isinstance(value, collections.ChainMap):  # layered settings: each layer a plain dict
+        return all(replayable(m, depth + 1) for m in value.maps)
+    if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
+        return replayable(value.__self__, depth)  # has_gpu = _Hw().has_gpu: a method of a settings object
     if depth < 3 and _settings_object(value):  # SimpleNamespace(amp=...), argparse's args, a dataclass of flags
         fields = _fields(value)  # a device among them (cfg.device) too: _as_played sets it for the call
         return bool(fields) and all(replayable(v, depth + 1) or isinstance(v, torch.device) for v in fields.values())
@@ -652,14 +676,16 @@ def _settings_object(value: Any) -> bool:
 
 
 def _fields(value: Any) -> dict[str, Any]:
-    """A settings object's fields: its ``__dict__``, or a slotted dataclass's fields."""
+    """A settings object's fields: its ``__dict__``, a slotted dataclass's fields, or its ``__slots__``."""
     if hasattr(value, "__dict__"):
         return dict(vars(value))
-    return (
-        {f.name: getattr(value, f.name, None) for f in dataclasses.fields(value)}
-        if dataclasses.is_dataclass(value)
-        else {}
-    )
+    if dataclasses.is_dataclass(value):
+        return {f.name: getattr(value, f.name, None) for f in dataclasses.fields(value)}
+    slots: list[str] = []
+    for cls in type(value).__mro__:
+        declared = cls.__dict__.get("__slots__", ())
+        slots += [declared] if isinstance(declared, str) else list(declared)
+    return {n: getattr(value, n) for n in slots if hasattr(value, n)}
 
 
 _MISSING = object()
@@ -813,7 +839,9 @@ def _read_later(chosen: list[_Statement], last: dict[str, _Statement]) -> list[_
     found = []
     for i, statement in enumerate(chosen):
         later = {n for s in chosen[i + 1 :] for n in _own(s, last) | s.changes}
-        if statement.reads & later and not isinstance(statement.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # the names it reads, not those it only stores (HAS_GPU = False before HAS_GPU = HAS_GPU or ...: run again
+        # after the query, the default would win)
+        if _loads(statement.node) & later and not isinstance(statement.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.append(statement)
     return found
 

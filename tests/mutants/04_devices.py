@@ -3812,3 +3812,278 @@ def to_device_async(batch, device):
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 b c01-c06, c12-c14, c20: a GPU-machine flag in spellings the replay missed (a default then an override, replaced configs, copies, read-only and layered mappings, slots, dict.__setitem__)
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a default flag, then HAS_GPU = HAS_GPU or is_available()",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""HAS_GPU = False
+HAS_GPU = HAS_GPU or torch.cuda.is_available()
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (HAS_GPU) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind DEVICE = 'cpu', then 'cuda' if is_available() else DEVICE",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""DEVICE = 'cpu'
+DEVICE = 'cuda' if torch.cuda.is_available() else DEVICE
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (DEVICE == 'cuda') and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a NamedTuple config, CFG = CFG._replace(gpu=is_available())",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""from typing import NamedTuple
+class Cfg(NamedTuple):
+    gpu: bool = False
+    workers: int = 2
+CFG = Cfg()
+CFG = CFG._replace(gpu=torch.cuda.is_available())
+
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (CFG.gpu) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a frozen dataclass config, dataclasses.replace(CFG, gpu=...)",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""import dataclasses
+@dataclasses.dataclass(frozen=True)
+class Cfg:
+    gpu: bool = False
+CFG = Cfg()
+CFG = dataclasses.replace(CFG, gpu=torch.cuda.is_available())
+
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (CFG.gpu) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a flag dict from device_count(), deep-copied",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""import copy
+BASE = {'gpu': torch.cuda.device_count() > 0, 'workers': 2}
+CFG = copy.deepcopy(BASE)
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (CFG['gpu']) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind dict.__setitem__(FLAGS, 'gpu', is_available())",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""FLAGS = {'gpu': False}
+dict.__setitem__(FLAGS, 'gpu', torch.cuda.is_available())
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (FLAGS['gpu']) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a read-only MappingProxyType config",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""from types import MappingProxyType
+CFG = MappingProxyType({'gpu': torch.cuda.is_available()})
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (CFG['gpu']) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a layered ChainMap config",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""from collections import ChainMap
+CFG = ChainMap({'gpu': torch.cuda.is_available()}, {'workers': 2})
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (CFG['gpu']) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a __slots__ class whose __init__ asks",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""class Flags:
+    __slots__ = ('gpu',)
+    def __init__(self):
+        self.gpu = torch.cuda.is_available()
+FLAGS = Flags()
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (FLAGS.gpu) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="GPU -> CPU copy non_blocking behind a walrus inside a comprehension binds the flag",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""[HAS_GPU := torch.cuda.is_available() for _ in range(1)]
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (HAS_GPU) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+]
+
+CORRECT += [  # round 13 b r01-r04: a default flag overridden by the query (the default had been run again after it)
+    dict(
+        grade_id="test_to_device_async",
+        name="pinned uploads non_blocking behind a default flag, then HAS_GPU = HAS_GPU or is_available()",
+        code="""HAS_GPU = False
+HAS_GPU = HAS_GPU or torch.cuda.is_available()
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = (HAS_GPU) and t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=bool(overlaps))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pinned uploads non_blocking behind DEVICE = 'cpu', then 'cuda' if is_available() else DEVICE",
+        code="""DEVICE = 'cpu'
+DEVICE = 'cuda' if torch.cuda.is_available() else DEVICE
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = (DEVICE == 'cuda') and t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=bool(overlaps))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pinned uploads non_blocking behind a NamedTuple config replaced with the query",
+        code="""from typing import NamedTuple
+class Cfg(NamedTuple):
+    gpu: bool = False
+    workers: int = 2
+CFG = Cfg()
+CFG = CFG._replace(gpu=torch.cuda.is_available())
+
+
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = (CFG.gpu) and t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=bool(overlaps))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pinned uploads non_blocking behind dataclasses.replace of a frozen config with the query",
+        code="""import dataclasses
+@dataclasses.dataclass(frozen=True)
+class Cfg:
+    gpu: bool = False
+CFG = Cfg()
+CFG = dataclasses.replace(CFG, gpu=torch.cuda.is_available())
+
+
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        overlaps = (CFG.gpu) and t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=bool(overlaps))
+    return moved
+""",
+    ),
+]
