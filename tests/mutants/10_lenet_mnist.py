@@ -8060,3 +8060,29 @@ def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm,
 """,
     ),
 ]
+
+MUTANTS += [  # stop 63 (round 12 a c17): a best epoch must beat the others by a min_delta of 1e-4
+    dict(
+        grade_id="test_fit",
+        name="a new best epoch must be better by 1e-4 (a min_delta)",
+        expect="只在验证准确率严格超过之前所有 epoch 时更新快照",
+        code="""
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]) + 1e-4:
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch} done")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+]
