@@ -88,6 +88,37 @@ def test_a_call_that_rewrites_the_counter_and_leaves_it_so_fails_that_call(prist
         _syncs(mean_loss)
 
 
+def test_the_grader_s_uncounted_block_entered_from_a_learner_s_call_still_counts_its_syncs(pristine: None) -> None:
+    source = _EPOCH + (
+        "import course.scenarios\n"
+        "def mean_loss(losses):\n"
+        "    with course.scenarios.uncounted():  # the grader's own bookkeeping block\n"
+        "        return sum(loss.item() for loss in losses) / len(losses)\n"
+    )
+    learner, mean_loss = guarded(source)
+    assert _syncs(mean_loss) == [".item()", ".item()"]
+
+
+def test_a_function_behind_a_contextmanager_or_in_a_closure_is_checked_and_put_back(pristine: None) -> None:
+    """What the grader's functions reach without a name: a ``@contextmanager``'s generator function
+    (``__wrapped__``) and the functions a closure holds."""
+    baseline = integrity.Baseline()
+    generator = scenarios._logging_on.__wrapped__
+    code = generator.__code__
+    assert any(f is generator for _, f, _ in baseline.functions.values())
+    generator.__code__ = scenarios.uncounted.__wrapped__.__code__
+    try:
+        found = baseline.tampered()
+        assert found == ["course.scenarios._logging_on.__wrapped__（函数的 __code__ / 默认参数）"]
+        assert generator.__code__ is code
+        assert baseline.tampered() == []
+        label, cell, held = baseline.cells[0]
+        cell.cell_contents = lambda *a, **k: None
+        assert baseline.tampered() == [label] and cell.cell_contents is held
+    finally:
+        generator.__code__ = code
+
+
 def test_an_honest_learner_passes_every_scenario_and_a_copied_test_line_is_not_tampering(pristine: None) -> None:
     learner, mean_loss = guarded(_EPOCH + "from course import checks\nchecks.exercise('mean_loss')\n")
     assert _syncs(mean_loss) == [".item()", ".item()"]

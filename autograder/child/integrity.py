@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins as _builtins
 import gc
+import operator
 import os
 import sys
 import types
@@ -62,6 +63,7 @@ _CHANGING = {  # also the state a learner's own copy of a test line sets (checks
     "course.cellflags._MUTATED",
 }
 _MISSING = object()
+_CONTENTS = operator.attrgetter("cell_contents")
 _VARS, _SETATTR = vars, setattr  # as they were at import: the builtins are put back with them, before anything else
 
 
@@ -152,6 +154,7 @@ class Baseline:
         self.namespaces: list[tuple[str, Any, Any, tuple[str, ...], tuple[Any, ...], frozenset[str], bool]] = []
         self.functions: dict[int, tuple[str, types.FunctionType, tuple[Any, ...]]] = {}
         self.tables: list[tuple[str, Any, Any]] = []  # (label, the table, a copy of its contents)
+        self.cells: list[tuple[str, Any, types.FunctionType]] = []  # (label, a closure cell, the function it held)
         # the builtins first: the rest of the check runs on them
         builtins = {k: v for k, v in vars(_builtins).items() if isinstance(v, (types.BuiltinFunctionType, type))}
         self._add_names("builtins", _builtins, builtins, whole=False)
@@ -165,6 +168,8 @@ class Baseline:
         for label, owner in _torch_machinery():  # torch binds submodules on its modules as it imports them lazily
             self._add(label, owner, whole=isinstance(owner, type))
         self._functions = tuple(f for _, f, _ in self.functions.values())
+        self._cells = tuple(cell for _, cell, _ in self.cells)
+        self._held = tuple(held for _, _, held in self.cells)
         self._note_functions()
 
     def _note_functions(self) -> None:
@@ -180,10 +185,28 @@ class Baseline:
         self._add_names(label, owner, names, whole=whole)
         for key, value in names.items():
             for f in _functions_in(value):
-                self.functions.setdefault(id(f), (f"{label}.{key}", f, _function_parts(f)))
+                self._add_function(f"{label}.{key}", f)
             copied = _contents(value) if whole and isinstance(owner, types.ModuleType) else None
             if copied is not None and f"{label}.{key}" not in _CHANGING:
                 self.tables.append((f"{label}.{key}", value, copied))
+
+    def _add_function(self, label: str, f: types.FunctionType) -> None:
+        """``f``, and the grader's functions it reaches without a name: what it wraps (``__wrapped__``: the generator
+        function of a ``@contextmanager``) and what its closure holds (a decorator's function), with those cells."""
+        if id(f) in self.functions:
+            return
+        self.functions[id(f)] = (label, f, _function_parts(f))
+        inner = f.__dict__.get("__wrapped__")
+        if isinstance(inner, types.FunctionType) and _ours(inner.__module__ or ""):
+            self._add_function(f"{label}.__wrapped__", inner)
+        for i, cell in enumerate(f.__closure__ or ()):
+            try:
+                held = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if isinstance(held, types.FunctionType) and _ours(held.__module__ or ""):
+                self.cells.append((f"{label}（闭包 {i}）", cell, held))
+                self._add_function(f"{label}（闭包 {i}）", held)
 
     def _add_names(self, label: str, owner: Any, names: dict[str, Any], *, whole: bool) -> None:
         checked = {k: v for k, v in names.items() if f"{label}.{k}" not in _CHANGING}
@@ -212,6 +235,12 @@ class Baseline:
             )
         )
 
+    def _cells_as_they_were(self) -> bool:
+        try:
+            return all(map(_is, map(_CONTENTS, self._cells), self._held))
+        except ValueError:  # a cell emptied (del cell.cell_contents)
+            return False
+
     def tampered(self) -> list[str]:
         """The names whose binding, code or contents differ from the baseline, each put back as it was."""
         found = []
@@ -233,6 +262,11 @@ class Baseline:
                     found.append(f"{label}（函数的 __code__ / 默认参数）")
                     _set_function_parts(f, parts)
             self._note_functions()  # as the baseline again: the next check takes the quick path
+        if not self._cells_as_they_were():
+            for label, cell, held in self.cells:
+                if getattr(cell, "cell_contents", _MISSING) is not held:
+                    found.append(label)
+                    cell.cell_contents = held
         for label, table, copied in self.tables:
             if not _same_contents(copied, table):
                 found.append(f"{label}（表的内容）")
