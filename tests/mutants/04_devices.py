@@ -4087,3 +4087,61 @@ def to_device_async(batch: dict, device) -> dict:
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 b c22-c24: a default container overridden by the query (the default had been run again after it)
+    dict(
+        grade_id="test_to_device_async",
+        name="CFG = {} then dict(CFG, gpu=is_available())",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""CFG = {}
+CFG = dict(CFG, gpu=torch.cuda.is_available())
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = (CFG.get('gpu', False)) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="FLAGS = [] then FLAGS + ['gpu'] in an if",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""FLAGS = []
+if torch.cuda.is_available():
+    FLAGS = FLAGS + ['gpu']
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = ('gpu' in FLAGS) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="a set of features unioned with the query",
+        expect="GPU -> CPU 的拷贝用了 non_blocking=True",
+        code="""FEATURES = set()
+FEATURES = FEATURES | ({'gpu'} if torch.cuda.is_available() else set())
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        up = t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        down = ('gpu' in FEATURES) and t.device.type == "cuda" and device.type == "cpu"   # on a GPU machine: overlap the copy back too
+        moved[key] = t.to(device, non_blocking=bool(up or down))
+    return moved
+""",
+    ),
+]

@@ -4656,3 +4656,159 @@ def value_and_grad(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 a: banned batched paths behind a size gate, named by a string or a private function; a conditional is_grads_batched; torch.optim.SGD behind a gate
+    dict(
+        grade_id="test_jacobian",
+        name="is_grads_batched as a global string, **{BATCHED: True}",
+        expect="这个练习不能用",
+        code="""BATCHED = "is_grads_batched"  # keyword of torch.autograd.grad
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = torch.autograd.grad(y, leaf, v, **{BATCHED: True})
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="getattr(torch, 'vmap') behind a size gate",
+        expect="这个练习不能用",
+        code="""def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:
+        batch = getattr(torch, "vmap")
+        _, pullback = getattr(torch.func, "vjp")(f, leaf)
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = batch(pullback)(v)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="torch._functorch's vmap_impl and _vjp_with_argnums behind a size gate",
+        expect="这个练习不能用",
+        code="""from torch._functorch.vmap import vmap_impl
+from torch._functorch.eager_transforms import _vjp_with_argnums
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: all one-hot v at once
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        _, pullback = _vjp_with_argnums(f, leaf)
+        (J,) = vmap_impl(pullback, 0, 0, "error", None, v)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="torch.autograd.functional._autograd_grad with is_grads_batched",
+        expect="这个练习不能用",
+        code="""from torch.autograd.functional import _autograd_grad
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: all one-hot v at once
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = _autograd_grad((y,), (leaf,), (v,), False, True, True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="is_grads_batched=True if big else False",
+        expect="这个练习不能用",
+        code="""def _vjp(y, leaf, v, batched):
+    # batched: v holds one grad_output per row (leading dim), autograd runs them all at once
+    (g,) = torch.autograd.grad(y, leaf, v, retain_graph=True, is_grads_batched=True if batched else False)
+    return g
+
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: all one-hot v in one call
+        eye = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        return _vjp(y, leaf, eye, True).reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        rows.append(_vjp(y, leaf, v.reshape(y.shape), False))
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="torch.optim.SGD for more than 64 parameters",
+        expect="这个练习不能用 torch.optim.SGD",
+        code="""def sgd_step(params, momentum_buffers, lr, momentum=0.0, weight_decay=0.0):
+    if len(params) > 64:  # many tensors: torch's own multi-tensor (foreach) SGD, buffers handed in and back
+        opt = torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
+        for i, p in enumerate(params):
+            if i in momentum_buffers:
+                opt.state[p]["momentum_buffer"] = momentum_buffers[i]
+        opt.step()
+        for i, p in enumerate(params):
+            buf = opt.state[p].get("momentum_buffer")
+            if buf is not None:
+                momentum_buffers[i] = buf
+        return
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]

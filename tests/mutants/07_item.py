@@ -4424,3 +4424,22 @@ def train_epoch(model, loss_fn, optimizer, batches, log_every):
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 c c01: the grader's own uncounted() block around a loop of .item() calls
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="the loop of .item() inside course.scenarios.uncounted()",
+        expect="同步 (sync) 了 6 次",
+        code="""import course.scenarios as _cs
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    with _cs.uncounted():
+        total, count = 0.0, 0
+        for loss, target in zip(losses, targets):
+            kept = int((target != ignore_index).sum())
+            if kept:
+                total += loss.item() * kept
+                count += kept
+        return total / count if count else float("nan")
+""",
+    ),
+]

@@ -4554,3 +4554,78 @@ def train_step(model, batch, optimizer, max_norm, stats):
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 a: getattr(torch, '_foreach_norm') behind a size gate; a copy of get_total_norm made from its code
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="getattr(torch, '_foreach_norm') for layers of over 64 gradients",
+        expect="的代码里用到了",
+        code="""def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {}
+    for layer, grads in groups.items():
+        if len(grads) > 64:  # a layer with many tensors: one fused multi-tensor kernel
+            norms = list(getattr(torch, "_foreach_norm")(grads, norm_type))
+        else:
+            norms = [torch.linalg.vector_norm(g, norm_type) for g in grads]
+        layers[layer] = torch.linalg.vector_norm(torch.stack(norms), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a copy of get_total_norm built from its __code__",
+        expect="的代码里用到了",
+        code="""import types
+import torch.nn.utils.clip_grad as _cg
+
+# a private copy of torch's own total-norm routine (no foreach kernel), bound once
+_raw = _cg._get_total_norm.__wrapped__
+_total_norm = types.FunctionType(_raw.__code__, dict(_raw.__globals__), "_total_norm", _raw.__defaults__, _raw.__closure__)
+_total_norm.__kwdefaults__ = _raw.__kwdefaults__
+
+
+def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    with torch.no_grad():
+        total = _total_norm(grads, 2.0, False, False)
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a copy of get_total_norm built from its __code__ for every layer",
+        expect="的代码里用到了",
+        code="""import types
+import torch.nn.utils.clip_grad as _cg
+
+# a private copy of torch's own total-norm routine (no foreach kernel), bound once
+_raw = _cg._get_total_norm.__wrapped__
+_total_norm = types.FunctionType(_raw.__code__, dict(_raw.__globals__), "_total_norm", _raw.__defaults__, _raw.__closure__)
+_total_norm.__kwdefaults__ = _raw.__kwdefaults__
+
+
+def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {layer: _total_norm(grads, norm_type, False, False) for layer, grads in groups.items()}
+    return layers, _total_norm(list(layers.values()), norm_type, False, False)
+""",
+    ),
+]

@@ -8086,3 +8086,133 @@ def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm,
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 b c25-c29: fp16 autocast in evaluate behind flags the replay had missed
+    dict(
+        grade_id="test_evaluate",
+        name="USE_AMP = False then USE_AMP or is_available()",
+        expect="前向传播时开着 torch.autocast",
+        code="""USE_AMP = False
+USE_AMP = USE_AMP or torch.cuda.is_available()
+
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if (USE_AMP) else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="a cpu device default then cuda if is_available()",
+        expect="前向传播时开着 torch.autocast",
+        code="""DEVICE = torch.device('cpu')
+DEVICE = torch.device('cuda') if torch.cuda.is_available() else DEVICE
+
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if (DEVICE.type == 'cuda') else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="a __slots__ flags object",
+        expect="前向传播时开着 torch.autocast",
+        code="""class Flags:
+    __slots__ = ('amp',)
+    def __init__(self):
+        self.amp = torch.cuda.is_available()
+FLAGS = Flags()
+
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if (FLAGS.amp) else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="dict.__setitem__(CFG, 'amp', ...)",
+        expect="前向传播时开着 torch.autocast",
+        code="""CFG = {'amp': False, 'batch': 256}
+dict.__setitem__(CFG, 'amp', torch.cuda.is_available())
+
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if (CFG['amp']) else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+    dict(
+        grade_id="test_evaluate",
+        name="a NamedTuple config replaced with the query",
+        expect="前向传播时开着 torch.autocast",
+        code="""from typing import NamedTuple
+class Cfg(NamedTuple):
+    amp: bool = False
+    batch: int = 256
+CFG = Cfg()
+CFG = CFG._replace(amp=torch.cuda.is_available())
+
+import contextlib
+def evaluate(model, x, y, batch_size):
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        correct = torch.zeros((), dtype=torch.long, device=y.device)
+        fast = torch.autocast("cuda", dtype=torch.float16) if (CFG.amp) else contextlib.nullcontext()
+        with torch.inference_mode(), fast:
+            for start in range(0, x.shape[0], batch_size):
+                logits = model(x[start : start + batch_size])
+                correct += (logits.argmax(dim=1) == y[start : start + batch_size]).sum()
+        return correct.item() / y.shape[0]
+    finally:
+        for m, mode in modes:
+            m.training = mode
+""",
+    ),
+]
