@@ -2169,7 +2169,7 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_sgd_step",
         name="only on a GPU the step handed to torch.optim.SGD(fused=True)",
-        expect="GPU 上走了另一条路",
+        expect="这个练习不能用 torch.optim.SGD",  # named in the code: refused whichever path runs
         code="""
 def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
     if params and all(p.is_cuda for p in params):
