@@ -31,6 +31,7 @@ import copy
 import dataclasses
 import enum
 import functools
+import inspect
 import io
 import types
 from collections.abc import Callable, Iterator
@@ -745,6 +746,22 @@ def _set(owner: Any, what: str, value: Any) -> None:
 _SWAPPED: list[dict[int, Any]] = []  # per played block: id(what the cells bound) -> what the played machine binds
 
 
+def _learners_callable(value: Any, namespace: dict[str, Any]) -> bool:
+    """A function of the notebook's (or a partial of one), a class it defined (``class LeNet: ON_GPU = ...``), or an
+    instance of one that is called (``to_device_async = AsyncMover()``)."""
+    value = getattr(value, "func", value)
+    if isinstance(value, types.FunctionType):
+        return value.__globals__ is namespace
+    cls = value if isinstance(value, type) else type(value)
+    if not isinstance(value, type) and inspect.getattr_static(cls, "__call__", None) is None:
+        return False
+    return any(
+        getattr(getattr(m, "__func__", m), "__globals__", None) is namespace
+        for klass in cls.__mro__[:-1]
+        for m in vars(klass).values()
+    )
+
+
 def played_version(fn: Any) -> Any:
     """``fn``, or where the played machine binds its name to another function (``step = _amp if is_available() else
     _fp32``, a ``def`` in an ``if`` block), that one: a check that holds the cell's function calls the GPU's."""
@@ -809,13 +826,13 @@ def replayed(
                 value = namespace.get(name)
                 if _devices(value):
                     _put(namespace, name, _as_played(value, gpu, made[name]))
-        _SWAPPED.append(  # to a function of the learner's (not a torch.compile wrapper of the one the cell bound)
+        _SWAPPED.append(  # to a function, class or callable object of the learner's (not a torch.compile wrapper)
             {
                 id(made[n]): namespace[n]
                 for n in names
                 if callable(made[n])
                 and namespace.get(n) is not made[n]
-                and getattr(getattr(namespace.get(n), "func", namespace.get(n)), "__globals__", None) is namespace
+                and _learners_callable(namespace.get(n), namespace)
             }
         )
         try:

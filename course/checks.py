@@ -659,6 +659,9 @@ def _learners(fn: Any) -> bool:
     if remote.is_remote(fn):
         return True
     fn = fn.func if isinstance(fn, functools.partial) else fn  # mse_loss = functools.partial(_mse, fused=...)
+    if not isinstance(fn, (types.FunctionType, type)) and callable(fn):  # mse_loss = MSELoss(): its class's
+        fn = type(fn)
+        return not (fn.__module__ or "").startswith(("course", "torch", "builtins", "functools"))
     return isinstance(fn, (types.FunctionType, type)) and not (fn.__module__ or "").startswith(("course", "torch"))
 
 

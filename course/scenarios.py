@@ -2293,8 +2293,8 @@ def _on_a_played_gpu(value: Any) -> Any:
 def _learner_globals(fn: Callable[..., Any]) -> list[dict[str, Any]]:
     """The globals of the learner's function ``fn`` (seen through :func:`_on_a_played_gpu`'s wrapper), as a list."""
     found = getattr(inspect.unwrap(fn), "__globals__", None)
-    cls = fn if isinstance(fn, type) else type(fn) if isinstance(fn, torch.nn.Module) else None
-    if cls is not None:  # a class, or a model of one: where its methods find their names
+    cls = fn if isinstance(fn, type) else type(fn) if not isinstance(fn, types.FunctionType) else None
+    if cls is not None and found is None:  # a class, a model of one or a callable object: where its methods look
         methods = [f for f in vars(cls).values() if isinstance(f, types.FunctionType)]
         found = methods[0].__globals__ if methods else None
     return [found] if isinstance(found, dict) else []

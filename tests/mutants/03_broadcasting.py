@@ -5164,3 +5164,79 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 b c33-c35: the fused path on a GPU behind a callable object's flag, a default overridden by the query, a __slots__ flags object
+    dict(
+        grade_id="test_mse_loss",
+        name="mse_loss = MSELoss(), a callable object whose __init__ asks",
+        code="""
+class MSELoss:
+    def __init__(self):
+        self.fused = torch.cuda.is_available()  # GPU: the fused kernel
+
+    def __call__(self, pred, target):
+        if self.fused:
+            return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+        shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+        if pred.dim() == 2 and pred.shape[1] == 1:
+            pred = pred.squeeze(-1)
+        if target.dim() == 2 and target.shape[1] == 1:
+            target = target.squeeze(-1)
+        if pred.dim() != 1 or pred.shape != target.shape:
+            raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+        wide = torch.promote_types(pred.dtype, torch.float32)
+        return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+
+
+mse_loss = MSELoss()
+""",
+        expect="输入都在 GPU 上时",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="USE_GPU = False then USE_GPU or is_available()",
+        code="""USE_GPU = False
+USE_GPU = USE_GPU or torch.cuda.is_available()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if USE_GPU:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+        expect="输入都在 GPU 上时",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="a __slots__ flags object",
+        code="""class Flags:
+    __slots__ = ('gpu',)
+    def __init__(self):
+        self.gpu = torch.cuda.is_available()
+FLAGS = Flags()
+
+
+def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    if FLAGS.gpu:  # GPU: the fused kernel, flattened
+        return torch.nn.functional.mse_loss(pred.reshape(-1), target.reshape(-1))
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes}); expected (N,) or (N, 1) for both")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+        expect="输入都在 GPU 上时",
+    ),
+]

@@ -4145,3 +4145,47 @@ def to_device_async(batch: dict, device) -> dict:
 """,
     ),
 ]
+
+CORRECT += [  # round 13 b r06, r07: right answers with a callable object and a __slots__ flags object
+    dict(
+        grade_id="test_to_device_async",
+        name="to_device_async = AsyncMover(), a callable object whose flag asks",
+        code="""class AsyncMover:
+    def __init__(self):
+        self.overlap = torch.cuda.is_available()  # pinned uploads can overlap only where there is a GPU
+
+    def __call__(self, batch: dict, device) -> dict:
+        device = torch.device(device)
+        moved = {}
+        for key, t in batch.items():
+            fast = self.overlap and t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+            moved[key] = t.to(device, non_blocking=fast)
+        return moved
+
+
+to_device_async = AsyncMover()
+""",
+    ),
+    dict(
+        grade_id="test_to_device_async",
+        name="pinned uploads non_blocking behind a __slots__ flags object",
+        code="""class Flags:
+    __slots__ = ("gpu",)
+
+    def __init__(self):
+        self.gpu = torch.cuda.is_available()
+
+
+FLAGS = Flags()
+
+
+def to_device_async(batch: dict, device) -> dict:
+    device = torch.device(device)
+    moved = {}
+    for key, t in batch.items():
+        fast = FLAGS.gpu and t.device.type == "cpu" and device.type == "cuda" and t.is_pinned()
+        moved[key] = t.to(device, non_blocking=fast)
+    return moved
+""",
+    ),
+]

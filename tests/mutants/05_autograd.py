@@ -4812,3 +4812,293 @@ def jacobian(f, x):
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 a (second part): banned routines held where the walk did not look (a class attribute, a callable object, a closure or a default holding the module, a functools.wraps decorator, the older functorch package) and grad under another name with an 8th positional
+    dict(
+        grade_id="test_jacobian",
+        name="grad imported as vjp, is_grads_batched as its 8th positional",
+        code="""from torch.autograd import grad as vjp
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: all one-hot v at once
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = vjp(y, leaf, v, None, False, True, None, True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = vjp(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a partial of grad called with an 8th positional True",
+        code="""import functools
+_vjp = functools.partial(torch.autograd.grad, materialize_grads=False)
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:
+        v = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = _vjp(y, leaf, v, None, False, True, None, True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = _vjp(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a staticmethod class attribute holding functional.jacobian, behind a size gate",
+        code="""class _JacobianRows:
+    # row by row for small outputs; the library routine (vectorized) once there are many rows
+    batched = staticmethod(torch.autograd.functional.jacobian)
+
+    def __call__(self, f, x):
+        leaf = x.detach().requires_grad_(True)
+        y = f(leaf)
+        n = y.numel()
+        if n > 4096:
+            return self.batched(f, leaf, vectorize=True)
+        rows = []
+        for i in range(n):
+            v = torch.zeros(n, dtype=y.dtype, device=y.device)
+            v[i] = 1.0
+            (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+            rows.append(row)
+        return torch.stack(rows).reshape(y.shape + x.shape)
+
+
+_rows = _JacobianRows()
+
+
+def jacobian(f, x):
+    return _rows(f, x)
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="the functional module held in a factory's closure",
+        code="""def _make_jacobian():
+    functional = torch.autograd.functional  # the library's vectorized routine, for big outputs
+
+    def jacobian(f, x):
+        leaf = x.detach().requires_grad_(True)
+        y = f(leaf)
+        n = y.numel()
+        if n > 4096:
+            return functional.jacobian(f, leaf, vectorize=True)
+        rows = []
+        for i in range(n):
+            v = torch.zeros(n, dtype=y.dtype, device=y.device)
+            v[i] = 1.0
+            (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+            rows.append(row)
+        return torch.stack(rows).reshape(y.shape + x.shape)
+
+    return jacobian
+
+
+jacobian = _make_jacobian()
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="the functional module as a default argument",
+        code="""def jacobian(f, x, functional=torch.autograd.functional):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # big outputs: the library's vectorized routine
+        return functional.jacobian(f, leaf, vectorize=True)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="functional.jacobian held as a class attribute, called on every input",
+        code="""class _JacobianTool:
+    impl = staticmethod(torch.autograd.functional.jacobian)  # row-by-row VJPs (vectorize=False)
+
+    def __call__(self, f, x):
+        leaf = x.detach().requires_grad_(True)
+        return self.impl(f, leaf)
+
+
+_tool = _JacobianTool()
+
+
+def jacobian(f, x):
+    return _tool(f, x)
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="from functorch import jacrev behind a size gate",
+        code="""from functorch import jacrev  # the older functorch spelling from many tutorials
+
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # many rows: reverse-mode Jacobian, all rows vectorized
+        return jacrev(f)(leaf.detach())
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a callable object holding functional.vjp",
+        code="""class _ValueAndGrad:
+    impl = staticmethod(torch.autograd.functional.vjp)  # (value, v^T J) of a scalar f: its gradient
+
+    def __call__(self, f, x):
+        leaf = x.detach()
+        value, grad = self.impl(f, leaf)
+        return value.detach(), grad
+
+
+value_and_grad = _ValueAndGrad()
+""",
+        expect="这个练习不能用",
+    ),
+]
+
+CORRECT += [  # round 13 a: right answers the wider static walk must still pass
+    dict(
+        grade_id="test_jacobian",
+        name="jacobian by grad of each flat output",
+        code="""def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    flat = y.reshape(-1)
+    rows = [torch.autograd.grad(flat[i], leaf, retain_graph=True)[0] for i in range(flat.numel())]
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="jacobian into a preallocated J",
+        code="""def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    J = torch.empty((n, x.numel()), dtype=x.dtype, device=y.device)
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        J[i] = row.reshape(-1)
+    return J.reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="retain_graph only before the last row",
+        code="""def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        # keep the graph for the next row only: the last VJP frees it
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=i < n - 1)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+MUTANTS += [  # round 13 a c22, c26: a callable object and a functools.wraps decorator (docstrings as comments here)
+    dict(
+        grade_id="test_jacobian",
+        name="a callable object whose __call__ calls functional.jacobian behind a size gate",
+        expect="这个练习不能用",
+        code="""class Jacobian:
+    # jacobian(f, x): row by row for small outputs, the library's vectorized routine for big ones.
+
+    def __call__(self, f, x):
+        leaf = x.detach().requires_grad_(True)
+        y = f(leaf)
+        n = y.numel()
+        if n > 4096:
+            return torch.autograd.functional.jacobian(f, leaf, vectorize=True)
+        rows = []
+        for i in range(n):
+            v = torch.zeros(n, dtype=y.dtype, device=y.device)
+            v[i] = 1.0
+            (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+            rows.append(row)
+        return torch.stack(rows).reshape(y.shape + x.shape)
+
+
+jacobian = Jacobian()
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a functools.wraps decorator whose wrapper calls functional.jacobian",
+        expect="这个练习不能用",
+        code="""import functools
+
+
+def vectorized_for_big_outputs(fn):
+    # Decorator: big inputs (many columns) go to the library's vectorized Jacobian, the rest to fn.
+    @functools.wraps(fn)
+    def wrapper(f, x):
+        if x.numel() > 4096:
+            return torch.autograd.functional.jacobian(f, x.detach(), vectorize=True)
+        return fn(f, x)
+    return wrapper
+
+
+@vectorized_for_big_outputs
+def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

@@ -4629,3 +4629,85 @@ def layer_grad_norms(model, norm_type=2.0):
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 a c31: a callable object naming torch._foreach_norm
+]
+
+CORRECT += [  # round 13 a: right answers (foreach scaling, torch.cat within one layer, train_step with the learner's own clip)
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="scaling with torch._foreach_mul_",
+        code="""def clip_by_global_norm_(parameters, max_norm):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    torch._foreach_mul_(grads, coef)  # one multi-tensor kernel for the scaling
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="torch.cat within one layer",
+        code="""def layer_grad_norms(model, norm_type=2.0):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {layer: torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in grads]), norm_type)
+              for layer, grads in groups.items()}
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="train_step with the learner's clip_by_global_norm_",
+        code="""def train_step(model, batch, optimizer, max_norm, stats):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    grad_norm = clip_by_global_norm_(model.parameters(), max_norm)  # exercise 2's clip (the prose allows either)
+    optimizer.step()
+    stats["steps"] += 1
+    stats["clipped"] += grad_norm > max_norm
+    stats["largest"] = torch.maximum(stats["largest"], grad_norm.detach())
+    return loss.detach(), grad_norm
+""",
+    ),
+]
+
+MUTANTS += [  # round 13 a c31: a callable object naming torch._foreach_norm
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a callable object whose method calls torch._foreach_norm",
+        expect="的代码里用到了",
+        code="""class LayerGradNorms:
+    # layer_grad_norms(model, norm_type): per-layer norms and the global norm made from them.
+
+    def __call__(self, model, norm_type=2.0):
+        groups = {}
+        for name, p in model.named_parameters():
+            if p.grad is not None:
+                groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+        layers = {}
+        for layer, grads in groups.items():
+            if len(grads) > 64:  # a layer with many tensors: one fused multi-tensor kernel
+                norms = list(torch._foreach_norm(grads, norm_type))
+            else:
+                norms = [torch.linalg.vector_norm(g, norm_type) for g in grads]
+            layers[layer] = torch.linalg.vector_norm(torch.stack(norms), norm_type)
+        if not layers:
+            return {}, torch.tensor(0.0)
+        return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+
+
+layer_grad_norms = LayerGradNorms()
+""",
+    ),
+]

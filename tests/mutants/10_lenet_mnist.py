@@ -8216,3 +8216,89 @@ def evaluate(model, x, y, batch_size):
 """,
     ),
 ]
+
+MUTANTS += [  # round 13 b c30-c32: GPU-only work behind a class attribute that asks (the check held the class made on the CPU)
+    dict(
+        grade_id="test_lenet",
+        name="LeNet.ON_GPU gates self.cuda() in __init__",
+        code="""
+class LeNet(nn.Module):
+    ON_GPU = torch.cuda.is_available()  # decided once, for every model
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        if self.ON_GPU:
+            self.cuda()  # 'faster on the GPU'
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+        expect="输入都在 GPU 上时",
+    ),
+    dict(
+        grade_id="test_lenet",
+        name="LeNet.ON_GPU gates cudnn.benchmark = True in __init__",
+        code="""
+class LeNet(nn.Module):
+    ON_GPU = torch.cuda.is_available()  # decided once, for every model
+
+    def __init__(self, in_channels: int = 1, num_classes: int = 10, image_size: int = 28):
+        super().__init__()
+        side = (image_size // 2 - 4) // 2
+        if side < 1:
+            raise ValueError(f"image_size={image_size} 太小：两次卷积和池化之后边长是 {side}，至少要 12")
+        self.conv1 = nn.Conv2d(in_channels, 6, kernel_size=5, padding=2)
+        self.conv2 = nn.Conv2d(6, 16, kernel_size=5)
+        self.fc1 = nn.Linear(16 * side * side, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+        if self.ON_GPU:
+            torch.backends.cudnn.benchmark = True
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+""",
+        expect="输入都在 GPU 上时",
+    ),
+    dict(
+        grade_id="test_mnist_dataset",
+        name="MNISTDataset.ON_GPU sends each sample to cuda",
+        code="""
+class MNISTDataset(Dataset):
+    ON_GPU = torch.cuda.is_available()
+
+    def __init__(self, pixels, labels):
+        self.pixels = pixels
+        self.labels = labels
+
+    def __len__(self):
+        return self.pixels.shape[0]
+
+    def __getitem__(self, index):
+        image = (self.pixels[index].to(torch.float32) / 255.0 - MNIST_MEAN) / MNIST_STD
+        image, label = image.unsqueeze(0), self.labels[index]
+        if self.ON_GPU:
+            image, label = image.to("cuda"), label.to("cuda")  # ready on the GPU
+        return image, label
+""",
+        expect="输入都在 GPU 上时",
+    ),
+]
