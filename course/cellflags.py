@@ -920,16 +920,20 @@ def _replay(
 def _as_played(value: Any, gpu: torch.device | None, made: Any) -> Any:
     """``value`` (a device, or a container with devices: :func:`_devices`) with each GPU device as ``gpu``, or
     without one, each device as the cell ``made`` it."""
-    if isinstance(value, dict):
-        return {k: _as_played(v, gpu, made.get(k) if isinstance(made, dict) else None) for k, v in value.items()}
+    if isinstance(value, dict):  # a dict subclass (an AttrDict, a defaultdict) stays one
+        out = copy.copy(value)
+        for k, v in value.items():
+            out[k] = _as_played(v, gpu, made.get(k) if isinstance(made, dict) else None)
+        return out
     if isinstance(value, (tuple, list)):
         old = made if isinstance(made, (tuple, list)) and len(made) == len(value) else [None] * len(value)
-        return type(value)(_as_played(v, gpu, m) for v, m in zip(value, old, strict=True))
+        items = [_as_played(v, gpu, m) for v, m in zip(value, old, strict=True)]
+        return type(value)._make(items) if hasattr(type(value), "_make") else type(value)(items)  # a namedtuple
     if not isinstance(value, (type, torch.device)) and _settings_object(value):  # the played machine's own object
         before = _fields(made) if _settings_object(made) and not isinstance(made, type) else {}
         for k, v in _fields(value).items():
-            if isinstance(v, torch.device):
-                setattr(value, k, _as_played(v, gpu, before.get(k)))
+            if isinstance(v, torch.device):  # object.__setattr__: a frozen dataclass too
+                object.__setattr__(value, k, _as_played(v, gpu, before.get(k)))
         return value
     if not isinstance(value, torch.device):
         return value

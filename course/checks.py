@@ -9,6 +9,7 @@ cell that prints to stderr as 0.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import types
 import warnings
@@ -659,9 +660,9 @@ def _learners(fn: Any) -> bool:
     if remote.is_remote(fn):
         return True
     fn = fn.func if isinstance(fn, functools.partial) else fn  # mse_loss = functools.partial(_mse, fused=...)
-    if not isinstance(fn, (types.FunctionType, type)) and callable(fn):  # mse_loss = MSELoss(): its class's
-        fn = type(fn)
-        return not (fn.__module__ or "").startswith(("course", "torch", "builtins", "functools"))
+    if not isinstance(fn, (types.FunctionType, type)):  # mse_loss = MSELoss(): a __call__ of the learner's
+        call = inspect.getattr_static(type(fn), "__call__", None)  # not a model's (torch's __call__)
+        return isinstance(call, types.FunctionType) and not (call.__module__ or "").startswith(("course", "torch"))
     return isinstance(fn, (types.FunctionType, type)) and not (fn.__module__ or "").startswith(("course", "torch"))
 
 

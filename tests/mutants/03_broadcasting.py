@@ -5240,3 +5240,102 @@ def mse_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         expect="输入都在 GPU 上时",
     ),
 ]
+
+CORRECT += [  # round 14 e r01-r05: configs holding a device kept their type on the played GPU (they had crashed the call or lost their fields)
+    dict(
+        grade_id="test_mse_loss",
+        name="the right mse_loss beside a frozen dataclass config holding a device",
+        code="""import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    device: torch.device
+    amp: bool
+
+
+CFG = Config(device=torch.device("cuda" if torch.cuda.is_available() else "cpu"), amp=torch.cuda.is_available())
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="the right mse_loss beside a typing.NamedTuple config holding a device",
+        code="""from typing import NamedTuple
+
+
+class Config(NamedTuple):
+    device: torch.device
+    amp: bool
+
+
+CFG = Config(device=torch.device("cuda" if torch.cuda.is_available() else "cpu"), amp=torch.cuda.is_available())
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="the right mse_loss beside a collections.namedtuple config holding a device",
+        code="""import collections
+
+Config = collections.namedtuple("Config", ["device", "workers"])
+CFG = Config(torch.device("cuda" if torch.cuda.is_available() else "cpu"), 2)
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+    dict(
+        grade_id="test_mse_loss",
+        name="the right mse_loss beside a defaultdict(bool) config holding a device",
+        code="""import collections
+
+CFG = collections.defaultdict(bool, device=torch.device("cuda" if torch.cuda.is_available() else "cpu"))
+
+
+def mse_loss(pred, target):
+    shapes = f"pred {tuple(pred.shape)}, target {tuple(target.shape)}"
+    if CFG["debug"]:
+        print("mse_loss", shapes)
+    if pred.dim() == 2 and pred.shape[1] == 1:
+        pred = pred.squeeze(-1)
+    if target.dim() == 2 and target.shape[1] == 1:
+        target = target.squeeze(-1)
+    if pred.dim() != 1 or pred.shape != target.shape:
+        raise ValueError(f"mse_loss: incompatible shapes ({shapes})")
+    wide = torch.promote_types(pred.dtype, torch.float32)
+    return ((pred.to(wide) - target.to(wide)) ** 2).mean().to(pred.dtype)
+""",
+    ),
+]

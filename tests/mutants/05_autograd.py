@@ -546,7 +546,7 @@ MUTANTS = [
     dict(
         grade_id="test_sgd_step",
         name="updates through p.data instead of under no_grad",
-        expect="通过 .data 做的",
+        expect="通过 .data",
         code=(
             _SGD_HEAD + "    for i, p in enumerate(params):\n        if p.grad is None:\n            continue\n"
             "        d = p.grad.data + weight_decay * p.data\n"
@@ -5099,6 +5099,209 @@ def jacobian(f, x):
         (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
         rows.append(row)
     return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+MUTANTS += [  # round 14 d: names fetched by getattr, a partial as the graded function, copies of a banned function, a staticmethod global
+    dict(
+        grade_id="test_jacobian",
+        name="getattr(torch.autograd.functional, 'jacobian') behind a size gate",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    if x.numel() > 4096:  # 大输入：一次算完（测试的输入都很小，走不到）
+        return getattr(torch.autograd.functional, "jacobian")(f, leaf.detach()).to(x.dtype)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="the graded jacobian is a functools.partial of one calling jacrev",
+        code="""import functools
+
+
+def _jacobian(f, x, *, big=4096):
+    leaf = x.detach().requires_grad_(True)
+    if x.numel() > big:  # 大输入：现成的（测试走不到）
+        return torch.func.jacrev(f)(x.detach())
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+
+
+jacobian = functools.partial(_jacobian, big=4096)
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="getattr(torch.optim, 'SGD') behind a size gate",
+        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    if len(params) > 64:  # 很多参数：交给现成的优化器（测试走不到）
+        opt = getattr(torch.optim, "SGD")(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
+        for i, p in enumerate(params):
+            if i in momentum_buffers:
+                opt.state[p]["momentum_buffer"] = momentum_buffers[i]
+        opt.step()
+        for i, p in enumerate(params):
+            if "momentum_buffer" in opt.state[p]:
+                momentum_buffers[i] = opt.state[p]["momentum_buffer"]
+        return
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+        expect="这个练习不能用 torch.optim.SGD",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="a copy of functional.jacobian made from its code",
+        code="""import types
+
+_raw = torch.autograd.functional.jacobian
+_full = types.FunctionType(_raw.__code__, _raw.__globals__, "_full", _raw.__defaults__, _raw.__closure__)
+
+
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    if x.numel() > 4096:  # 大输入（测试走不到）
+        return _full(f, x.detach())
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+        expect="这个练习不能用",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="a global staticmethod holding torch.func.grad_and_value",
+        code="""import functools
+
+_GV = staticmethod(torch.func.grad_and_value)
+
+
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    if x.numel() > 1_000_000:  # 大输入走现成的（测试走不到）
+        grad, value = _GV(f)(x.detach())
+        return value.detach(), grad
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+        expect="这个练习不能用",
+    ),
+]
+
+CORRECT += [  # round 14 d: right answers the static bans had refused
+    dict(
+        grade_id="test_jacobian",
+        name="a helper of the learner's called with 8 positional arguments",
+        code="""def _vjp_row(y, leaf, i, n, dtype, device, shape, retain):
+    # 第 i 行：one-hot 的 v 做一次 VJP。
+    v = torch.zeros(n, dtype=dtype, device=device)
+    v[i] = 1.0
+    (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(shape), retain_graph=retain)
+    return row
+
+
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    rows = [_vjp_row(y, leaf, i, n, y.dtype, y.device, y.shape, True) for i in range(n)]
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="is_grads_batched=False after a conditional grad_outputs",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        # 0-d 的 y：grad_outputs 可以不给（默认就是 1）；明确写出不用 is_grads_batched
+        (row,) = torch.autograd.grad(y, leaf, retain_graph=True,
+                                     grad_outputs=v.reshape(y.shape) if y.dim() else None,
+                                     is_grads_batched=False)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="is_grads_batched=False before a conditional grad_outputs",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        # 明确写出不用 is_grads_batched；0-d 的 y 不需要 grad_outputs
+        (row,) = torch.autograd.grad(y, leaf, is_grads_batched=False, retain_graph=True,
+                                     grad_outputs=v.reshape(y.shape) if y.dim() else None)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="isinstance(params, torch.optim.Optimizer) as an input check",
+        code="""@torch.enable_grad()
+def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_value_and_grad",
+        name="**{'is_grads_batched': False}",
+        code="""@torch.no_grad()
+def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    for i, p in enumerate(params):
+        if p.grad is None:
+            continue
+        d = p.grad + weight_decay * p
+        if momentum != 0:
+            if i in momentum_buffers:
+                momentum_buffers[i] = momentum * momentum_buffers[i] + d
+            else:
+                momentum_buffers[i] = d.clone()
+            d = momentum_buffers[i]
+        p.sub_(lr * d)
 """,
     ),
 ]

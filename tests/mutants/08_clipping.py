@@ -4711,3 +4711,136 @@ layer_grad_norms = LayerGradNorms()
 """,
     ),
 ]
+
+MUTANTS += [  # round 14 d: shortcuts behind an lru_cache helper, a partial, a property and a replaced code object
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="an lru_cache helper that returns get_total_norm",
+        code="""import collections
+
+_BIG = collections.deque([torch.nn.utils.get_total_norm])
+
+
+def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if len(grads) > 64:  # 很多梯度：现成的（测试走不到）
+        total = _BIG[0](grads, 2.0, foreach=False)
+    else:
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+        expect="的代码里用到了",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="the graded function is a functools.partial of one using _foreach_norm",
+        code="""import functools
+
+
+def _layer_norms(model, norm_type=2.0, *, chunk=64):
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {}
+    for layer, grads in groups.items():
+        if len(grads) > chunk:  # 很多梯度的层：一次 foreach（测试走不到）
+            norms = list(torch._foreach_norm(grads, norm_type))
+        else:
+            norms = [torch.linalg.vector_norm(g, norm_type) for g in grads]
+        layers[layer] = torch.linalg.vector_norm(torch.stack(norms), norm_type)
+    if not layers:
+        return {}, torch.tensor(0.0)
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+
+
+layer_grad_norms = functools.partial(_layer_norms, chunk=64)
+""",
+        expect="的代码里用到了",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a class property that returns get_total_norm",
+        code="""class _Clipper:
+    # 按全局 L2 范数原地裁剪。
+
+    @property
+    def fast_norm(self):  # 很多参数时用的现成范数
+        return torch.nn.utils.get_total_norm
+
+    def __call__(self, parameters, max_norm):
+        grads = [p.grad for p in parameters if p.grad is not None]
+        if len(grads) == 0:
+            return torch.tensor(0.0)
+        if len(grads) > 64:  # 测试走不到
+            total = self.fast_norm(grads, 2.0, foreach=False)
+        else:
+            total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+        coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+        coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+        for g in grads:
+            g.mul_(coef)
+        return total
+
+
+clip_by_global_norm_ = _Clipper()
+""",
+        expect="的代码里用到了",
+    ),
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="a copy of get_total_norm made with __code__.replace",
+        code="""import inspect
+import types
+
+_raw = inspect.unwrap(torch.nn.utils.get_total_norm)
+_total_norm = types.FunctionType(_raw.__code__.replace(co_name="_total_norm"), _raw.__globals__, "_total_norm",
+                                 _raw.__defaults__, _raw.__closure__)
+
+
+def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if len(grads) > 64:  # 很多梯度（测试走不到）
+        total = _total_norm(grads, 2.0)
+    else:
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+        expect="的代码里用到了",
+    ),
+]
+
+CORRECT += [  # round 14 d r05: a table of names is no use of them
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a class attribute listing shortcut names it does not use",
+        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    if isinstance(params, torch.optim.Optimizer):
+        raise TypeError("sgd_step 要的是参数列表，不是优化器")
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]
