@@ -52,7 +52,6 @@ _CHANGING = {  # also the state a learner's own copy of a test line sets (checks
     "course.fixtures.autograd._last_jacobian_accumulated",
     "course.remote._GRAD_FN_NAMES",
     "course.fixtures.autograd._PLACES",
-    "course.fixtures.autograd._CODE_KEYS",
     "course.fixtures.tensors._AUDIT_LISTENERS",
     "course.settings._LIBRARY_LOGGERS",
     "course.settings._OWNERS",
