@@ -5305,3 +5305,22 @@ def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 
 """,
     ),
 ]
+
+CORRECT += [  # last look: getattr(leaf, 'grad') in a right answer is no use of torch.func.grad (a tensor's attribute)
+    dict(
+        grade_id="test_jacobian",
+        name="getattr(leaf, 'grad') beside the row loop",
+        code="""def jacobian(f, x):
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        assert getattr(leaf, "grad") is None  # grad() leaves .grad alone
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
