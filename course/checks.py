@@ -230,11 +230,9 @@ def check_tensor(
     """
     __tracebackhide__ = True  # IPython and pytest hide this frame: the message is what matters
     if not isinstance(actual, torch.Tensor):
-        fail(
-            f"{name} 应该是 torch.Tensor，得到的是 {type(actual).__name__}。"
-            "是不是返回了 list / numpy 数组 / Python 数字，或者忘了 return？",
-            mistake="not-a-tensor",
-        )
+        # "forgot return" only where the value is what a function returned and None came back
+        hint = "是不是忘了 return？" if actual is None and name == "返回值" else ""
+        fail(f"{name} 应该是 torch.Tensor，得到的是 {type(actual).__name__}。{hint}", mistake="not-a-tensor")
     if _shape(actual) != _shape(expected):
         mistake, hint = _shape_diagnosis(_shape(actual), _shape(expected))
         fail(f"{name} 的形状 (shape) 不对：期望 {_shape(expected)}，得到 {_shape(actual)}。" + hint, mistake=mistake)

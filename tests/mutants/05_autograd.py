@@ -5324,3 +5324,102 @@ CORRECT += [  # last look: getattr(leaf, 'grad') in a right answer is no use of 
 """,
     ),
 ]
+
+CORRECT += [  # round 15 a01, a02: a docstring that names the library function it re-implements uses nothing
+    dict(
+        grade_id="test_value_and_grad",
+        name="docstring names torch.func.grad_and_value",
+        code="""def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    '''Hand-written torch.func.grad_and_value.'''
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf)
+    return value.detach(), grad
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="docstring names torch.func.jacrev",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    '''Same result as torch.func.jacrev.
+
+    One VJP per output element, on one graph.
+    '''
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+MUTANTS += [  # round 15 a09: a deleted momentum buffer is told what differed, not 'forgot return'
+    dict(
+        grade_id="test_sgd_step",
+        name="buffer popped when grad is None",
+        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                momentum_buffers.pop(i, None)   # no gradient this step: start its momentum afresh later
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+        expect="第 3 步后 momentum_buffers[0] 应该是 torch.Tensor，得到的是 NoneType。",
+        mistake="not-a-tensor",
+    ),
+]
+
+CORRECT += [  # round 15 a06, a07: getattr beside a docstring naming the library function
+    dict(
+        grade_id="test_sgd_step",
+        name="getattr(p, 'grad', None) and a docstring naming torch.optim.SGD",
+        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    '''One step of torch.optim.SGD'''
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            g = getattr(p, "grad", None)
+            if g is None:
+                continue
+            d = g + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+    dict(
+        grade_id="test_jacobian",
+        name="getattr(f, '__name__') and a docstring naming torch.autograd.functional.jacobian",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    '''Same layout as torch.autograd.functional.jacobian'''
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    name = getattr(f, "__name__", "f")  # for the error message below
+    if len(rows) == 0:
+        raise ValueError(f"{name}(x) has no elements")
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]

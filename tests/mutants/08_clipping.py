@@ -4844,3 +4844,70 @@ CORRECT += [  # round 14 d r05: a table of names is no use of them
 """,
     ),
 ]
+
+CORRECT += [  # round 15 a03, a04: a docstring that names the library function it re-implements uses nothing
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="docstring names clip_grad_norm_",
+        code="""def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    '''Hand-written torch.nn.utils.clip_grad_norm_.
+
+    Non-finite totals leave the gradients alone.
+    '''
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="docstring names get_total_norm",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    '''Per-layer torch.nn.utils.get_total_norm.
+
+    Returns (layers, total).
+    '''
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    if not layers:
+        return {}, torch.tensor(0.0)
+    total = torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+    return layers, total
+""",
+    ),
+]
+
+CORRECT += [  # round 15 a08: a helper's docstring naming get_total_norm
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="helper documented as get_total_norm",
+        code="""def total_grad_norm(grads):
+    '''Same value as torch.nn.utils.get_total_norm.'''
+    return torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+
+
+def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:
+        return torch.tensor(0.0)
+    total = total_grad_norm(grads)
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+]
