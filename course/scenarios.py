@@ -12,6 +12,7 @@ learner's own code could forge: it catches honest mistakes, not cheating. Values
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import inspect
@@ -322,6 +323,11 @@ class SyncCounter(TorchFunctionMode):
         self._played = [(owner, name, getattr(owner, name)) for owner, name, _ in answers]
         for (owner, name, real), (_, _, value) in zip(self._played, answers):
             setattr(owner, name, _playing(real, value))
+        if GPU_PLAYED:  # torch.from_dlpack(np.zeros(1)), torch.frombuffer(...): host memory, as on a GPU machine
+            makers = [(owner, name, getattr(owner, name)) for owner, name in _HOST_MAKERS if hasattr(owner, name)]
+            self._played += makers
+            for owner, name, real in makers:
+                setattr(owner, name, _made_on_host(self, real))
         for owner, name, wait, label in self._waits:
             setattr(owner, name, _counting_wait(self, label, wait))
         # the same answers and counted waits where the learner's code bound the functions before the count (from
@@ -345,6 +351,9 @@ class SyncCounter(TorchFunctionMode):
                 setattr(torch.cuda, name, _legacy_type(self, name, _LEGACY_TYPES[name]))
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
+        # a worker of a pool made before the count (at module level) runs what the count's code submits to it
+        self._submit = concurrent.futures.ThreadPoolExecutor.submit
+        concurrent.futures.ThreadPoolExecutor.submit = _counting_submit(self, self._submit)
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -355,6 +364,7 @@ class SyncCounter(TorchFunctionMode):
             del _T.record_stream
         self._switches.close()
         threading.Thread.start = self._thread_start
+        concurrent.futures.ThreadPoolExecutor.submit = self._submit
         for owner, name, wait, _ in reversed(self._waits):
             setattr(owner, name, wait)
         self._dispatch.__exit__(*exc)
@@ -1662,6 +1672,29 @@ def learner_names_rebound(
                 setattr(owner, key, value)
 
 
+# Tensors made from host memory by calls that torch's function modes do not see (the counter places them itself).
+_HOST_MAKERS = [
+    (torch, "from_numpy"), (torch, "frombuffer"), (torch, "from_dlpack"), (torch.utils.dlpack, "from_dlpack"),
+    (torch, "from_file"),
+]  # fmt: skip
+
+
+def _made_on_host(counter: SyncCounter, real: Callable[..., Any]) -> Callable[..., Any]:
+    """``real`` (``torch.from_dlpack``, ...), whose result the learner's code gets as host memory: made from a NumPy
+    array, bytes or a file (not from a device tensor's ``__dlpack__``)."""
+
+    @functools.wraps(real)
+    def made(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        source = args[0] if args else next(iter(kwargs.values()), None)
+        from_device = isinstance(source, torch.Tensor) and counter.on_device(source)
+        if isinstance(result, torch.Tensor) and not from_device and not is_library(sys._getframe(1).f_code.co_filename):
+            counter._place(result, on_device=False)
+        return result
+
+    return made
+
+
 def _playing(real: Callable[..., Any], value: Any) -> Callable[..., Any]:
     """``real`` (``torch.cuda.is_available``, ...) answering ``value`` to any caller but torch's own code."""
 
@@ -1692,6 +1725,23 @@ def _counting_threads(counter: SyncCounter, start: Callable[..., Any]) -> Callab
         return start(thread, *args, **kwargs)
 
     return counted_start
+
+
+def _counting_submit(counter: SyncCounter, submit: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``ThreadPoolExecutor.submit`` whose work runs under ``counter`` in the worker thread, unless that thread already
+    does (one started while counting: :func:`_counting_threads`)."""
+
+    def counted_submit(pool: Any, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        def counted(*a: Any, **k: Any) -> Any:
+            stack = _get_current_function_mode_stack()
+            if any(m is counter or getattr(m, "counter", None) is counter for m in stack):
+                return fn(*a, **k)
+            with _InThread(counter), _AtenReads(counter):
+                return fn(*a, **k)
+
+        return submit(pool, counted, *args, **kwargs)
+
+    return counted_submit
 
 
 def _written(name: str, args: tuple, kwargs: dict) -> list[torch.Tensor]:
@@ -2290,6 +2340,58 @@ def _on_a_played_gpu(value: Any) -> Any:
     return on_a_played_gpu
 
 
+def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[], Any], Any, torch.Tensor]]:
+    """The tensors the learner's cells made that ``fn`` reads (the globals its code and its helpers' name, their default
+    arguments and closures), other than those in ``given`` (the call's arguments), each as (how to read the name or
+    default that holds it again, what it held, the tensor). A cell ran on the host: on a GPU machine such a tensor,
+    made without ``device=`` (``_ZERO = torch.zeros(1)`` above the function), is in host memory, unless the played
+    machine made it again (``torch.zeros(1, device=DEVICE)``, DEVICE from ``is_available()``: the replay binds a new
+    one, and :func:`count_syncs` leaves that on the device)."""
+    skip = {id(t) for t in tensors_in(given)} | {_memory(t) for t in tensors_in(given)}
+    found: list[tuple[Callable[[], Any], Any, torch.Tensor]] = []
+    todo, seen = [inspect.unwrap(getattr(fn, "__func__", fn))], set()
+    while todo:
+        f = todo.pop()
+        code = getattr(f, "__code__", None)
+        if code is None or id(f) in seen or str(getattr(f, "__module__", "")).startswith(("torch", "course")):
+            continue
+        seen.add(id(f))
+        env = getattr(f, "__globals__", {})
+        places: list[tuple[Callable[[], Any], Any]] = [
+            (lambda f=f, i=i: dict(enumerate(f.__defaults__ or ())).get(i), v)
+            for i, v in enumerate(f.__defaults__ or ())
+        ]
+        places += [(lambda f=f, k=k: (f.__kwdefaults__ or {}).get(k), v) for k, v in (f.__kwdefaults__ or {}).items()]
+        for cell in getattr(f, "__closure__", None) or ():
+            try:
+                places.append((lambda cell=cell: cell.cell_contents, cell.cell_contents))
+            except ValueError:  # an empty cell
+                pass
+        names = {name for c in _codes(code) for name in c.co_names if name in env}
+        places += [(lambda env=env, name=name: env.get(name), env[name]) for name in sorted(names)]
+        for reread, value in places:
+            if isinstance(value, types.FunctionType) and value.__globals__ is env:
+                todo.append(value)  # a helper of the learner's reads its own globals
+            if isinstance(value, nn.Module):
+                continue  # its parameters and buffers move with it (model.to(device))
+            found += [
+                (reread, value, t)
+                for t in tensors_in(value)
+                if t.device.type == "cpu" and id(t) not in skip and _memory(t) not in skip
+            ]
+    return found
+
+
+def _codes(code: types.CodeType) -> list[types.CodeType]:
+    """``code`` and the code objects nested in it (comprehensions, inner functions)."""
+    found, todo = [], [code]
+    while todo:
+        c = todo.pop()
+        found.append(c)
+        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    return found
+
+
 def _learner_globals(fn: Callable[..., Any]) -> list[dict[str, Any]]:
     """The globals of the learner's function ``fn`` (seen through :func:`_on_a_played_gpu`'s wrapper), as a list."""
     found = getattr(inspect.unwrap(fn), "__globals__", None)
@@ -2336,10 +2438,14 @@ def count_syncs(
     for step in _host_steps((args, kwargs)):  # Adam's step counters live on the host of a GPU machine
         counter._place(step, on_device=False)
     profile = gpu_profile_of((args, kwargs))
+    held = cells_tensors(fn, (args, kwargs)) if GPU_PLAYED else []
     ACTIVE_COUNTERS.append(counter)
     try:
         # a logger.debug(...) of a tensor formats it wherever logging is on
         with playing_gpu_profile(profile), counter, _logging_on():
+            for reread, value, t in held:  # made by a cell without a device (the replay left them alone)
+                if reread() is value:
+                    counter._place(t, on_device=False)
             result = cellflags.played_version(fn)(*args, **kwargs)
         counter.note_returned(result)
     except (RuntimeError, AssertionError) as exc:

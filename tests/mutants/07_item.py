@@ -4443,3 +4443,294 @@ def epoch_mean_loss(losses, targets, ignore_index=-100):
 """,
     ),
 ]
+
+MUTANTS += [  # round 15 b01: an accumulator made once by the cell (no device=) is host memory on a GPU machine, as one made in the call is
+    dict(
+        grade_id="test_log_running_loss",
+        name="module-level torch.zeros(1) accumulator",
+        code="""_ZERO = torch.zeros(1)  # made once when the cell runs (on the CPU: no device=)
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = _ZERO.clone(), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = _ZERO.clone(), 0
+    return torch.cat(windows).tolist() if windows else []
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="module-level torch.zeros(2) accumulator",
+        code="""_ZEROS = torch.zeros(2)  # [window sum, epoch sum], made once when the cell runs (on the CPU: no device=)
+
+
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    sums = _ZEROS.clone()
+    window_n = epoch_n = 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        n = x.shape[0]
+        sums += loss.detach() * n
+        window_n += n
+        epoch_n += n
+        if step % log_every == 0:
+            logs.append((sums[0] / window_n).item())
+            sums[0] = 0.0
+            window_n = 0
+    return logs, (sums[1] / epoch_n).item()
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="module-level torch.zeros(2) accumulator",
+        code="""_ACC = torch.zeros(2)  # [weighted loss sum, kept count], made once when the cell runs (on the CPU: no device=)
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    if not losses:
+        return float("nan")
+    acc = _ACC.clone()
+    for loss, target in zip(losses, targets):
+        kept = (target != ignore_index).sum()
+        acc += torch.stack([torch.where(kept > 0, loss.detach() * kept, 0.0), kept.float()])
+    return (acc[0] / acc[1]).item()
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="torch.zeros(1) default argument as accumulator",
+        code="""def log_running_loss(losses, batch_sizes, log_every, _zero=torch.zeros(1)):
+    windows = []
+    window_sum, window_n = _zero.clone(), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = _zero.clone(), 0
+    return torch.cat(windows).tolist() if windows else []
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulator from torch.from_dlpack(np.zeros(1))",
+        code="""import numpy as np
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = torch.from_dlpack(np.zeros(1, dtype=np.float32)), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = torch.from_dlpack(np.zeros(1, dtype=np.float32)), 0
+    return torch.cat(windows).tolist() if windows else []
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="accumulator from torch.frombuffer",
+        code="""def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = torch.frombuffer(bytearray(4), dtype=torch.float32), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = torch.frombuffer(bytearray(4), dtype=torch.float32), 0
+    return torch.cat(windows).tolist() if windows else []
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="module-level zeros on a hard-coded cpu device",
+        code="""DEVICE = torch.device("cpu")
+_ZERO = torch.zeros(1, device=DEVICE)
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = _ZERO.clone(), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = _ZERO.clone(), 0
+    return torch.cat(windows).tolist() if windows else []
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+]
+
+CORRECT += [  # round 15 b01: tensors a cell made on the machine's device, or 0-d constants, are no host mix
+    dict(
+        grade_id="test_log_running_loss",
+        name="module-level zeros on DEVICE from is_available()",
+        code="""DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+_ZERO = torch.zeros((), device=DEVICE)  # made once, on the machine's device
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = _ZERO.clone(), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = _ZERO.clone(), 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="module-level 0-d CPU constant",
+        code="""_ONE = torch.tensor(1.0)  # a 0-d CPU constant: a CPU scalar mixes with device tensors
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = 0.0, 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size * _ONE
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = 0.0, 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="module-level zeros moved to a device string",
+        code="""device = "cuda" if torch.cuda.is_available() else "cpu"
+_ZERO = torch.zeros(()).to(device)
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = _ZERO.clone(), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum = window_sum + loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = _ZERO.clone(), 0
+    return torch.stack(windows).tolist() if windows else []
+""",
+    ),
+]
+
+MUTANTS += [  # round 15 b02: a sync per batch in the worker of a pool made (and started) before the count
+    dict(
+        grade_id="test_epoch_mean_loss",
+        name="item() per batch in a module-level pool",
+        code="""from concurrent.futures import ThreadPoolExecutor
+
+_POOL = ThreadPoolExecutor(max_workers=1)  # one reader thread for the whole notebook (not a new pool per call)
+
+
+def epoch_mean_loss(losses, targets, ignore_index=-100):
+    def batch_sum(pair):
+        loss, target = pair
+        kept = int((target != ignore_index).sum())
+        return (loss.item() * kept if kept else 0.0), kept
+
+    sums = list(_POOL.map(batch_sum, zip(losses, targets)))
+    count = sum(k for _, k in sums)
+    return sum(s for s, _ in sums) / count if count else float("nan")
+
+
+# try it on a tiny example
+print(epoch_mean_loss([torch.tensor(0.5), torch.tensor(1.5)], [torch.tensor([0, -100]), torch.tensor([1, 2])]))
+""",
+        expect="同步 (sync) 了 6 次",
+    ),
+    dict(
+        grade_id="test_log_running_loss",
+        name="item() per loss in a module-level pool",
+        code="""from concurrent.futures import ThreadPoolExecutor
+
+_READER = ThreadPoolExecutor(max_workers=1)  # a background reader, made once
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    values = list(_READER.map(lambda loss: loss.item(), losses))
+    logs = []
+    for end in range(log_every, len(losses) + 1, log_every):
+        window = range(end - log_every, end)
+        logs.append(sum(values[i] * batch_sizes[i] for i in window) / sum(batch_sizes[i] for i in window))
+    return logs
+
+
+print(log_running_loss([torch.tensor(1.0), torch.tensor(3.0)], [1, 3], 2))
+""",
+        expect="你的函数同步了 5 次",
+    ),
+    dict(
+        grade_id="test_train_epoch",
+        name="divergence check per step in a module-level pool",
+        code="""import math
+from concurrent.futures import ThreadPoolExecutor
+
+_WATCH = ThreadPoolExecutor(max_workers=1)  # a background watcher for diverged losses, made once
+
+
+def _warn_if_diverged(step, loss):
+    if not math.isfinite(loss.item()):
+        print(f"step {step}: loss diverged")
+
+
+def train_epoch(model, loss_fn, optimizer, batches, log_every):
+    model.train()
+    logs = []
+    window_sum, window_n = 0.0, 0
+    epoch_sum, epoch_n = 0.0, 0
+    for step, (x, y) in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        _WATCH.submit(_warn_if_diverged, step, loss.detach()).result()
+        batch_sum = loss.detach() * x.shape[0]
+        window_sum, window_n = window_sum + batch_sum, window_n + x.shape[0]
+        epoch_sum, epoch_n = epoch_sum + batch_sum, epoch_n + x.shape[0]
+        if step % log_every == 0:
+            logs.append((window_sum / window_n).item())
+            window_sum, window_n = 0.0, 0
+    return logs, (epoch_sum / epoch_n).item()
+
+
+_WATCH.submit(int).result()  # start the watcher thread now
+""",
+        expect="你的函数同步了 5 次",
+        mistake="host-sync-every-step",
+    ),
+]

@@ -2761,3 +2761,82 @@ def train_step(model, x, y, optimizer):
 """,
     ),
 ]
+
+MUTANTS += [  # round 15 b03, b04: a CPU accumulator beside p.grad, and a non_blocking copy read at once, on the played GPU
+    dict(
+        grade_id="test_regression_step",
+        name="grad norm summed into torch.zeros(1)",
+        code="""def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    total = torch.zeros(1)  # running sum of squared gradients
+    for p in model.parameters():
+        if p.grad is not None:
+            total += p.grad.pow(2).sum()
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": total.sqrt().item(), "skipped": False}
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_regression_step",
+        name="grad norm summed into torch.tensor(0.0)",
+        code="""def regression_step(model, x, y, optimizer):
+    optimizer.zero_grad()
+    pred = model(x).squeeze(1)
+    loss = F.mse_loss(pred, y)
+    if not torch.isfinite(loss):
+        return {"loss": loss.item(), "grad_norm": None, "skipped": True}
+    loss.backward()
+    total = torch.tensor(0.0)  # running sum of squared gradients
+    for p in model.parameters():
+        if p.grad is not None:
+            total += p.grad.pow(2).sum()
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": total.sqrt().item(), "skipped": False}
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="grad norm print summed into torch.zeros(1)",
+        code="""def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    sq = torch.zeros(1)  # gradient norm, for a debug print when it explodes
+    for p in model.parameters():
+        if p.grad is not None:
+            sq += p.grad.pow(2).sum()
+    if sq.item() > 1e6:
+        print("gradient norm exploded:", sq.sqrt().item())
+    optimizer.step()
+    return loss.item()
+""",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+    ),
+    dict(
+        grade_id="test_train_step",
+        name="non_blocking copy to the host read by item()",
+        code="""def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    optimizer.step()
+    # copy the loss to the host without blocking the GPU queue, then hand back the number
+    return loss.detach().to("cpu", non_blocking=True).item()
+""",
+        expect="non_blocking=True 拷到主机的张量",
+        mistake="unsynced-host-copy-read",
+    ),
+]
