@@ -2776,3 +2776,42 @@ def mismatches(x: torch.Tensor, ref: torch.Tensor) -> list:
 """,
     ),
 ]
+
+MUTANTS += [  # round 15 c01: shape compared by rank and one dimension only
+    dict(
+        grade_id="test_mismatches",
+        name="rank and leading dimension only",
+        code="""def mismatches(x: torch.Tensor, ref: torch.Tensor) -> list:
+    '''Compares only the rank and the leading (batch) dimension, not the whole shape.'''
+    found = []
+    if x.dim() != ref.dim() or x.shape[:1] != ref.shape[:1]:
+        found.append("shape")
+    if x.dtype != ref.dtype:
+        found.append("dtype")
+    if x.device != ref.device:
+        found.append("device")
+    if x.requires_grad != ref.requires_grad:
+        found.append("requires_grad")
+    return found
+""",
+        expect="的 shape 不同，返回值里却没有 'shape'",
+    ),
+    dict(
+        grade_id="test_mismatches",
+        name="rank and last dimension only",
+        code="""def mismatches(x: torch.Tensor, ref: torch.Tensor) -> list:
+    '''Compares only the rank and the last (feature) dimension, not the whole shape.'''
+    found = []
+    if x.dim() != ref.dim() or x.shape[-1:] != ref.shape[-1:]:
+        found.append("shape")
+    if x.dtype != ref.dtype:
+        found.append("dtype")
+    if x.device != ref.device:
+        found.append("device")
+    if x.requires_grad != ref.requires_grad:
+        found.append("requires_grad")
+    return found
+""",
+        expect="的 shape 不同，返回值里却没有 'shape'",
+    ),
+]

@@ -2254,3 +2254,16 @@ def forward_one(model, sample: torch.Tensor) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # round 15 c04: float16 / bfloat16 images permuted in float32, then cast back
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="half types round-tripped through float32",
+        code="""def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    if x.dtype in (torch.float16, torch.bfloat16):   # "half types: do the permute in float32, give the dtype back"
+        return x.float().permute(0, 3, 1, 2).flatten(start_dim=1).to(x.dtype)
+    return x.permute(0, 3, 1, 2).flatten(start_dim=1)
+""",
+        expect="再转回 torch.float16",
+    ),
+]

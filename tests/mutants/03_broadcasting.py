@@ -5339,3 +5339,54 @@ def mse_loss(pred, target):
 """,
     ),
 ]
+
+MUTANTS += [  # round 15 c02: 8- and 16-bit inputs widened for the whole result, then cast back
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="uint8/int8/int16/bfloat16 summed in int64/float32",
+        code="""def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    '''a: (B, M), b: (B, N) -> (B, M, N).'''
+    if a.dtype in (torch.uint8, torch.int8, torch.int16, torch.bfloat16):
+        # 8/16-bit inputs: add in a wide type "so nothing overflows", then back to the input dtype
+        wide = torch.float32 if a.dtype.is_floating_point else torch.int64
+        return (a.to(wide).unsqueeze(2) + b.to(wide).unsqueeze(1)).to(a.dtype)
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+        expect="再转回 torch.bfloat16",
+    ),
+]
+
+MUTANTS += [  # round 15 c02: the widening and the loop on the dtypes the checks had left out
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="8/16-bit inputs widened by a named dtype table",
+        code="""def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    '''a: (B, M), b: (B, N) -> (B, M, N).'''
+    wide = {torch.uint8: torch.int64, torch.bfloat16: torch.float32}.get(a.dtype)
+    if wide is not None:  # widen the two dtypes the spec names besides float16 / int32, cast the (B, M, N) result back
+        return (a.to(wide).unsqueeze(2) + b.to(wide).unsqueeze(1)).to(a.dtype)
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+        expect="再转回 torch.bfloat16",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="per-sample loop for uint8 and bfloat16 only",
+        code="""def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.dtype in (torch.uint8, torch.bfloat16):      # a per-sample Python loop, only on these two dtypes
+        return torch.stack([a[k].unsqueeze(1) + b[k].unsqueeze(0) for k in range(a.shape[0])])
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+        expect="float32 的同样输入不调用",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="uint8 summed in float32",
+        code="""def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.dtype == torch.uint8:  # float32 holds every uint8 sum exactly
+        return (a.float()[:, :, None] + b.float()[:, None, :]).to(torch.int16).to(torch.uint8)
+    return a[:, :, None] + b[:, None, :]
+""",
+        expect="再转回 torch.uint8",
+    ),
+]

@@ -3111,3 +3111,22 @@ def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
 """,
     ),
 ]
+
+MUTANTS += [  # round 15 c03: float16 widened to float32 for the descent
+    dict(
+        grade_id="test_refine",
+        name="float16 h refined in float32",
+        code="""def refine(h: torch.Tensor, loss_fn, steps: int, lr: float) -> torch.Tensor:
+    # float16 tops out at 65504 (the 01 lesson): run the descent in float32 for it; bfloat16 has float32's range
+    work = torch.float32 if h.dtype == torch.float16 else h.dtype
+    z = h.detach().to(work, copy=True).requires_grad_(True)
+    for _ in range(steps):
+        loss_fn(z).backward(inputs=[z])
+        with torch.no_grad():
+            z -= lr * z.grad
+        z.grad = None
+    return z.detach().to(h.dtype)
+""",
+        expect="loss_fn 收到的 z 却是 torch.float32",
+    ),
+]

@@ -8302,3 +8302,99 @@ class MNISTDataset(Dataset):
         expect="输入都在 GPU 上时",
     ),
 ]
+
+MUTANTS += [  # round 15 d01-d03: a minimum improvement below the data's gap, the whole epoch fetched first, len(loader)
+    dict(
+        grade_id="test_fit",
+        name="min_delta 1e-5",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    best_acc = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or acc > best_acc + 1e-5:
+            best_acc = acc
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+        expect="高出再少也是严格更好",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="accuracies rounded to 5 decimals",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    best_acc = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or round(acc, 5) > round(best_acc, 5):
+            best_acc = acc
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+        expect="高出再少也是严格更好",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="every batch moved to the device before the first step",
+        code="""def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    # move the whole epoch to the device first (all copies queued up front)
+    batches = [(xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)) for xb, yb in loader]
+    losses = []
+    for xb, yb in batches:
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+""",
+        expect="还没训练的 batch",
+    ),
+    dict(
+        grade_id="test_train_one_epoch",
+        name="losses preallocated with len(loader)",
+        code="""def train_one_epoch(model, optimizer, loss_fn, loader, max_norm, scheduler=None):
+    device = next(model.parameters()).device
+    model.train()
+    losses = torch.empty(len(loader), device=device)  # one slot per batch, filled on the device
+    for i, (xb, yb) in enumerate(loader):
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+        optimizer.zero_grad(set_to_none=True)
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
+        losses[i] = loss.detach()
+    return losses
+""",
+        expect="loader 是生成器",
+    ),
+]
