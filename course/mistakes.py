@@ -359,6 +359,12 @@ _ENTRIES = (
     ),
     # 07_item, 08_clipping, 09_debugging (review rfc)
     Mistake(
+        "host-copy-used-on-device",
+        "拷到主机的副本又和设备上的张量一起运算",
+        "a copy moved to the host used beside device tensors",
+        "在主机上检查用副本，另起名字；运算仍用设备上的原张量，不要把 .cpu() 的结果赋回原来的名字。",
+    ),
+    Mistake(
         "new-tensor-without-device",
         "新建张量没有放到数据所在的设备上",
         "a tensor made on the CPU meets tensors on the device",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import functools
+import glob
 import inspect
 import io
 import logging
@@ -249,6 +250,8 @@ class SyncCounter(TorchFunctionMode):
         self.mixed = ""  # the first call that mixed device and host tensors (an error on a GPU)
         self.mixed_device_arg = ""  # the device= string that put mixed's host tensor there ('cpu'), if one did
         self._named_host: dict[int, tuple[weakref.ref, str]] = {}  # tensors made with device="cpu" -> that string
+        self.mixed_copied = ""  # the device-to-host copy (".cpu()") that made mixed's host tensor, if one did
+        self._copied_to_host: dict[int, tuple[weakref.ref, str]] = {}  # host copies of device data -> the call
         self.losses_made = 0  # losses the course.fixtures loss functions computed (see note_loss)
         self.sync_losses: list[int] = []  # per entry of ``calls``: ``losses_made`` when that sync happened
         # per-step loss node -> weak refs to tensors computed from that loss with its graph (loss * n, loss.clone())
@@ -394,6 +397,7 @@ class SyncCounter(TorchFunctionMode):
             "accumulated": self.accumulated,
             "mixed": self.mixed,
             "mixed_device_arg": self.mixed_device_arg,
+            "mixed_copied": self.mixed_copied,
             "losses_made": self.losses_made,
             "sync_losses": list(self.sync_losses),
             "unsynced": self.unsynced,
@@ -491,6 +495,9 @@ class SyncCounter(TorchFunctionMode):
                 self._pinned_memory[_memory(t)] = weakref.ref(t)
         if placed is False and first is not None and args and result is args[0]:
             result = result.clone()  # a copy of a device tensor to the host is a new tensor (.cpu(), .to("cpu"))
+        if placed is False and first is not None and name in _CONVERTS:  # y = y.cpu(): a host copy of device data
+            for t in tensors_in(result):
+                self._copied_to_host[id(t)] = (weakref.ref(t), f".{name}()")
         if (
             self.plays_cuda
             and name in _STORAGE_CALLS
@@ -568,13 +575,15 @@ class SyncCounter(TorchFunctionMode):
         """Note a call that mixes device tensors with host tensors a GPU would refuse (``mixed``): see
         :func:`devices_of_call`. torch's own code is left out (``torch.ops.aten.*`` forwards the caller's call)."""
         found = devices_of_call(name, args, kwargs, lambda t: _ACCELERATOR if self.on_device(t) else _HOST)
-        if len(found) < 2 or _called_by_torch((torch._ops.__file__,)):
+        if len(found) < 2 or _called_by_torch((torch._ops.__file__, *_NN_FORWARDS)):
             return
         host, written = found[_HOST]
         what = "写入结果的 " if written else ""
         self.mixed = f"{name}()：{what}CPU 张量（形状 {tuple(host.shape)}）和设备上的张量"
         ref, named = self._named_host.get(id(host), (None, ""))
         self.mixed_device_arg = named if ref is not None and ref() is host else ""
+        ref, copied = self._copied_to_host.get(id(host), (None, ""))
+        self.mixed_copied = copied if ref is not None and ref() is host else ""
 
     def _note_accumulated(self, name: str, result: Any) -> None:
         for t in tensors_in(result):
@@ -1971,6 +1980,14 @@ def _torch_file_entered() -> str:
 def _called_from(files: tuple[str, ...]) -> bool:
     """Whether one of ``files`` is on the call stack of the torch call being handled."""
     return any(filename in files for filename in _stack_files(sys._getframe(1)))
+
+
+# torch's layers and their functions hand the learner's tensors on as they got them: a device mix in them
+# (``F.cross_entropy(logits, y.cpu())``, ``nn.Linear`` on a host batch) is the caller's, as on a GPU machine.
+_NN_FORWARDS = (
+    torch.nn.functional.__file__,
+    *sorted(glob.glob(os.path.join(os.path.dirname(torch.nn.modules.__file__), "*.py"))),
+)
 
 
 def _stack_files(frame: types.FrameType | None) -> Iterator[str]:

@@ -2840,3 +2840,24 @@ MUTANTS += [  # round 15 b03, b04: a CPU accumulator beside p.grad, and a non_bl
         mistake="unsynced-host-copy-read",
     ),
 ]
+
+MUTANTS += [  # round 15 b03: labels checked on the host and then used there, beside device logits
+    dict(
+        grade_id="test_train_step",
+        name="y = y.cpu() then F.cross_entropy(logits, y)",
+        code="""def train_step(model, x, y, optimizer):
+    model.train()
+    optimizer.zero_grad()
+    logits = model(x)
+    y = y.cpu()  # 清单第 3 条：标签先在 CPU 上检查
+    assert y.dtype == torch.long and y.dim() == 1, "labels must be (N,) long"
+    assert bool(((y >= 0) & (y < logits.shape[1])).all()), "label out of range"
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+""",
+        expect="那个 CPU 张量是用 .cpu() 从设备拷到主机的",
+        mistake="host-copy-used-on-device",
+    ),
+]
