@@ -1368,7 +1368,7 @@ def make_loader(x, y, batch_size, *, shuffle, generator=None, pin_memory=False):
     dict(
         grade_id="test_fit",
         name="epoch_seconds a tiny constant, never measured",
-        expect="记录的不是这个 epoch 实测的时间",
+        expect="记录的不是这个 epoch 实际经过的时间",
         code=edited(_FIT, ("time.perf_counter() - start)", "1e-6)")),
     ),
     dict(
@@ -1547,7 +1547,7 @@ class _InsideBatches(torch.utils.data.Sampler):
     dict(
         grade_id="test_fit",
         name="epoch_seconds measured before the validation (training time only)",
-        expect="记录的时间没有包括这个 epoch 的验证",
+        expect="没有包括这个 epoch 的验证",
         code=edited(
             _FIT,
             ('        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))\n', ""),
@@ -8396,5 +8396,59 @@ MUTANTS += [  # round 15 d01-d03: a minimum improvement below the data's gap, th
     return losses
 """,
         expect="loader 是生成器",
+    ),
+]
+
+MUTANTS += [  # round 15 d04, d06: a snapshot kept every epoch; epochs timed by process_time
+    dict(
+        grade_id="test_fit",
+        name="a deep copy of the state kept for every epoch",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    snapshots = []
+    best_acc = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        snapshots.append(copy.deepcopy(model.state_dict()))  # every epoch kept
+        if best_acc is None or acc > best_acc:
+            best_acc = acc
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(snapshots[history["best_epoch"] - 1])
+    return history
+""",
+        expect="每个 epoch 都存了一份快照",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="epoch_seconds from time.process_time()",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    best_acc = None
+    for epoch in range(1, epochs + 1):
+        start = time.process_time()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.process_time() - start)
+        if best_acc is None or acc > best_acc:
+            best_acc = acc
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+        expect="墙钟时间",
     ),
 ]
