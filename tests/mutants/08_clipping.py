@@ -1831,7 +1831,7 @@ MUTANTS += [  # fix42 (found42 e3 cand06): the total not composed from the layer
         grade_id="test_layer_grad_norms",
         name="total_from_a_concatenation_of_every_gradient",
         code=_LAYERS_CAT.format(total="torch.linalg.vector_norm(torch.cat(flat), norm_type)"),
-        expect="拼进了同一个张量（aten.cat）",
+        expect="没有用到算好的各层范数",
     ),
 ]
 
@@ -1873,25 +1873,25 @@ MUTANTS += [  # s43 second pass (f3): the total from a copy of every gradient, m
     dict(  # f3 cand06
         grade_id="test_layer_grad_norms",
         name="total = norm of a flat buffer every gradient is copied into (flat[i:j] = g.reshape(-1))",
-        expect="拼进了同一个张量（aten.copy_）",
+        expect="没有用到算好的各层范数",
         code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    grads = [g for gs in groups.values() for g in gs]\n    flat = torch.empty(sum(g.numel() for g in grads), dtype=grads[0].dtype, device=grads[0].device)\n    i = 0\n    for g in grads:\n        flat[i:i + g.numel()] = g.reshape(-1)\n        i += g.numel()\n    return layers, torch.linalg.vector_norm(flat, norm_type)\n',
     ),
     dict(  # f3 cand07
         grade_id="test_layer_grad_norms",
         name="total = norm of torch.cat of every g.abs().reshape(-1)",
-        expect="拼进了同一个张量（aten.cat）",
+        expect="没有用到算好的各层范数",
         code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for gs in groups.values() for g in gs]), norm_type)\n    return layers, total\n',
     ),
     dict(
         grade_id="test_layer_grad_norms",
         name="total = norm of torch.cat of every g.double().reshape(-1), cast back to the gradients' dtype",
-        expect="拼进了同一个张量",
+        expect="没有用到算好的各层范数",
         code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.cat([g.double().reshape(-1) for gs in groups.values() for g in gs]), norm_type)\n    return layers, total.to(next(iter(layers.values())).dtype)\n',
     ),
     dict(
         grade_id="test_layer_grad_norms",
         name="total = norm of torch.cat of every g.clone().reshape(-1)",
-        expect="拼进了同一个张量（aten.cat）",
+        expect="没有用到算好的各层范数",
         code='def layer_grad_norms(model, norm_type=2.0):\n    groups = {}\n    for name, p in model.named_parameters():\n        if p.grad is not None:\n            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)\n    layers = {\n        layer: torch.linalg.vector_norm(torch.cat([g.abs().reshape(-1) for g in grads]), norm_type)\n        for layer, grads in groups.items()\n    }\n    if not layers:\n        return {}, torch.tensor(0.0)\n    total = torch.linalg.vector_norm(torch.cat([g.clone().reshape(-1) for gs in groups.values() for g in gs]), norm_type)\n    return layers, total\n',
     ),
 ]
@@ -4909,5 +4909,23 @@ def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
         g.mul_(coef)
     return total
 """,
+    ),
+]
+
+MUTANTS += [  # round 15 a05: the total reduced from every gradient again, not composed from the layer norms
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total from global_grad_norm(model.parameters())",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    params = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            params.setdefault(name.rpartition(".")[0], []).append(p)
+    layers = {layer: global_grad_norm(ps, norm_type) for layer, ps in params.items()}
+    # total straight from every gradient, not composed from the layer norms
+    total = global_grad_norm(model.parameters(), norm_type)
+    return layers, total
+""",
+        expect="没有用到算好的各层范数",
     ),
 ]
