@@ -2357,15 +2357,15 @@ def _on_a_played_gpu(value: Any) -> Any:
     return on_a_played_gpu
 
 
-def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[], Any], Any, torch.Tensor]]:
-    """The tensors the learner's cells made that ``fn`` reads (the globals its code and its helpers' name, their default
-    arguments and closures), other than those in ``given`` (the call's arguments), each as (how to read the name or
-    default that holds it again, what it held, the tensor). A cell ran on the host: on a GPU machine such a tensor,
+def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[], Any], torch.Tensor]]:
+    """The CPU tensors the learner's cells made that ``fn`` reads (the globals its code and its helpers' name, their
+    default arguments and closures), other than those in ``given`` (the call's arguments), each as (how to read the
+    name or default that holds it again, the tensor). A cell ran on the host: on a GPU machine such a tensor,
     made without ``device=`` (``_ZERO = torch.zeros(1)`` above the function), is in host memory, unless the played
     machine made it again (``torch.zeros(1, device=DEVICE)``, DEVICE from ``is_available()``: the replay binds a new
     one, and :func:`count_syncs` leaves that on the device)."""
     skip = {id(t) for t in tensors_in(given)} | {_memory(t) for t in tensors_in(given)}
-    found: list[tuple[Callable[[], Any], Any, torch.Tensor]] = []
+    found: list[tuple[Callable[[], Any], torch.Tensor]] = []
     todo, seen = [inspect.unwrap(getattr(fn, "__func__", fn))], set()
     while todo:
         f = todo.pop()
@@ -2389,13 +2389,11 @@ def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[],
         for reread, value in places:
             if isinstance(value, types.FunctionType) and value.__globals__ is env:
                 todo.append(value)  # a helper of the learner's reads its own globals
-            if isinstance(value, nn.Module):
-                continue  # its parameters and buffers move with it (model.to(device))
-            found += [
-                (reread, value, t)
-                for t in tensors_in(value)
-                if t.device.type == "cpu" and id(t) not in skip and _memory(t) not in skip
-            ]
+            # a tensor itself (not one a container holds: a memo the function filled in an earlier call, keyed by
+            # device, is what that call made; a module's parameters move with it)
+            if isinstance(value, torch.Tensor) and value.device.type == "cpu":
+                if id(value) not in skip and _memory(value) not in skip:
+                    found.append((reread, value))
     return found
 
 
@@ -2460,8 +2458,8 @@ def count_syncs(
     try:
         # a logger.debug(...) of a tensor formats it wherever logging is on
         with playing_gpu_profile(profile), counter, _logging_on():
-            for reread, value, t in held:  # made by a cell without a device (the replay left them alone)
-                if reread() is value:
+            for reread, t in held:  # made by a cell without a device (the replay left them alone)
+                if reread() is t:
                     counter._place(t, on_device=False)
             result = cellflags.played_version(fn)(*args, **kwargs)
         counter.note_returned(result)

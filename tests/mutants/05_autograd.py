@@ -106,7 +106,7 @@ MUTANTS = [
     dict(
         grade_id="test_value_and_grad",
         name="value as a Python number via .item()",
-        expect="Python 数字",
+        expect="应该是 torch.Tensor，得到的是 float",
         code=(
             "def value_and_grad(f, x):\n    leaf = x.detach().requires_grad_(True)\n    value = f(leaf)\n"
             "    value.backward()\n    return value.item(), leaf.grad\n"
