@@ -2552,13 +2552,7 @@ def _named_devices(fn: Callable[..., Any]) -> list[Any]:
 
 def _string_constants(code: Any) -> set[str]:
     """Every string constant in ``code`` and the code objects nested in it (comprehensions, inner functions)."""
-    found: set[str] = set()
-    for const in code.co_consts:
-        if isinstance(const, str):
-            found.add(const)
-        elif hasattr(const, "co_consts"):
-            found |= _string_constants(const)
-    return found
+    return {const for c in _codes(code) for const in c.co_consts if isinstance(const, str)}
 
 
 def tensors_in(value: Any) -> list[torch.Tensor]:
