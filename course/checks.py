@@ -690,7 +690,10 @@ def call_learner(
         watch = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        before, hooks_before = settings.snapshot(), hooks.snapshot((args, kwargs))
+        # the judge's process runs no learner code: the learner's process watches each call there and reports
+        # what it put back (SettingChanged below); here only in a kernel, where the call runs in this process
+        watched_here = not remote.IN_JUDGE
+        before, hooks_before = (settings.snapshot(), hooks.snapshot((args, kwargs))) if watched_here else ({}, [])
         error: Exception | None = None
         precision = ""  # the reduced precision a call on a played GPU ran under (again_on_a_played_gpu)
         try:
@@ -702,8 +705,8 @@ def call_learner(
         except Exception as exc:  # noqa: BLE001 - judged below, after the settings are put back
             error = exc
         writes.mark_written(watch)  # a write through .data moves no version counter by itself
-        left = settings.restore_changed(before)
-        on_callers = hooks.left_on_callers(hooks_before)
+        left = settings.restore_changed(before) if watched_here else []
+        on_callers = hooks.left_on_callers(hooks_before) if watched_here else None
         if on_callers and not left:
             left = [on_callers]
         if isinstance(error, SettingChanged):  # the judge: the learner's process found and restored it

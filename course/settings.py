@@ -9,6 +9,7 @@ Either way the setting is put back at once, so later checks run as they would ha
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import operator
@@ -17,7 +18,7 @@ import random
 import sys
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -135,8 +136,11 @@ class _NumpyRandom(_ReadAroundImports):
 
 def _flush_denormal() -> bool:
     """Whether ``torch.set_flush_denormal(True)`` is on (torch has no getter): a subnormal float32 times 1 is 0."""
-    tiny = torch.tensor([1e-40], dtype=torch.float32, device="cpu")
-    return bool(torch.mul(tiny, 1.0).item() == 0.0)
+    return bool(torch.mul(_SUBNORMAL, 1.0).item() == 0.0)
+
+
+# the smallest subnormal float32, made once from its bits (a conversion from 1e-40 is flushed to 0 while the flag is on)
+_SUBNORMAL = torch.tensor([1], dtype=torch.int32).view(torch.float32)
 
 
 _PROBE_SEED = 0x5EED_2117_113  # the global seed a watched call starts from: one no learner writes
@@ -168,8 +172,13 @@ def _set_seed_field(seed: int) -> None:
     """``torch.initial_seed()`` becomes ``seed``; the generator's stream of numbers stays where it is (the seed is
     the first 8 bytes of the CPU generator's state)."""
     state = torch.get_rng_state()
-    state[:8] = torch.tensor(list(seed.to_bytes(8, "little")), dtype=torch.uint8)  # a uint64, little-endian
+    state[:8] = _seed_bytes(seed)  # a uint64, little-endian
     torch.set_rng_state(state)
+
+
+@functools.lru_cache(maxsize=64)
+def _seed_bytes(seed: int) -> torch.Tensor:
+    return torch.tensor(list(seed.to_bytes(8, "little")), dtype=torch.uint8)
 
 
 def _set_seed(value: _Seed) -> None:
@@ -451,11 +460,16 @@ class _Bindings(_ReadAroundImports):
             return True  # the common case, without filtering
         return not self.changed(other, imported)
 
+    def unchanged_now(self) -> bool:
+        """Whether every namespace still binds the same names to the same objects (no new reading needed)."""
+        return all(_same_objects(mine, vars(_NAMESPACES[label])) for label, mine in self.value.items())
 
-def _same_objects(a: dict[str, Any], b: dict[str, Any]) -> bool:
+
+def _same_objects(a: dict[str, Any], b: Mapping[str, Any]) -> bool:
     """Whether two namespace copies hold the same names bound to the same objects, by identity (a quick test: False
     may still mean the same callables, see :meth:`_Bindings.same`)."""
-    return len(a) == len(b) and all(map(operator.is_, a.values(), b.values())) and a.keys() == b.keys()
+    # the same key objects in the same order (a dict unchanged keeps both): equal keys made anew only take the slow path
+    return len(a) == len(b) and all(map(operator.is_, a.values(), b.values())) and all(map(operator.is_, a, b))
 
 
 def _callables(names: dict[str, Any]) -> dict[str, Any]:
@@ -741,6 +755,8 @@ def restore_changed(before: dict[str, Any]) -> list[tuple[str, str]]:
     ``SETTINGS`` order, e.g. ``[("torch.set_default_dtype()", "torch.float32 -> torch.float64")]``."""
     changed = []
     for name, (read, restore) in SETTINGS.items():
+        if getattr(before[name], "unchanged_now", bool)():  # the namespaces: compared where they are, not copied
+            continue
         now = read()
         if now != before[name]:
             changed.append((name, _change(read, before[name], now)))
