@@ -475,6 +475,35 @@ def noted(namespace: dict[str, Any]) -> list[str]:
     return [name for s in _chosen(namespace) for name in sorted(_own(s, last) | s.changes)]
 
 
+def placed_on_a_device(namespace: dict[str, Any], name: str) -> bool:
+    """Whether the statement of a cell that last bound ``name`` in ``namespace`` puts what it makes on a device it
+    names (``torch.zeros(1, device=DEVICE)``, ``torch.zeros(1).to(device)``, ``.cuda()``), not the constant "cpu":
+    on a GPU machine that tensor is in device memory, though a played GPU leaves it as the cell made it."""
+    statement = _NOTED[id(namespace)][1].get(name) if id(namespace) in _NOTED else None
+    if statement is None:
+        return False
+    last = _NOTED[id(namespace)][1]
+
+    def on_a_device(d: ast.expr) -> bool:
+        if isinstance(d, ast.Constant):
+            return not str(d.value).startswith("cpu")
+        asked = {n for s in _chosen(namespace) for n in _own(s, last)}  # names computed from a machine query
+        if any(isinstance(n, ast.Name) and n.id in asked for n in ast.walk(d)):
+            return True  # DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu"): a GPU's on one
+        value = namespace.get(d.id) if isinstance(d, ast.Name) else None
+        return not (isinstance(value, (str, torch.device)) and str(value).startswith("cpu"))  # DEVICE = "cpu"
+
+    for node in ast.walk(statement.node):
+        if not isinstance(node, ast.Call):
+            continue
+        device = [k.value for k in node.keywords if k.arg == "device"]
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda"):
+            device += node.args[:1] if node.func.attr == "to" else [ast.Constant("cuda")]
+        if any(on_a_device(d) for d in device):
+            return True
+    return False
+
+
 def _chosen(namespace: dict[str, Any]) -> list[_Statement]:
     """The noted statements a played machine runs again, in the order the cells ran them: those that ask the machine,
     then (repeatedly) the functions and the flags computed from what those bind or change (``HAVE_GPU =

@@ -351,7 +351,8 @@ class SyncCounter(TorchFunctionMode):
             legacy = [(name, getattr(torch.cuda, name)) for name in _LEGACY_TYPES if hasattr(torch.cuda, name)]
             self._played += [(torch.cuda, name, real) for name, real in legacy]
             for name, _ in legacy:
-                setattr(torch.cuda, name, _legacy_type(self, name, _LEGACY_TYPES[name]))
+                setattr(torch.cuda, name, _LEGACY_PLAYED[name])
+            _PlayedLegacyType.counters.append(self)
         self._thread_start = threading.Thread.start
         threading.Thread.start = _counting_threads(self, self._thread_start)
         # a worker of a pool made before the count (at module level) runs what the count's code submits to it
@@ -363,6 +364,7 @@ class SyncCounter(TorchFunctionMode):
         self._rebound.__exit__(*exc)  # first: it put back the learner's own bindings
         for owner, name, real in self._played:
             setattr(owner, name, real)
+        _PlayedLegacyType.counters[:] = [c for c in _PlayedLegacyType.counters if c is not self]
         if self._plays_record_stream:
             del _T.record_stream
         self._switches.close()
@@ -1615,14 +1617,18 @@ _LEGACY_TYPES = {
 }
 
 
-def _legacy_type(counter: SyncCounter, name: str, dtype: torch.dtype) -> type:
-    """A stand-in for ``torch.cuda.<name>`` that ``isinstance`` answers as on a GPU: a device tensor of ``dtype``."""
+class _PlayedLegacyType(type):
+    """The stand-ins for ``torch.cuda.FloatTensor`` and the like that ``isinstance`` answers as on a GPU: a device
+    tensor (for the innermost counter that plays CUDA) of the class's ``dtype``. Made once, not at every count."""
 
-    class _Played(type):
-        def __instancecheck__(cls, t: Any) -> bool:
-            return isinstance(t, torch.Tensor) and t.dtype == dtype and counter.on_device(t)
+    counters: list[SyncCounter] = []  # the counters playing CUDA now, innermost last
 
-    return _Played(name, (), {})
+    def __instancecheck__(cls, t: Any) -> bool:
+        counters = _PlayedLegacyType.counters
+        return isinstance(t, torch.Tensor) and t.dtype == cls.dtype and bool(counters) and counters[-1].on_device(t)
+
+
+_LEGACY_PLAYED = {name: _PlayedLegacyType(name, (), {"dtype": dtype}) for name, dtype in _LEGACY_TYPES.items()}
 
 
 @contextlib.contextmanager
@@ -2360,10 +2366,10 @@ def _on_a_played_gpu(value: Any) -> Any:
 def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[], Any], torch.Tensor]]:
     """The CPU tensors the learner's cells made that ``fn`` reads (the globals its code and its helpers' name, their
     default arguments and closures), other than those in ``given`` (the call's arguments), each as (how to read the
-    name or default that holds it again, the tensor). A cell ran on the host: on a GPU machine such a tensor,
-    made without ``device=`` (``_ZERO = torch.zeros(1)`` above the function), is in host memory, unless the played
-    machine made it again (``torch.zeros(1, device=DEVICE)``, DEVICE from ``is_available()``: the replay binds a new
-    one, and :func:`count_syncs` leaves that on the device)."""
+    name or default that holds it again, the tensor). A cell ran on the host: on a GPU machine such a tensor, made
+    without a device (``_ZERO = torch.zeros(1)`` above the function), is in host memory; one the cell put on a device
+    it names (``torch.zeros(1, device=DEVICE)``, :func:`course.cellflags.placed_on_a_device`) is not, though a played
+    GPU leaves it as the cell made it (a tensor is never made again)"""
     skip = {id(t) for t in tensors_in(given)} | {_memory(t) for t in tensors_in(given)}
     found: list[tuple[Callable[[], Any], torch.Tensor]] = []
     todo, seen = [inspect.unwrap(getattr(fn, "__func__", fn))], set()
@@ -2385,6 +2391,7 @@ def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[],
             except ValueError:  # an empty cell
                 pass
         names = {name for c in _codes(code) for name in c.co_names if name in env}
+        names = {name for name in names if not cellflags.placed_on_a_device(env, name)}
         places += [(lambda env=env, name=name: env.get(name), env[name]) for name in sorted(names)]
         for reread, value in places:
             if isinstance(value, types.FunctionType) and value.__globals__ is env:

@@ -4734,3 +4734,27 @@ _WATCH.submit(int).result()  # start the watcher thread now
         mistake="host-sync-every-step",
     ),
 ]
+
+
+# round 16 b07: a module-level accumulator the cell put on DEVICE (from is_available()) is device memory on a GPU machine
+CORRECT += [
+    dict(
+        grade_id="test_log_running_loss",
+        name="_ZERO = torch.zeros(1, device=DEVICE) at module level, cloned per window (r16 b07)",
+        code="""DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+_ZERO = torch.zeros(1, device=DEVICE)  # made once, on the machine's device
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = _ZERO.clone(), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = _ZERO.clone(), 0
+    return torch.cat(windows).tolist() if windows else []
+""",
+    ),
+]
