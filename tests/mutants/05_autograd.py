@@ -5278,30 +5278,31 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_sgd_step",
         name="isinstance(params, torch.optim.Optimizer) as an input check",
-        code="""@torch.enable_grad()
-def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    leaf = x.detach().requires_grad_(True)
-    value = f(leaf)
-    (grad,) = torch.autograd.grad(value, leaf)
-    return value.detach(), grad
+        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    if isinstance(params, torch.optim.Optimizer):
+        raise TypeError("sgd_step takes a list of tensors, not an optimizer")
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
 """,
     ),
     dict(
         grade_id="test_value_and_grad",
         name="**{'is_grads_batched': False}",
-        code="""@torch.no_grad()
-def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
-    for i, p in enumerate(params):
-        if p.grad is None:
-            continue
-        d = p.grad + weight_decay * p
-        if momentum != 0:
-            if i in momentum_buffers:
-                momentum_buffers[i] = momentum * momentum_buffers[i] + d
-            else:
-                momentum_buffers[i] = d.clone()
-            d = momentum_buffers[i]
-        p.sub_(lr * d)
+        code="""def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf, **{"is_grads_batched": False})
+    return value.detach(), grad
 """,
     ),
 ]
@@ -5420,6 +5421,44 @@ CORRECT += [  # round 15 a06, a07: getattr beside a docstring naming the library
     if len(rows) == 0:
         raise ValueError(f"{name}(x) has no elements")
     return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+
+# round 16 a10: an error message that names the library function uses nothing
+CORRECT += [
+    dict(
+        grade_id="test_jacobian",
+        name="a TypeError message naming torch.func.jacrev (r16 a10)",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    if not x.is_floating_point():
+        raise TypeError("x must be a floating-point tensor, the same rule as torch.func.jacrev")
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    rows = []
+    for i in range(y.numel()):
+        v = torch.zeros(y.numel(), dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+
+# round 16 a04: is_grads_batched switched on by a dict's value that is not the constant False
+MUTANTS += [
+    dict(
+        grade_id="test_value_and_grad",
+        name="**{'is_grads_batched': x.numel() > 10**6} (r16 a04)",
+        expect="is_grads_batched=True",
+        code="""def value_and_grad(f, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    leaf = x.detach().requires_grad_(True)
+    value = f(leaf)
+    (grad,) = torch.autograd.grad(value, leaf, **{"is_grads_batched": x.numel() > 10**6})
+    return value.detach(), grad
 """,
     ),
 ]

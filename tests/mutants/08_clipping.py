@@ -4826,21 +4826,25 @@ CORRECT += [  # round 14 d r05: a table of names is no use of them
     dict(
         grade_id="test_layer_grad_norms",
         name="a class attribute listing shortcut names it does not use",
-        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
-    if isinstance(params, torch.optim.Optimizer):
-        raise TypeError("sgd_step 要的是参数列表，不是优化器")
-    with torch.no_grad():
-        for i, p in enumerate(params):
-            if p.grad is None:
-                continue
-            d = p.grad + weight_decay * p
-            if momentum != 0:
-                if i in momentum_buffers:
-                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
-                else:
-                    momentum_buffers[i] = d.clone()
-                d = momentum_buffers[i]
-            p.sub_(lr * d)
+        code="""class LayerNorms:
+    '''Per-layer gradient norms, by hand.'''
+
+    NOT_USED = ("torch.nn.utils.get_total_norm", "torch._foreach_norm")  # what the exercise rules out
+
+    @staticmethod
+    def norm(grads, norm_type):
+        return torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+
+
+def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {k: LayerNorms.norm(gs, norm_type) for k, gs in groups.items()}
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
 """,
     ),
 ]
@@ -4927,5 +4931,154 @@ MUTANTS += [  # round 15 a05: the total reduced from every gradient again, not c
     return layers, total
 """,
         expect="没有用到算好的各层范数",
+    ),
+]
+
+
+# round 16 a01-a03: the total reduces every gradient again from a view or copy of each that the layer norms share (only a shared norm counts as shared work)
+MUTANTS += [
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total recomputed from p.grad.detach() views the layer norms read too (r16 a01)",
+        expect="没有用到算好的各层范数",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad.detach())
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    all_grads = [g for grads in groups.values() for g in grads]
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in all_grads]), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total recomputed from p.grad.reshape(-1) views the layer norms read too (r16 a02)",
+        expect="没有用到算好的各层范数",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad.reshape(-1))
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in gs]), norm_type)
+              for layer, gs in groups.items()}
+    total = torch.linalg.vector_norm(
+        torch.stack([torch.linalg.vector_norm(g, norm_type) for gs in groups.values() for g in gs]), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total recomputed from p.grad.data (r16 a03)",
+        expect="没有用到算好的各层范数",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    groups, everything = {}, []
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            g = p.grad.data
+            groups.setdefault(name.rpartition(".")[0], []).append(g)
+            everything.append(g)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {k: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in gs]), norm_type)
+              for k, gs in groups.items()}
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in everything]), norm_type)
+    return layers, total
+""",
+    ),
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total recomputed from p.grad.abs() copies the layer norms read too (r16 a03)",
+        expect="没有用到算好的各层范数",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad.abs())
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    all_grads = [g for grads in groups.values() for g in grads]
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in all_grads]), norm_type)
+    return layers, total
+""",
+    ),
+]
+
+
+# round 16: per-parameter norms computed once, the layer norms and the total both composed from them
+CORRECT += [
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="per-parameter norms of reshape(-1) views shared by the layer norms and the total",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    per = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            per.setdefault(name.rpartition(".")[0], []).append(torch.linalg.vector_norm(p.grad.reshape(-1), norm_type))
+    if not per:
+        return {}, torch.tensor(0.0)
+    layers = {k: torch.linalg.vector_norm(torch.stack(v), norm_type) for k, v in per.items()}
+    total = torch.linalg.vector_norm(torch.stack([n for v in per.values() for n in v]), norm_type)
+    return layers, total
+""",
+    ),
+]
+
+
+# round 16 a03: p.grad.clone() copies read by both the layer norms and the total
+MUTANTS += [
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="total recomputed from p.grad.clone() copies the layer norms read too (r16 a03)",
+        expect="没有用到算好的各层范数",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad.clone())
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {
+        layer: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        for layer, grads in groups.items()
+    }
+    all_grads = [g for grads in groups.values() for g in grads]
+    total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in all_grads]), norm_type)
+    return layers, total
+""",
+    ),
+]
+
+
+# round 16 a10: an error message that names the library function uses nothing
+CORRECT += [
+    dict(
+        grade_id="test_layer_grad_norms",
+        name="a ValueError message naming torch.nn.utils.get_total_norm (r16 a10)",
+        code="""def layer_grad_norms(model: nn.Module, norm_type: float = 2.0) -> tuple[dict, torch.Tensor]:
+    if not (norm_type >= 1):
+        raise ValueError("norm_type must be at least 1, as in torch.nn.utils.get_total_norm")
+    groups = {}
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            groups.setdefault(name.rpartition(".")[0], []).append(p.grad)
+    if not groups:
+        return {}, torch.tensor(0.0)
+    layers = {k: torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in gs]), norm_type)
+              for k, gs in groups.items()}
+    return layers, torch.linalg.vector_norm(torch.stack(list(layers.values())), norm_type)
+""",
     ),
 ]
