@@ -2267,3 +2267,30 @@ MUTANTS += [  # round 15 c04: float16 / bfloat16 images permuted in float32, the
         expect="再转回 torch.float16",
     ),
 ]
+
+
+# round 16 d01, d04: what differed, with the causes it can be (a full-size index; a loop over a dimension)
+MUTANTS += [
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="a gather by an int64 index as big as x (r16 d01)",
+        expect="按元素建一个和输入一样大的 torch.int64 索引也会这样",
+        code="""def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    '''(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。'''
+    n, h, w, c = x.shape
+    # where each output element comes from: the flat position in x of x[n, h, w, c], in (n, c, h, w) order
+    src = torch.arange(x.numel(), device=x.device).reshape(n, h, w, c).permute(0, 3, 1, 2).reshape(-1)
+    return x.reshape(-1)[src].reshape(n, c * h * w)
+""",
+    ),
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="torch.cat of one slice per channel (r16 d04)",
+        expect="对输入的某一维写 Python 循环",
+        code="""def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    '''(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。'''
+    # channel 0's H*W pixels first, then channel 1's, ...
+    return torch.cat([x[..., c].flatten(start_dim=1) for c in range(x.shape[3])], dim=1)
+""",
+    ),
+]
