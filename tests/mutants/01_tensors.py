@@ -2815,3 +2815,23 @@ MUTANTS += [  # round 15 c01: shape compared by rank and one dimension only
         expect="的 shape 不同，返回值里却没有 'shape'",
     ),
 ]
+
+
+# round 16 d13: a shortcut taken only for big inputs on a GPU (the scale check runs on a played GPU too)
+MUTANTS += [
+    dict(
+        grade_id="test_masked_row_mean",
+        name="compares in x's own dtype for big GPU inputs (r16 d13)",
+        expect="张量依次在 cuda:0",
+        code="""def masked_row_mean(x: torch.Tensor, low: float, high: float) -> torch.Tensor:
+    '''x: (N, D) float -> (N,)：每行落在 [low, high) 的元素的平均值，没有则 nan。'''
+    # float64 is slow on most GPUs and doubles the memory: for big GPU batches compare in x's own dtype
+    big = x.numel() >= 2**24
+    xd = x if (big and x.is_cuda) else x.double()
+    mask = (xd >= low) & (xd < high)
+    wide = torch.promote_types(x.dtype, torch.float32)
+    total = torch.where(mask, x, torch.zeros_like(x)).sum(dim=1, dtype=wide)
+    return (total / mask.sum(dim=1)).to(x.dtype)
+""",
+    ),
+]

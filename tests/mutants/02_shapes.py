@@ -2046,7 +2046,7 @@ def to_nchw(x: torch.Tensor) -> torch.Tensor:
     dict(
         grade_id="test_patchify",
         name="uint8_through_float_on_a_gpu",
-        expect="在 CPU 上的同样 torch.uint8 输入",
+        expect="再转回 torch.uint8",  # the dtype check (round 16) sees the float32 copy before the grad-mode paths do
         code="""
 def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
     dtype = x.dtype
@@ -2091,7 +2091,7 @@ def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
     dict(
         grade_id="test_patchify",
         name="uint8_through_float_on_every_device",
-        expect="输入是 torch.uint8 时",
+        expect="再转回 torch.uint8",  # the dtype check (round 16) sees the float32 copy first
         code='''
 def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
     """(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。"""
@@ -2291,6 +2291,72 @@ MUTANTS += [
     '''(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。'''
     # channel 0's H*W pixels first, then channel 1's, ...
     return torch.cat([x[..., c].flatten(start_dim=1) for c in range(x.shape[3])], dim=1)
+""",
+    ),
+]
+
+
+# round 16 d02, d12: a dtype round trip done in two halves of the batch; patchify's images kept in their dtype too
+MUTANTS += [
+    dict(
+        grade_id="test_flatten_nhwc",
+        name="float16/bfloat16 round-tripped through float32 in two halves of the batch (r16 d02)",
+        expect="中间结果合起来和整个输入一样大",
+        code="""def flatten_nhwc(x: torch.Tensor) -> torch.Tensor:
+    '''(N, H, W, C) -> (N, C*H*W)，每个样本按 (C, H, W) 的顺序展平。'''
+    wide = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    half = (x.shape[0] + 1) // 2
+    return torch.cat([p.to(wide).permute(0, 3, 1, 2).flatten(1).to(x.dtype) for p in (x[:half], x[half:])])
+""",
+    ),
+    dict(
+        grade_id="test_patchify",
+        name="float16/bfloat16 images always cut in float32 and cast back (r16 d12)",
+        expect="再转回 torch.float16",
+        code="""def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    '''(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。'''
+    n, c, h, w = x.shape
+    half = x.dtype in (torch.float16, torch.bfloat16)
+    y = x.float() if half else x  # half images: cut the patches in float32
+    blocks = y.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p).to(x.dtype)
+""",
+    ),
+]
+
+
+# round 16 d14, d18: a shortcut taken only for big inputs on a GPU
+MUTANTS += [
+    dict(
+        grade_id="test_patchify",
+        name="F.unfold for big GPU batches (r16 d14)",
+        expect="张量依次在 cuda:0",
+        code="""import torch.nn.functional as F
+
+
+def patchify(x: torch.Tensor, p: int) -> torch.Tensor:
+    '''(N, C, H, W) -> (N, (H/p) * (W/p), C * p * p)，块按行优先排列，块内按 (C, p, p) 展平。'''
+    n, c, h, w = x.shape
+    big = x.numel() >= 2**24
+    if big and x.is_cuda and x.is_floating_point():
+        return F.unfold(x, kernel_size=p, stride=p).transpose(1, 2)  # im2col kernel for big GPU batches
+    blocks = x.reshape(n, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5)
+    return blocks.reshape(n, (h // p) * (w // p), c * p * p)
+""",
+    ),
+    dict(
+        grade_id="test_to_nchw",
+        name=".contiguous() copy for big GPU batches (r16 d18)",
+        expect="张量依次在 cuda:0",
+        code="""def to_nchw(x: torch.Tensor) -> torch.Tensor:
+    '''(H, W, C) 或 (N, H, W, C) -> (N, C, H, W)，返回共享存储的视图。'''
+    if x.dim() == 3:
+        x = x.unsqueeze(0)
+    out = x.permute(0, 3, 1, 2)
+    big = out.numel() >= 2**24
+    if big and out.is_cuda:
+        out = out.contiguous()  # big GPU batches: cuDNN is faster on a dense NCHW layout
+    return out
 """,
     ),
 ]

@@ -5390,3 +5390,53 @@ MUTANTS += [  # round 15 c02: the widening and the loop on the dtypes the checks
         expect="再转回 torch.uint8",
     ),
 ]
+
+
+# round 16 d03: the widening done in two halves of the batch
+MUTANTS += [
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="float16/bfloat16 widened to float32 in two halves of the batch (r16 d03)",
+        expect="分几块算的合在一起",
+        code="""def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    '''a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。'''
+    wide = torch.float32 if a.dtype in (torch.float16, torch.bfloat16) else a.dtype
+    k = (a.shape[0] + 1) // 2
+    halves = [(a[:k], b[:k]), (a[k:], b[k:])]
+    return torch.cat([(x.to(wide)[:, :, None] + y.to(wide)[:, None, :]).to(a.dtype) for x, y in halves])
+""",
+    ),
+]
+
+
+# round 16 d15, d16: a shortcut taken only for big inputs on a GPU
+MUTANTS += [
+    dict(
+        grade_id="test_pairwise_sq_dist",
+        name="torch.cdist(x, y) ** 2 for big GPU inputs (r16 d15)",
+        expect="张量依次在 cuda:0",
+        code="""def pairwise_sq_dist(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    '''x: (N, D), y: (M, D) -> (N, M)，out[i, j] = ||x[i] - y[j]||^2。'''
+    n, m, d = x.shape[0], y.shape[0], x.shape[1]
+    big = n * m * d >= 2**28
+    if big and x.is_cuda:
+        # an (N, M, D) difference would not fit in GPU memory: use the fused kernel there
+        return torch.cdist(x, y) ** 2
+    diff = x.unsqueeze(1) - y.unsqueeze(0)
+    return (diff ** 2).sum(dim=-1)
+""",
+    ),
+    dict(
+        grade_id="test_batch_outer_sum",
+        name="a Python loop over the batch for big GPU inputs (r16 d16)",
+        expect="张量依次在 cuda:0",
+        code="""def batch_outer_sum(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    '''a: (B, M), b: (B, N) -> (B, M, N)，out[k, i, j] = a[k, i] + b[k, j]。'''
+    big = a.shape[0] * a.shape[1] * b.shape[1] >= 2**28
+    if big and a.is_cuda:
+        # huge batches on the GPU: one sample at a time keeps the peak memory low
+        return torch.stack([a[k, :, None] + b[k, None, :] for k in range(a.shape[0])])
+    return a.unsqueeze(2) + b.unsqueeze(1)
+""",
+    ),
+]

@@ -5462,3 +5462,84 @@ MUTANTS += [
 """,
     ),
 ]
+
+
+# round 16 a05, a11: a banned routine read off importlib.import_module(...), the fused kernel as torch.ops.aten._fused_sgd_, each behind a size gate
+MUTANTS += [
+    dict(
+        grade_id="test_jacobian",
+        name="importlib.import_module('torch.func').jacrev for outputs over 1024 (r16 a05)",
+        expect="这个练习不能用 torch.func.jacrev",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 1024:  # thousands of rows: let torch vectorise them instead of a Python loop
+        return importlib.import_module("torch.func").jacrev(f)(x.detach()).detach()
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = torch.autograd.grad(y, leaf, grad_outputs=v.reshape(y.shape), retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="importlib.import_module('torch.optim').SGD for models over 256 tensors (r16 a05)",
+        expect="这个练习不能用 torch.optim.SGD",
+        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    if len(params) > 256:  # big models: torch's own multi-tensor SGD, with our buffers carried in and out
+        opt = importlib.import_module("torch.optim").SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
+        for i, p in enumerate(params):
+            if i in momentum_buffers:
+                opt.state[p]["momentum_buffer"] = momentum_buffers[i]
+        opt.step()
+        for i, p in enumerate(params):
+            buf = opt.state[p].get("momentum_buffer")
+            if buf is not None:
+                momentum_buffers[i] = buf
+        return None
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+    dict(
+        grade_id="test_sgd_step",
+        name="torch.ops.aten._fused_sgd_ for models over 256 tensors (r16 a11)",
+        expect="这个练习不能用 torch.ops.aten._fused_sgd_",
+        code="""def sgd_step(params: list, momentum_buffers: dict, lr: float, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    with torch.no_grad():
+        if len(params) > 256 and momentum != 0 and all(i in momentum_buffers for i in range(len(params))):
+            # big models: PyTorch's fused SGD kernel, one launch for every parameter
+            live = [i for i, p in enumerate(params) if p.grad is not None]
+            torch.ops.aten._fused_sgd_(
+                [params[i] for i in live], [params[i].grad for i in live], [momentum_buffers[i] for i in live],
+                weight_decay=weight_decay, momentum=momentum, lr=lr, dampening=0.0, nesterov=False,
+                maximize=False, is_first_step=False)
+            return None
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if momentum != 0:
+                if i in momentum_buffers:
+                    momentum_buffers[i] = momentum * momentum_buffers[i] + d
+                else:
+                    momentum_buffers[i] = d.clone()
+                d = momentum_buffers[i]
+            p.sub_(lr * d)
+""",
+    ),
+]

@@ -5082,3 +5082,27 @@ CORRECT += [
 """,
     ),
 ]
+
+
+# round 16 a06: get_total_norm read off importlib.import_module('torch.nn.utils') behind a size gate
+MUTANTS += [
+    dict(
+        grade_id="test_clip_by_global_norm_",
+        name="importlib.import_module('torch.nn.utils').get_total_norm for over 64 gradients (r16 a06)",
+        expect="用到了 torch.nn.utils.get_total_norm",
+        code="""def clip_by_global_norm_(parameters, max_norm: float) -> torch.Tensor:
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if len(grads) == 0:
+        return torch.tensor(0.0)
+    if len(grads) > 64:  # many tensors: torch's fused multi-tensor norm
+        total = importlib.import_module("torch.nn.utils").get_total_norm(grads)
+    else:
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+    coef = torch.where(torch.isfinite(total), coef, torch.ones_like(coef))
+    for g in grads:
+        g.mul_(coef)
+    return total
+""",
+    ),
+]

@@ -8452,3 +8452,358 @@ MUTANTS += [  # round 15 d04, d06: a snapshot kept every epoch; epochs timed by 
         expect="墙钟时间",
     ),
 ]
+
+
+# round 16 c05: the live state_dict (aliases of the parameters) taken each epoch, deep-copied only when strictly better: one copy
+CORRECT += [
+    dict(
+        grade_id="test_fit",
+        name="state = model.state_dict() before evaluate, copy.deepcopy only when better (r16 c05)",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state, best_acc = None, None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        state = model.state_dict()  # this epoch's weights (copied below only if they are the best)
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or acc > best_acc:
+            best_acc = acc
+            best_state = copy.deepcopy(state)
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+]
+
+
+# round 16 c02-c04, c06-c11: fit must call evaluate (its globals read through @torch.enable_grad(), a default argument too) and hand train_one_epoch the loader itself
+MUTANTS += [
+    dict(
+        grade_id="test_fit",
+        name="validation written inline, a deep copy kept every epoch (r16 c02)",
+        expect="一次也没有调用 evaluate",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    snapshots = []
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        # validation written out here
+        modes = [(m, m.training) for m in model.modules()]
+        model.eval()
+        try:
+            correct = torch.zeros((), dtype=torch.long, device=y_val.device)
+            with torch.inference_mode():
+                for i in range(0, x_val.shape[0], 1000):
+                    correct += (model(x_val[i : i + 1000]).argmax(dim=1) == y_val[i : i + 1000]).sum()
+            acc = correct.item() / y_val.shape[0]
+        finally:
+            for m, mode in modes:
+                m.training = mode
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        snapshots.append(copy.deepcopy(model.state_dict()))  # every epoch kept
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    best = history["val_acc"].index(max(history["val_acc"]))
+    history["best_epoch"] = best + 1
+    model.load_state_dict(snapshots[best])
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validation written inline, a minimum improvement of 1e-5 (r16 c03)",
+        expect="一次也没有调用 evaluate",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state, best_acc = None, None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        # validation written out here
+        modes = [(m, m.training) for m in model.modules()]
+        model.eval()
+        try:
+            correct = torch.zeros((), dtype=torch.long, device=y_val.device)
+            with torch.inference_mode():
+                for i in range(0, x_val.shape[0], 1000):
+                    correct += (model(x_val[i : i + 1000]).argmax(dim=1) == y_val[i : i + 1000]).sum()
+            acc = correct.item() / y_val.shape[0]
+        finally:
+            for m, mode in modes:
+                m.training = mode
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or acc > best_acc + 1e-5:  # ignore improvements below 1e-5
+            best_acc = acc
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="evaluate bound as a default argument, a deep copy kept every epoch (r16 c04)",
+        expect="每个 epoch 都存了一份快照",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None, validate=evaluate):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    snapshots = []
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(validate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        snapshots.append(copy.deepcopy(model.state_dict()))  # every epoch kept
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}")
+    best = history["val_acc"].index(max(history["val_acc"]))
+    history["best_epoch"] = best + 1
+    model.load_state_dict(snapshots[best])
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="batches = list(train_loader) once, the same batches every epoch (r16 c06)",
+        expect="不是传入的 train_loader 本身",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    batches = list(train_loader)  # collate the epoch's batches once, reuse them every epoch
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, batches, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="training and validation loops written inside fit (r16 c07)",
+        expect="一次也没有调用 evaluate",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    device = next(model.parameters()).device
+    best_state, best_acc = None, None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        # training pass
+        model.train()
+        epoch_losses = []
+        for xb, yb in train_loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            epoch_losses.append(loss)
+        losses = torch.stack(epoch_losses).detach().tolist()
+        # validation pass
+        modes = [(m, m.training) for m in model.modules()]
+        model.eval()
+        try:
+            correct = torch.zeros((), dtype=torch.long, device=y_val.device)
+            with torch.no_grad():
+                for i in range(0, x_val.shape[0], 1000):
+                    correct += (model(x_val[i : i + 1000]).argmax(dim=1) == y_val[i : i + 1000]).sum()
+            acc = correct.item() / y_val.shape[0]
+        finally:
+            for m, mode in modes:
+                m.training = mode
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or acc > best_acc:
+            best_acc = acc
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="validation inline, accuracies rounded to 5 decimals (r16 c08)",
+        expect="一次也没有调用 evaluate",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state, best_acc = None, None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        # validation written out here
+        modes = [(m, m.training) for m in model.modules()]
+        model.eval()
+        try:
+            correct = torch.zeros((), dtype=torch.long, device=y_val.device)
+            with torch.inference_mode():
+                for i in range(0, x_val.shape[0], 1000):
+                    correct += (model(x_val[i : i + 1000]).argmax(dim=1) == y_val[i : i + 1000]).sum()
+            acc = correct.item() / y_val.shape[0]
+        finally:
+            for m, mode in modes:
+                m.training = mode
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or round(acc, 5) > round(best_acc, 5):
+            best_acc = acc
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="@torch.enable_grad() on fit, a snapshot every epoch (r16 c09)",
+        expect="每个 epoch 都存了一份快照",
+        code="""@torch.enable_grad()  # fit trains: keep autograd on even if a caller calls it inside no_grad()
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    snapshots = []
+    best_acc = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        snapshots.append(copy.deepcopy(model.state_dict()))  # every epoch kept
+        if best_acc is None or acc > best_acc:
+            best_acc = acc
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(snapshots[history["best_epoch"] - 1])
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="@torch.enable_grad() on fit, a minimum improvement of 1e-5 (r16 c10)",
+        expect="高出再少也是严格更好",
+        code="""@torch.enable_grad()  # fit trains: keep autograd on even if a caller calls it inside no_grad()
+def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    best_acc = None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or acc > best_acc + 1e-5:
+            best_acc = acc
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+    dict(
+        grade_id="test_fit",
+        name="@torch.enable_grad() on fit, progress printed after the last epoch (r16 c11)",
+        expect="进度攒到后面才打印",
+        code="""@torch.enable_grad()  # fit trains: autograd on even inside a caller's no_grad()
+def fit(
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    loss_fn: nn.Module,
+    train_loader,
+    x_val: torch.Tensor,
+    y_val: torch.Tensor,
+    epochs: int,
+    max_norm: float,
+    scheduler=None,
+) -> dict:
+    '''训练 epochs 个 epoch，每个 epoch 在 (x_val (M, ...), y_val (M,)) 上评估；返回 history，model 恢复成验证准确率最高时的权重。'''
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state = None
+    lines = []  # printed together at the end: a tidy table
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()  # 这个 epoch 唯一一次读 loss
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        history["val_acc"].append(evaluate(model, x_val, y_val, 1000))
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_state is None or history["val_acc"][-1] > max(history["val_acc"][:-1]):
+            best_state = copy.deepcopy(model.state_dict())
+            history["best_epoch"] = epoch
+        lines.append(
+            f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {history['val_acc'][-1]:.4f}"
+            f"  ({history['epoch_seconds'][-1]:.2f} s)"
+        )
+    print(*lines, sep=chr(10))
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+]
+
+
+# round 16 c12: a candidate copy before evaluate, promoted only when strictly better: two copies at most, whatever the epochs
+CORRECT += [
+    dict(
+        grade_id="test_fit",
+        name="candidate deep copy before evaluate, kept only when better (r16 c12)",
+        code="""def fit(model, optimizer, loss_fn, train_loader, x_val, y_val, epochs, max_norm, scheduler=None):
+    history = {"batch_loss": [], "train_loss": [], "val_acc": [], "epoch_seconds": [], "best_epoch": 0}
+    best_state, best_acc = None, None
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        losses = train_one_epoch(model, optimizer, loss_fn, train_loader, max_norm, scheduler).tolist()
+        history["batch_loss"] += losses
+        history["train_loss"].append(sum(losses) / len(losses))
+        candidate = copy.deepcopy(model.state_dict())  # this epoch's weights, kept only if they are the best
+        acc = evaluate(model, x_val, y_val, 1000)
+        history["val_acc"].append(acc)
+        history["epoch_seconds"].append(time.perf_counter() - start)
+        if best_acc is None or acc > best_acc:
+            best_acc, best_state = acc, candidate
+            history["best_epoch"] = epoch
+        del candidate
+        print(f"epoch {epoch}: train loss {history['train_loss'][-1]:.4f}  val acc {acc:.4f}")
+    model.load_state_dict(best_state)
+    return history
+""",
+    ),
+]
