@@ -5543,3 +5543,52 @@ MUTANTS += [
 """,
     ),
 ]
+
+
+# round 16 a09: torch.autograd.grad under a local alias, is_grads_batched=True as its 8th positional, behind a size gate
+MUTANTS += [
+    dict(
+        grade_id="test_jacobian",
+        name="vjp = torch.autograd.grad, 8 positionals for outputs over 4096 (r16 a09)",
+        expect="is_grads_batched=True",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    vjp = torch.autograd.grad
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    if n > 4096:  # very many rows: all of them in one call
+        eye = torch.eye(n, dtype=y.dtype, device=y.device).reshape((n,) + y.shape)
+        (J,) = vjp(y, leaf, eye, None, False, True, None, True)
+        return J.reshape(y.shape + x.shape)
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = vjp(y, leaf, v.reshape(y.shape), True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
+
+
+# round 16 a09: a local alias of torch.autograd.grad with retain_graph as its 4th positional
+CORRECT += [
+    dict(
+        grade_id="test_jacobian",
+        name="vjp = torch.autograd.grad, called with 4 positionals",
+        code="""def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    vjp = torch.autograd.grad
+    leaf = x.detach().requires_grad_(True)
+    y = f(leaf)
+    n = y.numel()
+    rows = []
+    for i in range(n):
+        v = torch.zeros(n, dtype=y.dtype, device=y.device)
+        v[i] = 1.0
+        (row,) = vjp(y, leaf, v.reshape(y.shape), True)
+        rows.append(row)
+    return torch.stack(rows).reshape(y.shape + x.shape)
+""",
+    ),
+]
