@@ -2396,12 +2396,22 @@ def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[],
         for reread, value in places:
             if isinstance(value, types.FunctionType) and value.__globals__ is env:
                 todo.append(value)  # a helper of the learner's reads its own globals
-            # a tensor itself (not one a container holds: a memo the function filled in an earlier call, keyed by
-            # device, is what that call made; a module's parameters move with it)
-            if isinstance(value, torch.Tensor) and value.device.type == "cpu":
-                if id(value) not in skip and _memory(value) not in skip:
-                    found.append((reread, value))
+            # a tensor itself, or one a tuple holds (a tuple never changes: what it holds was made with it); not one
+            # another container holds (a memo the function filled in an earlier call, keyed by device, is what that
+            # call made; a module's parameters move with it)
+            held = [(reread, value)]
+            if type(value) is tuple:
+                held += [(lambda reread=reread, i=i: _member(reread(), i), v) for i, v in enumerate(value)]
+            for again, t in held:
+                if isinstance(t, torch.Tensor) and t.device.type == "cpu":
+                    if id(t) not in skip and _memory(t) not in skip:
+                        found.append((again, t))
     return found
+
+
+def _member(value: Any, i: int) -> Any:
+    """``value[i]`` of a tuple read again (None once the name holds something else)."""
+    return value[i] if type(value) is tuple and i < len(value) else None
 
 
 def _codes(code: types.CodeType) -> list[types.CodeType]:

@@ -4758,3 +4758,28 @@ def log_running_loss(losses, batch_sizes, log_every):
 """,
     ),
 ]
+
+
+# round 16 b01: the CPU accumulator template held in a module-level tuple
+MUTANTS += [
+    dict(
+        grade_id="test_log_running_loss",
+        name="(torch.zeros(1), torch.zeros(1)) templates in a module-level tuple (r16 b01)",
+        expect="和设备上的张量进了同一个运算",
+        mistake="new-tensor-without-device",
+        code="""_ACC = (torch.zeros(1), torch.zeros(1))  # (window sum, count) templates, made once on the CPU
+
+
+def log_running_loss(losses, batch_sizes, log_every):
+    windows = []
+    window_sum, window_n = _ACC[0].clone(), 0
+    for step, (loss, batch_size) in enumerate(zip(losses, batch_sizes), start=1):
+        window_sum += loss.detach() * batch_size
+        window_n += batch_size
+        if step % log_every == 0:
+            windows.append(window_sum / window_n)
+            window_sum, window_n = _ACC[0].clone(), 0
+    return torch.cat(windows).tolist() if windows else []
+""",
+    ),
+]
