@@ -2363,15 +2363,15 @@ def _on_a_played_gpu(value: Any) -> Any:
     return on_a_played_gpu
 
 
-def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[], Any], torch.Tensor]]:
+def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[], Any], Any, torch.Tensor]]:
     """The CPU tensors the learner's cells made that ``fn`` reads (the globals its code and its helpers' name, their
     default arguments and closures), other than those in ``given`` (the call's arguments), each as (how to read the
-    name or default that holds it again, the tensor). A cell ran on the host: on a GPU machine such a tensor, made
+    name or default that holds it again, what it held, the tensor). A cell ran on the host: on a GPU machine such a tensor, made
     without a device (``_ZERO = torch.zeros(1)`` above the function), is in host memory; one the cell put on a device
     it names (``torch.zeros(1, device=DEVICE)``, :func:`course.cellflags.placed_on_a_device`) is not, though a played
     GPU leaves it as the cell made it (a tensor is never made again)"""
     skip = {id(t) for t in tensors_in(given)} | {_memory(t) for t in tensors_in(given)}
-    found: list[tuple[Callable[[], Any], torch.Tensor]] = []
+    found: list[tuple[Callable[[], Any], Any, torch.Tensor]] = []
     todo, seen = [inspect.unwrap(getattr(fn, "__func__", fn))], set()
     while todo:
         f = todo.pop()
@@ -2399,19 +2399,16 @@ def cells_tensors(fn: Callable[..., Any], given: Any) -> list[tuple[Callable[[],
             # a tensor itself, or one a tuple holds (a tuple never changes: what it holds was made with it); not one
             # another container holds (a memo the function filled in an earlier call, keyed by device, is what that
             # call made; a module's parameters move with it)
-            held = [(reread, value)]
-            if type(value) is tuple:
-                held += [(lambda reread=reread, i=i: _member(reread(), i), v) for i, v in enumerate(value)]
-            for again, t in held:
-                if isinstance(t, torch.Tensor) and t.device.type == "cpu":
-                    if id(t) not in skip and _memory(t) not in skip:
-                        found.append((again, t))
+            members = value if type(value) is tuple else (value,)
+            found += [
+                (reread, value, t)
+                for t in members
+                if isinstance(t, torch.Tensor)
+                and t.device.type == "cpu"
+                and id(t) not in skip
+                and _memory(t) not in skip
+            ]
     return found
-
-
-def _member(value: Any, i: int) -> Any:
-    """``value[i]`` of a tuple read again (None once the name holds something else)."""
-    return value[i] if type(value) is tuple and i < len(value) else None
 
 
 def _codes(code: types.CodeType) -> list[types.CodeType]:
@@ -2475,8 +2472,8 @@ def count_syncs(
     try:
         # a logger.debug(...) of a tensor formats it wherever logging is on
         with playing_gpu_profile(profile), counter, _logging_on():
-            for reread, t in held:  # made by a cell without a device (the replay left them alone)
-                if reread() is t:
+            for reread, value, t in held:  # made by a cell without a device (the replay left them alone)
+                if reread() is value:
                     counter._place(t, on_device=False)
             result = cellflags.played_version(fn)(*args, **kwargs)
         counter.note_returned(result)
